@@ -1,0 +1,45 @@
+import { newId } from '../shared/auth/api-key.js';
+import { newAccountRecord } from '../shared/config/resource-records.js';
+import { notFound } from '../shared/errors.js';
+import { json } from '../shared/http/response.js';
+import type { GatewayRequest } from '../shared/middleware/gateway-handler.js';
+import { createAccount, getAccount, listAccounts, updateAccount, type Account } from '../shared/store/accounts.js';
+import { parseWith } from './parse-with.js';
+import { accountCreate, accountPatch, idPath } from './schemas.js';
+import { accountView, listView } from './views.js';
+
+type Request = GatewayRequest<unknown>;
+
+const accountNotFound = (id: string) => notFound(`No account with id '${id}'.`);
+
+/** The account, or 404: for routes that act on an account named in the request. */
+export const requireAccount = async (id: string): Promise<Account> => {
+  const account = await getAccount(id);
+  if (!account) throw accountNotFound(id);
+  return account;
+};
+
+/** POST /admin/v1/accounts */
+export const create = async ({ body }: Request) => {
+  const input = parseWith(accountCreate, body ?? {});
+  const account = await createAccount(newAccountRecord(newId('acct'), input));
+  return json(201, accountView(account));
+};
+
+/** GET /admin/v1/accounts */
+export const list = async () => json(200, listView((await listAccounts()).map(accountView)));
+
+/** GET /admin/v1/accounts/{id} */
+export const get = async ({ pathParameters }: Request) => {
+  const { id } = parseWith(idPath, pathParameters);
+  return json(200, accountView(await requireAccount(id)));
+};
+
+/** PATCH /admin/v1/accounts/{id}: only the fields sent change; the quota's `used` never does. */
+export const update = async ({ pathParameters, body }: Request) => {
+  const { id } = parseWith(idPath, pathParameters);
+  const { quota, ...changes } = parseWith(accountPatch, body ?? {});
+  const account = await updateAccount(id, { ...changes, quotaLimit: quota?.limit });
+  if (!account) throw accountNotFound(id);
+  return json(200, accountView(account));
+};

@@ -1,0 +1,38 @@
+import { channelRecord } from '../shared/config/resource-records.js';
+import { notFound } from '../shared/errors.js';
+import { json } from '../shared/http/response.js';
+import type { GatewayRequest } from '../shared/middleware/gateway-handler.js';
+import { deleteChannel, getChannel, listChannels, putChannel } from '../shared/store/channels.js';
+import { parseWith } from './parse-with.js';
+import { channelPut, idPath } from './schemas.js';
+import { channelView, deletedView, listView } from './views.js';
+
+type Request = GatewayRequest<unknown>;
+
+const channelNotFound = (id: string) => notFound(`No channel with id '${id}'.`);
+
+/** PUT /admin/v1/channels/{id}: creates or replaces; the answer never holds the upstream key. */
+export const put = async ({ pathParameters, body }: Request) => {
+  const { id } = parseWith(idPath, pathParameters);
+  const input = parseWith(channelPut, body ?? {});
+  const channel = await putChannel(channelRecord(id, input, await getChannel(id)));
+  return json(200, channelView(channel));
+};
+
+/** GET /admin/v1/channels: highest priority first. */
+export const list = async () => json(200, listView((await listChannels()).map(channelView)));
+
+/** GET /admin/v1/channels/{id} */
+export const get = async ({ pathParameters }: Request) => {
+  const { id } = parseWith(idPath, pathParameters);
+  const channel = await getChannel(id);
+  if (!channel) throw channelNotFound(id);
+  return json(200, channelView(channel));
+};
+
+/** DELETE /admin/v1/channels/{id} */
+export const remove = async ({ pathParameters }: Request) => {
+  const { id } = parseWith(idPath, pathParameters);
+  if (!(await deleteChannel(id))) throw channelNotFound(id);
+  return json(200, deletedView(id));
+};

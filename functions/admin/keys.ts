@@ -1,0 +1,72 @@
+import { generateApiKey } from '../shared/auth/api-key.js';
+import { newKeyRecord } from '../shared/config/resource-records.js';
+import { conflict, notFound } from '../shared/errors.js';
+import { json } from '../shared/http/response.js';
+import type { GatewayRequest } from '../shared/middleware/gateway-handler.js';
+import {
+  getKeyById,
+  listKeysOfAccount,
+  putKey,
+  revokeKey,
+  updateKey,
+  type ApiKeyRecord,
+} from '../shared/store/keys.js';
+import { requireAccount } from './accounts.js';
+import { parseWith } from './parse-with.js';
+import { idPath, keyCreate, keyListQuery, keyPatch } from './schemas.js';
+import { issuedKeyView, keyView, listView } from './views.js';
+
+type Request = GatewayRequest<unknown>;
+
+const requireKey = async (pathParameters: Request['pathParameters']): Promise<ApiKeyRecord> => {
+  const { id } = parseWith(idPath, pathParameters);
+  const record = await getKeyById(id);
+  if (!record) throw notFound(`No key with id '${id}'.`);
+  return record;
+};
+
+const revokedConflict = (id: string) => conflict(`The key '${id}' is revoked; a revoked key cannot be changed.`);
+
+/** POST /admin/v1/keys: the only answer that ever holds the plaintext key. */
+export const create = async ({ body }: Request) => {
+  const { accountId, ...input } = parseWith(keyCreate, body ?? {});
+  await requireAccount(accountId);
+  const issued = generateApiKey();
+  const record = await putKey(newKeyRecord(issued.key, accountId, input));
+  return json(201, issuedKeyView(record, issued.key));
+};
+
+/** GET /admin/v1/keys?accountId= */
+export const list = async ({ query }: Request) => {
+  const { accountId } = parseWith(keyListQuery, query);
+  await requireAccount(accountId);
+  const records = await listKeysOfAccount(accountId);
+  records.sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+  return json(200, listView(records.map(keyView)));
+};
+
+/** GET /admin/v1/keys/{id} */
+export const get = async ({ pathParameters }: Request) => json(200, keyView(await requireKey(pathParameters)));
+
+/** PATCH /admin/v1/keys/{id}: an `expiresAt` in the past expires the key now. */
+export const update = async ({ pathParameters, body }: Request) => {
+  const record = await requireKey(pathParameters);
+  const changes = parseWith(keyPatch, body ?? {});
+  if (record.status === 'revoked') throw revokedConflict(record.id);
+  // An empty patch changes nothing, and an update with no assignment is not a valid request to the store.
+  if (Object.values(changes).every((value) => value === undefined)) return json(200, keyView(record));
+  const updated = await updateKey(record.keyHash, changes);
+  if (!updated) throw revokedConflict(record.id);
+  return json(200, keyView(updated));
+};
+
+/**
+ * DELETE /admin/v1/keys/{id}: revokes the key and answers with it. The record stays, listed with its
+ * status, for audit. Revoking a revoked key is not an error: the caller's intent already holds.
+ */
+export const remove = async ({ pathParameters }: Request) => {
+  const record = await requireKey(pathParameters);
+  if (record.status === 'revoked') return json(200, keyView(record));
+  const revoked = (await revokeKey(record.keyHash)) ?? (await getKeyById(record.id)) ?? record;
+  return json(200, keyView(revoked));
+};

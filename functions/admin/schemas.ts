@@ -1,0 +1,51 @@
+import { z } from 'zod';
+import {
+  accountFields,
+  accountStatus,
+  channelBody,
+  dateTime,
+  keyFields,
+  modelFields,
+  modelId,
+  resourceId,
+} from '../shared/config/resource-schemas.js';
+
+/**
+ * Request shapes of the admin API (DESIGN §3.2). Bodies are strict objects, so a misspelt field is a
+ * 400 that names it rather than a setting silently ignored.
+ */
+
+export const accountCreate = z.strictObject(accountFields);
+
+export const accountPatch = z.strictObject({
+  ...z.strictObject(accountFields).partial().shape,
+  status: accountStatus.optional(),
+});
+
+/** A key issued already expired is a mistake; a PATCH to a past time is how a key is expired now. */
+const futureDateTime = dateTime.refine((value) => Date.parse(value) > Date.now(), 'must be in the future');
+
+export const keyCreate = z.strictObject({
+  accountId: resourceId,
+  ...keyFields,
+  expiresAt: futureDateTime.nullable().optional(),
+});
+
+export const keyPatch = z.strictObject({
+  name: keyFields.name,
+  models: keyFields.models,
+  rateLimit: keyFields.rateLimit,
+  expiresAt: keyFields.expiresAt,
+});
+
+export const channelPut = channelBody;
+
+export const modelPut = z.strictObject(modelFields);
+
+// Path and query parameters: lenient objects (API Gateway adds its own entries), strict values.
+export const idPath = z.object({ id: resourceId });
+export const modelPath = z.object({ model: modelId });
+export const keyListQuery = z.object({ accountId: resourceId });
+
+export type AccountPatch = z.output<typeof accountPatch>;
+export type KeyPatch = z.output<typeof keyPatch>;

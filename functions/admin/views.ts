@@ -1,0 +1,69 @@
+import type { Account } from '../shared/store/accounts.js';
+import type { Channel } from '../shared/store/channels.js';
+import type { ApiKeyRecord } from '../shared/store/keys.js';
+import type { ModelSettings } from '../shared/store/models.js';
+
+/**
+ * What the admin API shows of each record. Fields are listed one by one, never spread from the
+ * record, so that a secret added to a record later (a key hash, an upstream key) stays out.
+ */
+
+export const accountView = (account: Account) => ({
+  id: account.id,
+  name: account.name,
+  models: account.models,
+  quota: { limit: account.quota.limit, used: account.quota.used },
+  rateLimit: account.rateLimit,
+  status: account.status,
+  createdAt: account.createdAt,
+  updatedAt: account.updatedAt,
+});
+
+export const keyView = (record: ApiKeyRecord) => ({
+  id: record.id,
+  prefix: record.prefix,
+  accountId: record.accountId,
+  name: record.name,
+  role: record.role,
+  status: record.status,
+  expiresAt: record.expiresAt,
+  models: record.models,
+  rateLimit: record.rateLimit,
+  createdAt: record.createdAt,
+  revokedAt: record.revokedAt ?? null,
+});
+
+/** The only view with the plaintext key: the answer to its creation. */
+export const issuedKeyView = (record: ApiKeyRecord, key: string) => {
+  const { id, ...rest } = keyView(record);
+  return { id, key, ...rest };
+};
+
+export const channelView = (channel: Channel) => ({
+  id: channel.id,
+  type: channel.type,
+  baseUrl: channel.baseUrl,
+  hasApiKey: Boolean(channel.apiKey),
+  models: channel.models,
+  modelMap: channel.modelMap,
+  endpoints: channel.endpoints,
+  priority: channel.priority,
+  weight: channel.weight,
+  enabled: channel.enabled,
+  timeouts: channel.timeouts ?? null,
+  createdAt: channel.createdAt,
+  updatedAt: channel.updatedAt,
+});
+
+export const modelView = (settings: ModelSettings) => ({
+  id: settings.id,
+  pricing: settings.pricing,
+  aliases: settings.aliases,
+  ownedBy: settings.ownedBy,
+  createdAt: settings.createdAt,
+  updatedAt: settings.updatedAt,
+});
+
+export const listView = <T>(items: readonly T[]) => ({ data: items });
+
+export const deletedView = (id: string) => ({ id, deleted: true });

@@ -1,0 +1,33 @@
+import type { RequestMeter } from '../shared/accounting/request-meter.js';
+import type { CatalogModel } from '../shared/catalog/model-catalog.js';
+import { json, type GatewayResponse } from '../shared/http/response.js';
+import { chatProviders } from '../shared/providers/chat-providers.js';
+import { upstreamModelName } from '../shared/relay/order-channels.js';
+import { channelTimeouts } from '../shared/relay/upstream-http.js';
+import { withFailover } from '../shared/relay/with-failover.js';
+import type { ChatCompletionRequest } from '../shared/schemas/chat-completion-request.js';
+import { toTokenUsage } from '../shared/schemas/chat-completion-result.js';
+import type { Channel } from '../shared/store/channels.js';
+
+/** A non-streaming chat completion: the upstream's result, under the public model id. */
+export const completeChat = async (
+  body: ChatCompletionRequest,
+  model: CatalogModel,
+  channels: readonly Channel[],
+  meter: RequestMeter,
+  signal: AbortSignal,
+): Promise<GatewayResponse> => {
+  const { result, channel, attempts } = await withFailover(channels, (candidate) =>
+    chatProviders[candidate.type]!.complete({
+      request: body,
+      upstreamModel: upstreamModelName(candidate, model),
+      channel: candidate,
+      signal,
+      timeouts: channelTimeouts(candidate),
+    }),
+  );
+  meter.served(channel, attempts);
+  if (result.usage) meter.usage(toTokenUsage(result.usage));
+  result.model = model.id;
+  return json(200, result);
+};

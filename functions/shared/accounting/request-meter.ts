@@ -1,0 +1,69 @@
+import type { CatalogModel } from '../catalog/model-catalog.js';
+import type { GatewayRequest } from '../middleware/gateway-handler.js';
+import type { TokenUsage } from '../schemas/chat-completion-result.js';
+import type { Channel, EndpointKind } from '../store/channels.js';
+import { writeUsageRecord, type UsageStatus } from './usage-records.js';
+
+/**
+ * Collects what one request did (which channel served it, after how many attempts, what it used)
+ * and writes its usage record once, off the client's critical path.
+ */
+export interface RequestMeter {
+  served(channel: Channel, attempts: number): void;
+  usage(usage: TokenUsage): void;
+  /** The usage reported so far, if any. */
+  readonly reported: TokenUsage | undefined;
+  /** Writes the record (at most once); the returned promise settles when it is stored. */
+  record(status: UsageStatus, httpStatus: number, fallbackUsage?: TokenUsage): Promise<void>;
+}
+
+export const startMeter = (
+  request: GatewayRequest<unknown>,
+  model: CatalogModel,
+  endpoint: EndpointKind,
+  stream: boolean,
+): RequestMeter => {
+  let channelId: string | null = null;
+  let attempts = 0;
+  let reported: TokenUsage | undefined;
+  let written: Promise<void> | undefined;
+  return {
+    served(channel, count) {
+      channelId = channel.id;
+      attempts = count;
+    },
+    usage(usage) {
+      reported = usage;
+    },
+    get reported() {
+      return reported;
+    },
+    record(status, httpStatus, fallbackUsage) {
+      written ??= (async () => {
+        const usage = reported ?? fallbackUsage;
+        await writeUsageRecord({
+          requestId: request.requestId,
+          time: new Date(request.startedAt).toISOString(),
+          accountId: request.principal.accountId,
+          keyId: request.principal.keyId,
+          model: model.id,
+          channelId,
+          endpoint,
+          stream,
+          status,
+          httpStatus,
+          attempts,
+          promptTokens: usage?.promptTokens ?? 0,
+          completionTokens: usage?.completionTokens ?? 0,
+          totalTokens: usage?.totalTokens ?? 0,
+          cachedTokens: usage?.cachedTokens ?? 0,
+          reasoningTokens: usage?.reasoningTokens ?? 0,
+          usageSource: usage?.source ?? 'none',
+          cost: 0,
+          latencyMs: Date.now() - request.startedAt,
+        });
+      })();
+      return written;
+    },
+  };
+};

@@ -1,0 +1,57 @@
+import { invalidApiKey } from '../errors.js';
+import { getAccount, type RateLimitSettings } from '../store/accounts.js';
+import { getKeyByHash, type KeyRole } from '../store/keys.js';
+import { cacheTtlMs, TtlCache } from '../store/ttl-cache.js';
+import { hashApiKey, looksLikeApiKey } from './api-key.js';
+
+/** Who is calling: the key and its account, as far as every request needs them. */
+export interface Principal {
+  readonly keyId: string;
+  readonly keyPrefix: string;
+  readonly accountId: string;
+  readonly role: KeyRole;
+  /** Epoch milliseconds, or `null` for a key that does not expire. */
+  readonly expiresAt: number | null;
+  /** The account's allowed models, `null` for all. */
+  readonly accountModels: readonly string[] | null;
+  /** The key's narrowing of them, `null` for none. */
+  readonly keyModels: readonly string[] | null;
+  readonly keyRateLimit: RateLimitSettings | null;
+  readonly accountRateLimit: RateLimitSettings | null;
+}
+
+// `null` caches a refusal too, so a client retrying a bad key does not cost a read each time.
+const principals = new TtlCache<Principal | null>(cacheTtlMs);
+
+const loadPrincipal = async (keyHash: string): Promise<Principal | null> => {
+  const record = await getKeyByHash(keyHash);
+  if (!record || record.status !== 'active') return null;
+  const account = await getAccount(record.accountId);
+  if (!account || account.status !== 'active') return null;
+  return {
+    keyId: record.id,
+    keyPrefix: record.prefix,
+    accountId: account.id,
+    role: record.role,
+    expiresAt: record.expiresAt ? Date.parse(record.expiresAt) : null,
+    accountModels: account.models,
+    keyModels: record.models,
+    keyRateLimit: record.rateLimit,
+    accountRateLimit: account.rateLimit,
+  };
+};
+
+/**
+ * The principal behind a key, or 401 `invalid_api_key` for a malformed, unknown, revoked or expired
+ * key or a disabled account. All refusals read the same, so a caller learns nothing about which.
+ */
+export const resolvePrincipal = async (key: string): Promise<Principal> => {
+  if (!looksLikeApiKey(key)) throw invalidApiKey('Incorrect API key provided.');
+  const keyHash = hashApiKey(key);
+  const principal = await principals.getOrLoad(keyHash, () => loadPrincipal(keyHash));
+  if (!principal) throw invalidApiKey('Incorrect API key provided.');
+  if (principal.expiresAt !== null && principal.expiresAt <= Date.now()) {
+    throw invalidApiKey('Incorrect API key provided.');
+  }
+  return principal;
+};

@@ -1,0 +1,92 @@
+import type { Principal } from '../auth/principal.js';
+import { channelCapabilities, defaultOwner } from '../providers/channel-capabilities.js';
+import { listChannels, type Channel, type EndpointKind, endpointKinds } from '../store/channels.js';
+import { listModelSettings, type ModelSettings } from '../store/models.js';
+import { cacheTtlMs, TtlCache } from '../store/ttl-cache.js';
+
+/** A public model id as clients see it: what serves it and what it can do. */
+export interface CatalogModel {
+  readonly id: string;
+  /** The configured model an alias stands for; its own id otherwise. */
+  readonly canonicalId: string;
+  readonly ownedBy: string;
+  /** Epoch seconds. */
+  readonly created: number;
+  readonly endpoints: readonly EndpointKind[];
+  /** Enabled channels that serve it, highest priority first. */
+  readonly channels: readonly Channel[];
+  readonly settings: ModelSettings | undefined;
+}
+
+export interface ModelCatalog {
+  /** Every public id, aliases included, in id order. */
+  readonly models: readonly CatalogModel[];
+  readonly byId: ReadonlyMap<string, CatalogModel>;
+}
+
+const channelEndpoints = (channel: Channel): EndpointKind[] => {
+  const supported = channelCapabilities[channel.type];
+  return channel.endpoints ? channel.endpoints.filter((kind) => supported.includes(kind)) : [...supported];
+};
+
+const epochSeconds = (iso: string) => Math.floor(Date.parse(iso) / 1000);
+
+/** Builds the catalog from channels and model settings: pure, so it can be tested on plain data. */
+export const buildCatalog = (channels: readonly Channel[], settings: readonly ModelSettings[]): ModelCatalog => {
+  const settingsById = new Map(settings.map((entry) => [entry.id, entry]));
+  const servedBy = new Map<string, Channel[]>();
+  for (const channel of channels) {
+    if (!channel.enabled) continue;
+    for (const model of channel.models) {
+      const list = servedBy.get(model) ?? [];
+      list.push(channel);
+      servedBy.set(model, list);
+    }
+  }
+
+  const byId = new Map<string, CatalogModel>();
+  for (const [id, serving] of servedBy) {
+    serving.sort((a, b) => b.priority - a.priority);
+    const kinds = new Set(serving.flatMap(channelEndpoints));
+    const modelSettings = settingsById.get(id);
+    const model: CatalogModel = {
+      id,
+      canonicalId: id,
+      ownedBy: modelSettings?.ownedBy ?? defaultOwner[serving[0]!.type],
+      created: Math.min(...serving.map((channel) => epochSeconds(channel.createdAt))),
+      endpoints: endpointKinds.filter((kind) => kinds.has(kind)),
+      channels: serving,
+      settings: modelSettings,
+    };
+    byId.set(id, model);
+  }
+  // Aliases reach a served model under another name; an alias never shadows a real id.
+  for (const entry of settings) {
+    const target = byId.get(entry.id);
+    if (!target) continue;
+    for (const alias of entry.aliases) {
+      if (!byId.has(alias)) byId.set(alias, { ...target, id: alias });
+    }
+  }
+  const models = [...byId.values()].sort((a, b) => a.id.localeCompare(b.id));
+  return { models, byId };
+};
+
+const catalogCache = new TtlCache<ModelCatalog>(cacheTtlMs, 1);
+
+/** The current catalog, read from the store at most once per cache lifetime. */
+export const loadCatalog = (): Promise<ModelCatalog> =>
+  catalogCache.getOrLoad('catalog', async () => {
+    const [channels, settings] = await Promise.all([listChannels(), listModelSettings()]);
+    return buildCatalog(channels, settings);
+  });
+
+const allows = (list: readonly string[] | null, model: CatalogModel) =>
+  list === null || list.includes(model.id) || list.includes(model.canonicalId);
+
+/** Whether the caller may use this model: account list ∩ key list ∩ configured models. */
+export const mayUse = (principal: Principal, model: CatalogModel): boolean =>
+  allows(principal.accountModels, model) && allows(principal.keyModels, model);
+
+export const usableModels = (principal: Principal, catalog: ModelCatalog): CatalogModel[] =>
+  catalog.models.filter((model) => mayUse(principal, model));

@@ -1,0 +1,83 @@
+import { hashApiKey } from '../auth/api-key.js';
+import { createAccount, getAccount, updateAccount } from '../store/accounts.js';
+import { getChannel, putChannel } from '../store/channels.js';
+import { getKeyByHash, putKey } from '../store/keys.js';
+import { getModelSettings, putModelSettings } from '../store/models.js';
+import { GatewayConfigError, type ConfigAccount, type GatewayConfig } from './gateway-config.js';
+import { channelRecord, modelSettingsRecord, newAccountRecord, newKeyRecord } from './resource-records.js';
+
+/** How many entries of each kind the store now holds as the file declares them. */
+export interface AppliedConfig {
+  readonly channels: number;
+  readonly models: number;
+  readonly accounts: number;
+  readonly keys: number;
+}
+
+const isConditionFailure = (error: unknown) => (error as Error).name === 'ConditionalCheckFailedException';
+
+/**
+ * Creates a missing account, or sets on an existing one the fields the file names. Fields the file
+ * leaves out (and the quota already used) keep what the admin API last set.
+ */
+const applyAccount = async (account: ConfigAccount): Promise<void> => {
+  if (!(await getAccount(account.id))) {
+    try {
+      await createAccount(newAccountRecord(account.id, account));
+      return;
+    } catch (error) {
+      // Created by another writer in the meantime: fall through to the update.
+      if (!isConditionFailure(error)) throw error;
+    }
+  }
+  await updateAccount(account.id, {
+    name: account.name,
+    models: account.models,
+    rateLimit: account.rateLimit,
+    status: account.status,
+    quotaLimit: account.quota?.limit,
+  });
+};
+
+/**
+ * Registers a declared key unless its hash is already stored. An existing key is left as it is, so a
+ * key revoked through the admin API stays revoked; one held by another account is a config error.
+ */
+const applyKey = async (account: ConfigAccount, accountIndex: number, keyIndex: number): Promise<void> => {
+  const { key, ...fields } = account.keys[keyIndex]!;
+  const existing = await getKeyByHash(hashApiKey(key));
+  if (existing) {
+    if (existing.accountId === account.id) return;
+    throw new GatewayConfigError(
+      `accounts[${accountIndex}].keys[${keyIndex}]: the key ${existing.prefix}… already belongs to ` +
+        `account '${existing.accountId}'`,
+    );
+  }
+  try {
+    await putKey(newKeyRecord(key, account.id, fields));
+  } catch (error) {
+    if (!isConditionFailure(error)) throw error;
+  }
+};
+
+/**
+ * Brings the store in line with a parsed config file; safe to run again and again (every start of the
+ * local runtime does). Channels and model settings are replaced by id, keeping their creation time,
+ * and a channel declared without `apiKey` keeps the stored one. Nothing the file does not mention is
+ * deleted.
+ */
+export const applyGatewayConfig = async (config: GatewayConfig): Promise<AppliedConfig> => {
+  for (const { id, ...input } of config.channels) {
+    await putChannel(channelRecord(id, input, await getChannel(id)));
+  }
+  for (const { id, ...input } of config.models) {
+    await putModelSettings(modelSettingsRecord(id, input, await getModelSettings(id)));
+  }
+  let keys = 0;
+  for (const [accountIndex, account] of config.accounts.entries()) {
+    await applyAccount(account);
+    for (const keyIndex of account.keys.keys()) await applyKey(account, accountIndex, keyIndex);
+    keys += account.keys.length;
+  }
+  return { channels: config.channels.length, models: config.models.length, accounts: config.accounts.length, keys };
+};

@@ -1,0 +1,79 @@
+import { hashApiKey, keyPrefix, newId } from '../auth/api-key.js';
+import type { Account } from '../store/accounts.js';
+import type { Channel } from '../store/channels.js';
+import type { ApiKeyRecord } from '../store/keys.js';
+import type { ModelSettings } from '../store/models.js';
+import type { AccountInput, ChannelInput, KeyInput, ModelInput } from './resource-schemas.js';
+
+/**
+ * Validated input → the stored record. The admin API and the config file both write through these,
+ * so a channel put by `PUT /admin/v1/channels/{id}` and one declared in a file are the same record.
+ */
+
+const nowIso = () => new Date().toISOString();
+
+/** A channel replacing `existing` (if any): its creation time stays, and so does its key unless the input names one. */
+export const channelRecord = (
+  id: string,
+  input: ChannelInput,
+  existing: Channel | undefined,
+  now = nowIso(),
+): Channel => {
+  const apiKey = input.apiKey === undefined ? existing?.apiKey : (input.apiKey ?? undefined);
+  return {
+    id,
+    type: input.type,
+    baseUrl: input.baseUrl ?? null,
+    ...(apiKey === undefined ? {} : { apiKey }),
+    models: input.models,
+    modelMap: input.modelMap ?? {},
+    endpoints: input.endpoints ?? null,
+    priority: input.priority,
+    weight: input.weight,
+    enabled: input.enabled,
+    timeouts: input.timeouts ?? null,
+    createdAt: existing?.createdAt ?? now,
+    updatedAt: now,
+  };
+};
+
+/** Model settings replacing `existing` (if any), keeping its creation time. */
+export const modelSettingsRecord = (
+  id: string,
+  input: ModelInput,
+  existing: ModelSettings | undefined,
+  now = nowIso(),
+): ModelSettings => ({
+  id,
+  pricing: input.pricing ?? null,
+  aliases: input.aliases ?? [],
+  ownedBy: input.ownedBy ?? null,
+  createdAt: existing?.createdAt ?? now,
+  updatedAt: now,
+});
+
+export const newAccountRecord = (id: string, input: AccountInput, now = nowIso()): Account => ({
+  id,
+  name: input.name,
+  models: input.models ?? null,
+  quota: { limit: input.quota?.limit ?? null, used: 0 },
+  rateLimit: input.rateLimit ?? null,
+  status: input.status ?? 'active',
+  createdAt: now,
+  updatedAt: now,
+});
+
+/** The stored form of a plaintext key: only its hash and its prefix are kept. */
+export const newKeyRecord = (key: string, accountId: string, input: KeyInput, now = nowIso()): ApiKeyRecord => ({
+  keyHash: hashApiKey(key),
+  id: newId('key'),
+  prefix: keyPrefix(key),
+  accountId,
+  name: input.name ?? null,
+  role: input.role ?? 'user',
+  status: 'active',
+  expiresAt: input.expiresAt ?? null,
+  models: input.models ?? null,
+  rateLimit: input.rateLimit ?? null,
+  createdAt: now,
+});

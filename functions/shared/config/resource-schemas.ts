@@ -1,0 +1,127 @@
+import { z } from 'zod';
+import { channelTypes, endpointKinds } from '../store/channels.js';
+
+/**
+ * The fields of the configuration resources (accounts, keys, channels, models), defined once: the
+ * admin API's request bodies and the `GATEWAY_CONFIG` file are built from these, so a value one of
+ * them accepts the other accepts too.
+ */
+
+const MAX_LIST_ENTRIES = 1000;
+
+/** Account, key and channel ids: safe in a URL path segment and a log line. */
+export const resourceId = z
+  .string()
+  .regex(/^[A-Za-z0-9._-]{1,100}$/, 'expected 1 to 100 letters, digits, ".", "_" or "-"');
+
+/**
+ * A public model id. `/` and `:` appear in real ids (`meta/llama-3`, `anthropic.claude-v2:1`), `@` in
+ * Vertex-style ones; whitespace never does, so a stray space is caught here, not by a model that never
+ * matches.
+ */
+export const modelId = z
+  .string()
+  .regex(/^[A-Za-z0-9._:/@-]{1,200}$/, 'expected 1 to 200 letters, digits, ".", "_", ":", "/", "@" or "-"');
+
+export const displayName = z.string().min(1).max(200);
+
+export const modelList = z.array(modelId).max(MAX_LIST_ENTRIES);
+
+export const rateLimit = z.strictObject({
+  rpm: z.int().positive().optional(),
+  tpm: z.int().positive().optional(),
+});
+
+/** USD; `limit: null` removes the quota. */
+export const quota = z.strictObject({ limit: z.number().min(0).nullable() });
+
+export const keyRole = z.enum(['user', 'admin']);
+
+export const accountStatus = z.enum(['active', 'disabled']);
+
+/** ISO-8601 with a time zone, stored in UTC (`…Z`) so that stored values compare as strings. */
+export const dateTime = z.iso
+  .datetime({ offset: true })
+  .transform((value) => new Date(value).toISOString());
+
+export const accountFields = {
+  name: displayName,
+  /** `null` or absent: every configured model. */
+  models: modelList.nullable().optional(),
+  quota: quota.optional(),
+  rateLimit: rateLimit.nullable().optional(),
+};
+
+export const keyFields = {
+  name: displayName.nullable().optional(),
+  role: keyRole.optional(),
+  expiresAt: dateTime.nullable().optional(),
+  /** Narrows the account's models; `null` or absent keeps the account's list. */
+  models: modelList.nullable().optional(),
+  rateLimit: rateLimit.nullable().optional(),
+};
+
+export const pricing = z.strictObject({
+  inputPerMTok: z.number().min(0),
+  outputPerMTok: z.number().min(0),
+  cachedInputPerMTok: z.number().min(0).optional(),
+});
+
+export const modelFields = {
+  pricing: pricing.nullable().optional(),
+  aliases: z.array(modelId).max(MAX_LIST_ENTRIES).optional(),
+  ownedBy: displayName.nullable().optional(),
+};
+
+export const channelFields = {
+  type: z.enum(channelTypes),
+  baseUrl: z.url({ protocol: /^https?$/, error: 'expected an http or https URL' }).max(2000).optional(),
+  /** Write-only. Absent on a replace: the stored key is kept; `null`: the stored key is removed. */
+  apiKey: z.string().min(1).max(10_000).nullable().optional(),
+  models: modelList,
+  /** Public id → the upstream's model name. */
+  modelMap: z.record(modelId, z.string().min(1).max(500)).optional(),
+  /** Absent or `null`: every endpoint the channel type supports. */
+  endpoints: z.array(z.enum(endpointKinds)).min(1).max(endpointKinds.length).nullable().optional(),
+  /** Higher first. */
+  priority: z.int().default(0),
+  /** Share of traffic among channels of the same priority. */
+  weight: z.int().min(1).default(1),
+  enabled: z.boolean().default(true),
+  /** Upstream timeouts in milliseconds: connection, first byte, silence between stream chunks. */
+  timeouts: z
+    .strictObject({
+      connectMs: z.int().min(100).max(60_000).optional(),
+      firstByteMs: z.int().min(100).max(900_000).optional(),
+      idleMs: z.int().min(100).max(900_000).optional(),
+    })
+    .nullable()
+    .optional(),
+};
+
+/**
+ * An `openai` channel has no default host to call; other types either have their vendor's API root
+ * (`anthropic`, `gemini`), need none (`bedrock`, `demo`), or take one to reach a proxy.
+ */
+export const requireBaseUrlForOpenai = (
+  channel: { type: string; baseUrl?: string | undefined },
+  context: z.RefinementCtx,
+): void => {
+  if (channel.type !== 'openai' || channel.baseUrl !== undefined) return;
+  context.addIssue({
+    code: 'invalid_type',
+    expected: 'string',
+    input: undefined,
+    path: ['baseUrl'],
+    message: 'a channel of type openai needs baseUrl (the API root with /v1, e.g. https://api.openai.com/v1)',
+  });
+};
+
+export const channelBody = z.strictObject(channelFields).superRefine(requireBaseUrlForOpenai);
+
+export type AccountInput = z.output<z.ZodObject<typeof accountFields>> & {
+  readonly status?: z.output<typeof accountStatus>;
+};
+export type KeyInput = z.output<z.ZodObject<typeof keyFields>>;
+export type ChannelInput = z.output<typeof channelBody>;
+export type ModelInput = z.output<z.ZodObject<typeof modelFields>>;

@@ -1,0 +1,58 @@
+import { resolvePrincipal } from '../auth/principal.js';
+import { forbidden, invalidApiKey } from '../errors.js';
+import type { KeyRole } from '../store/keys.js';
+import type { GatewayMiddyRequest, GatewayState } from './gateway-context.js';
+
+/**
+ * Where a key may travel. `bearer` is accepted everywhere; the vendor-style carriers only where the
+ * vendor's SDKs send them (DESIGN §3.3).
+ */
+export type KeyCarrier = 'bearer' | 'x-api-key' | 'x-goog-api-key' | 'query-key';
+
+export interface AuthenticateOptions {
+  readonly carriers?: readonly KeyCarrier[];
+  readonly role?: KeyRole;
+}
+
+const readCarrier = (carrier: KeyCarrier, state: GatewayState): string | undefined => {
+  switch (carrier) {
+    case 'bearer': {
+      const header = state.headers.authorization;
+      if (!header) return undefined;
+      const match = /^Bearer\s+(.+)$/i.exec(header.trim());
+      return match ? match[1]!.trim() : undefined;
+    }
+    case 'x-api-key':
+      return state.headers['x-api-key']?.trim();
+    case 'x-goog-api-key':
+      return state.headers['x-goog-api-key']?.trim();
+    case 'query-key':
+      return state.query.key?.trim();
+    default: {
+      const unreachable: never = carrier;
+      throw new Error(`unknown key carrier ${String(unreachable)}`);
+    }
+  }
+};
+
+/** Finds the key on the first carrier that has one, and resolves it to a principal (401/403 otherwise). */
+export const authenticate = (options: AuthenticateOptions = {}) => {
+  const carriers = options.carriers ?? ['bearer'];
+  const role = options.role ?? 'user';
+
+  const authenticateBefore = async (request: GatewayMiddyRequest): Promise<void> => {
+    const state = request.context.gateway;
+    let key: string | undefined;
+    for (const carrier of carriers) {
+      key = readCarrier(carrier, state);
+      if (key) break;
+    }
+    if (!key) throw invalidApiKey();
+    const principal = await resolvePrincipal(key);
+    if (role === 'admin' && principal.role !== 'admin') {
+      throw forbidden('This key may not use the admin API: it needs the admin role.');
+    }
+    state.principal = principal;
+  };
+  return { before: authenticateBefore };
+};

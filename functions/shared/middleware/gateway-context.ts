@@ -1,0 +1,28 @@
+import type { Context } from 'aws-lambda';
+import type { Principal } from '../auth/principal.js';
+import type { ErrorFormat } from '../http/error-response.js';
+
+/** What the shared middlewares learn about a request, for the next middleware and the handler. */
+export interface GatewayState {
+  requestId: string;
+  /** Header names in lower case; a repeated header keeps its last value. */
+  headers: Record<string, string>;
+  query: Record<string, string>;
+  /** The parsed JSON body (then the validated one), `undefined` for a request without one. */
+  body: unknown;
+  principal?: Principal;
+  errorFormat: ErrorFormat;
+  startedAt: number;
+  /** Work that must finish before the function returns, but after the response has gone out. */
+  pending: Promise<unknown>[];
+}
+
+export type GatewayContext = Context & { gateway: GatewayState };
+
+/** The middy request as our middlewares see it. */
+export interface GatewayMiddyRequest {
+  event: import('aws-lambda').APIGatewayProxyEvent;
+  context: GatewayContext;
+  response: unknown;
+  error: unknown;
+}

@@ -1,0 +1,108 @@
+import middy from '@middy/core';
+import { executionModeStreamifyResponse } from '@middy/core/StreamifyResponse';
+import type { APIGatewayProxyEvent } from 'aws-lambda';
+import type { z } from 'zod';
+import type { Principal } from '../auth/principal.js';
+import { internalError } from '../errors.js';
+import type { ErrorFormat } from '../http/error-response.js';
+import type { GatewayResponse } from '../http/response.js';
+import { log } from '../log.js';
+import type { KeyRole } from '../store/keys.js';
+import { authenticate, type KeyCarrier } from './authenticate.js';
+import { errorEnvelope } from './error-envelope.js';
+import type { GatewayContext, GatewayMiddyRequest } from './gateway-context.js';
+import { jsonBody } from './json-body.js';
+import { normalizeHeaders } from './normalize-headers.js';
+import { requestId } from './request-id.js';
+import { validateBody } from './validate-body.js';
+
+export interface EndpointOptions<Schema extends z.ZodType | undefined> {
+  /** The role a key needs, or `false` for an open endpoint. */
+  readonly auth: KeyRole | false;
+  /** Where the key may be carried; bearer only by default. */
+  readonly carriers?: readonly KeyCarrier[];
+  /** The request body's schema: a JSON object body is then required and validated. */
+  readonly body?: Schema;
+  /** Parse a JSON body when present, without a schema (multi-route functions validate per route). */
+  readonly optionalJsonBody?: boolean;
+  readonly errorFormat?: ErrorFormat;
+  /** Lambda response streaming: the handler may return a stream body. */
+  readonly streaming?: boolean;
+}
+
+/** What a handler gets: the request as the middlewares left it. */
+export interface GatewayRequest<Body> {
+  readonly event: APIGatewayProxyEvent;
+  readonly requestId: string;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly query: Readonly<Record<string, string>>;
+  readonly pathParameters: Readonly<Record<string, string>>;
+  readonly body: Body;
+  /** The caller; only on authenticated endpoints. */
+  readonly principal: Principal;
+  /** Aborted when the function runs out of time. */
+  readonly signal: AbortSignal;
+  readonly startedAt: number;
+  /**
+   * Runs work off the client's critical path: the function does not return before it settles, but
+   * the response (or the stream) is not held for it. Failures are logged, never sent to the client.
+   */
+  defer(work: Promise<unknown>): void;
+}
+
+type Body<Schema> = Schema extends z.ZodType ? z.output<Schema> : unknown;
+
+/**
+ * Wraps an endpoint's handler in the shared middleware stack: request id, header normalisation,
+ * error envelope, JSON body, authentication, validation. The handler sees only a clean request.
+ */
+export const gatewayHandler = <Schema extends z.ZodType | undefined = undefined>(
+  options: EndpointOptions<Schema>,
+  handle: (request: GatewayRequest<Body<Schema>>) => Promise<GatewayResponse>,
+) => {
+  const errorFormat = options.errorFormat ?? 'openai';
+  const lambdaHandler = (event: APIGatewayProxyEvent, context: GatewayContext, abort?: { signal: AbortSignal }) => {
+    const state = context.gateway;
+    const principal = state.principal;
+    return handle({
+      event,
+      requestId: state.requestId,
+      headers: state.headers,
+      query: state.query,
+      pathParameters: (event.pathParameters ?? {}) as Record<string, string>,
+      body: state.body as Body<Schema>,
+      get principal(): Principal {
+        if (!principal) throw internalError(new Error('principal read on an endpoint without auth'));
+        return principal;
+      },
+      signal: abort?.signal ?? new AbortController().signal,
+      startedAt: state.startedAt,
+      defer: (work) => {
+        state.pending.push(work.catch((error: unknown) => log.error('deferred work failed', { requestId: state.requestId, error: String(error) })));
+      },
+    });
+  };
+
+  const plugin = {
+    timeoutEarlyInMillis: 0,
+    // After the response has been sent (streaming) or produced (buffered): settle the deferred work.
+    requestEnd: async (request: { context: GatewayContext }) => {
+      const pending = request.context.gateway?.pending;
+      if (pending?.length) await Promise.all(pending);
+    },
+  };
+  const stack = middy<APIGatewayProxyEvent, GatewayResponse, Error, GatewayContext>(
+    (options.streaming ? { ...plugin, executionMode: executionModeStreamifyResponse } : plugin) as never,
+  );
+  const use = (middleware: object) => stack.use(middleware as never);
+  use(requestId({ errorFormat }));
+  use(normalizeHeaders());
+  use(errorEnvelope());
+  // Authentication first: a caller without a valid key learns nothing about how we read bodies.
+  if (options.auth) use(authenticate({ carriers: options.carriers, role: options.auth }));
+  if (options.body || options.optionalJsonBody) use(jsonBody({ required: Boolean(options.body) }));
+  if (options.body) use(validateBody(options.body));
+  return stack.handler(lambdaHandler as never);
+};
+
+export type { GatewayMiddyRequest };

@@ -1,0 +1,35 @@
+import { randomUUID } from 'node:crypto';
+import type { ErrorFormat } from '../http/error-response.js';
+import type { GatewayMiddyRequest } from './gateway-context.js';
+
+export interface RequestIdOptions {
+  readonly errorFormat?: ErrorFormat;
+}
+
+/**
+ * Gives every request an id (API Gateway's when there is one) and puts it in `x-request-id` on every
+ * response, errors included. Registered first so its `after`/`onError` run last, over the final response.
+ */
+export const requestId = (options: RequestIdOptions = {}) => {
+  const errorFormat = options.errorFormat ?? 'openai';
+
+  const requestIdBefore = (request: GatewayMiddyRequest): void => {
+    request.context.gateway = {
+      requestId: request.event.requestContext?.requestId || `req_${randomUUID().replaceAll('-', '')}`,
+      headers: {},
+      query: {},
+      body: undefined,
+      errorFormat,
+      startedAt: Date.now(),
+      pending: [],
+    };
+  };
+
+  const requestIdAfter = (request: GatewayMiddyRequest): void => {
+    const response = request.response as { headers?: Record<string, string> } | undefined;
+    if (!response || typeof response !== 'object') return;
+    response.headers = { ...response.headers, 'x-request-id': request.context.gateway.requestId };
+  };
+
+  return { before: requestIdBefore, after: requestIdAfter, onError: requestIdAfter };
+};

@@ -1,0 +1,48 @@
+import type { z } from 'zod';
+import { invalidValue, missingRequired, type GatewayError } from '../errors.js';
+import type { GatewayMiddyRequest } from './gateway-context.js';
+
+type PathSegment = PropertyKey;
+
+/** `['messages', 0, 'role']` → `messages[0].role`, the form OpenAI uses in `param`. */
+export const formatParamPath = (path: readonly PathSegment[]): string =>
+  path.reduce<string>((out, segment) => {
+    if (typeof segment === 'number') return `${out}[${segment}]`;
+    const name = String(segment);
+    return out ? `${out}.${name}` : name;
+  }, '');
+
+const valueAt = (input: unknown, path: readonly PathSegment[]): unknown => {
+  let current = input;
+  for (const segment of path) {
+    if (current === null || typeof current !== 'object') return undefined;
+    current = (current as Record<PropertyKey, unknown>)[segment];
+  }
+  return current;
+};
+
+/** The first issue of a failed parse, as the 400 the client gets. */
+export const validationError = (error: z.ZodError, input: unknown): GatewayError => {
+  const issue = error.issues[0]!;
+  if (issue.code === 'unrecognized_keys') {
+    const param = formatParamPath([...issue.path, issue.keys[0]!]);
+    return invalidValue(`Unrecognized request argument supplied: ${param}`, param);
+  }
+  const param = formatParamPath(issue.path) || null;
+  if (issue.code === 'invalid_type' && issue.path.length > 0 && valueAt(input, issue.path) === undefined) {
+    return missingRequired(`Missing required parameter: '${param}'.`, param);
+  }
+  const where = param ? `'${param}'` : 'the request body';
+  return invalidValue(`Invalid value for ${where}: ${issue.message}`, param);
+};
+
+/** Validates the parsed body against a zod schema and replaces it with the parsed (defaulted) value. */
+export const validateBody = (schema: z.ZodType) => {
+  const validateBodyBefore = (request: GatewayMiddyRequest): void => {
+    const state = request.context.gateway;
+    const result = schema.safeParse(state.body ?? {});
+    if (!result.success) throw validationError(result.error, state.body);
+    state.body = result.data;
+  };
+  return { before: validateBodyBefore };
+};

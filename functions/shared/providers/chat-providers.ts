@@ -1,0 +1,10 @@
+import type { ChannelType } from '../store/channels.js';
+import { demoProvider } from './demo/demo-provider.js';
+import { openAiProvider } from './openai/openai-provider.js';
+import type { ChatProvider } from './provider.js';
+
+/** The chat adapter of each channel type; a type without one is skipped when routing chat. */
+export const chatProviders: Readonly<Partial<Record<ChannelType, ChatProvider>>> = {
+  openai: openAiProvider,
+  demo: demoProvider,
+};

@@ -1,0 +1,138 @@
+import http, { type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
+import https from 'node:https';
+import { ClientAbortedError, upstreamTimeout, upstreamUnreachable } from './upstream-errors.js';
+
+// Connections to upstreams are reused: a TLS handshake per request would cost more than the whole
+// gateway's own work.
+const agents = {
+  'http:': new http.Agent({ keepAlive: true, keepAliveMsecs: 1000, maxSockets: 256, maxFreeSockets: 64 }),
+  'https:': new https.Agent({ keepAlive: true, keepAliveMsecs: 1000, maxSockets: 256, maxFreeSockets: 64 }),
+};
+
+export interface UpstreamTimeouts {
+  /** Until the TCP (and TLS) connection is up. */
+  readonly connectMs: number;
+  /** Until the response status and headers arrive. */
+  readonly firstByteMs: number;
+  /** The longest silence allowed between two chunks of a streamed body. */
+  readonly idleMs: number;
+}
+
+export const defaultTimeouts: UpstreamTimeouts = { connectMs: 10_000, firstByteMs: 120_000, idleMs: 120_000 };
+
+/** A channel's timeouts: its own settings over the defaults. */
+export const channelTimeouts = (channel: { readonly timeouts?: Partial<UpstreamTimeouts> | null }): UpstreamTimeouts =>
+  channel.timeouts ? { ...defaultTimeouts, ...channel.timeouts } : defaultTimeouts;
+
+export interface UpstreamRequest {
+  readonly url: string;
+  readonly method?: 'GET' | 'POST';
+  readonly headers: Record<string, string>;
+  readonly body?: string | Buffer;
+  /** Aborted when the client goes away. */
+  readonly signal: AbortSignal;
+  readonly timeouts: UpstreamTimeouts;
+}
+
+export interface UpstreamResponse {
+  readonly status: number;
+  readonly headers: IncomingHttpHeaders;
+  readonly body: IncomingMessage;
+}
+
+/**
+ * Sends one request upstream and resolves with its status and headers as soon as they arrive; the
+ * body is left to the caller to stream. Rejects with an UpstreamError (unreachable, timeout) or a
+ * ClientAbortedError.
+ */
+export const sendUpstream = (request: UpstreamRequest): Promise<UpstreamResponse> =>
+  new Promise((resolve, reject) => {
+    if (request.signal.aborted) return reject(new ClientAbortedError());
+    const url = new URL(request.url);
+    const transport = url.protocol === 'https:' ? https : http;
+    const agent = url.protocol === 'https:' ? agents['https:'] : agents['http:'];
+    const body = request.body === undefined ? undefined : typeof request.body === 'string' ? Buffer.from(request.body) : request.body;
+    let failure: Error | undefined;
+    let settled = false;
+
+    const outgoing = transport.request(url, {
+      method: request.method ?? 'POST',
+      agent,
+      headers: { ...request.headers, ...(body ? { 'content-length': String(body.length) } : {}) },
+    });
+
+    const fail = (error: Error) => {
+      failure ??= error;
+      outgoing.destroy(failure);
+    };
+    const firstByteTimer = setTimeout(() => fail(upstreamTimeout('no response')), request.timeouts.firstByteMs);
+    const onAbort = () => fail(new ClientAbortedError());
+    request.signal.addEventListener('abort', onAbort, { once: true });
+
+    outgoing.once('socket', (socket) => {
+      if (!socket.connecting) return;
+      const connectTimer = setTimeout(() => fail(upstreamTimeout('connect')), request.timeouts.connectMs);
+      socket.once('connect', () => clearTimeout(connectTimer));
+      socket.once('close', () => clearTimeout(connectTimer));
+    });
+
+    outgoing.once('response', (incoming) => {
+      clearTimeout(firstByteTimer);
+      settled = true;
+      // From here on the caller reads the body; an abort tears the body down with it.
+      request.signal.removeEventListener('abort', onAbort);
+      const onBodyAbort = () => incoming.destroy(new ClientAbortedError());
+      request.signal.addEventListener('abort', onBodyAbort, { once: true });
+      incoming.once('close', () => request.signal.removeEventListener('abort', onBodyAbort));
+      resolve({ status: incoming.statusCode ?? 502, headers: incoming.headers, body: incoming });
+    });
+
+    outgoing.once('error', (error) => {
+      clearTimeout(firstByteTimer);
+      request.signal.removeEventListener('abort', onAbort);
+      if (settled) return;
+      const reason = failure ?? error;
+      reject(reason instanceof ClientAbortedError || 'retryable' in reason ? reason : upstreamUnreachable(reason));
+    });
+
+    outgoing.end(body);
+  });
+
+/** Reads a whole (small) upstream body as text, with the idle timeout between chunks. */
+export const readUpstreamText = async (body: IncomingMessage, idleMs: number, maxBytes = 64 * 1024 * 1024): Promise<string> => {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of withIdleTimeout(body, idleMs)) {
+    size += chunk.length;
+    if (size > maxBytes) {
+      body.destroy();
+      throw upstreamUnreachable(new Error('upstream body too large'));
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks, size).toString('utf8');
+};
+
+/**
+ * The body's chunks, failing with a 504 when the upstream stays silent for longer than `idleMs`
+ * (a stalled stream must end with an error, never hang).
+ */
+export async function* withIdleTimeout(body: IncomingMessage, idleMs: number): AsyncGenerator<Buffer> {
+  let timer: NodeJS.Timeout | undefined;
+  const arm = () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => body.destroy(upstreamTimeout('stream idle')), idleMs);
+  };
+  arm();
+  try {
+    for await (const chunk of body as AsyncIterable<Buffer>) {
+      arm();
+      yield chunk;
+    }
+  } catch (error) {
+    if (error instanceof ClientAbortedError || (error instanceof Error && 'retryable' in error)) throw error;
+    throw upstreamUnreachable(error);
+  } finally {
+    clearTimeout(timer);
+  }
+}

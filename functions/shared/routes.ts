@@ -1,0 +1,113 @@
+/**
+ * Every path the gateway serves, defined once: the CDK stack builds its REST resources from this
+ * table, and the local runtime routes with it, so the two cannot drift.
+ */
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** One Lambda function per endpoint group (DESIGN §2). */
+export type FunctionGroup = 'models' | 'chat' | 'admin' | 'fallback';
+
+export interface FunctionGroupDefinition {
+  /** Streamed through Lambda response streaming (REST `responseTransferMode: STREAM`). */
+  readonly streaming: boolean;
+  readonly memorySize: number;
+  readonly timeoutSeconds: number;
+}
+
+export const functionGroups: Readonly<Record<FunctionGroup, FunctionGroupDefinition>> = {
+  models: { streaming: false, memorySize: 256, timeoutSeconds: 10 },
+  // Streams may run long: Lambda's streaming responses may last up to 15 minutes.
+  chat: { streaming: true, memorySize: 512, timeoutSeconds: 900 },
+  admin: { streaming: false, memorySize: 256, timeoutSeconds: 29 },
+  fallback: { streaming: false, memorySize: 128, timeoutSeconds: 5 },
+};
+
+export interface RouteDefinition {
+  readonly method: HttpMethod;
+  /** API Gateway resource path, `{name}` for a path parameter. */
+  readonly path: string;
+  readonly group: FunctionGroup;
+}
+
+export const routes: readonly RouteDefinition[] = [
+  { method: 'GET', path: '/health', group: 'fallback' },
+  { method: 'GET', path: '/v1/models', group: 'models' },
+  { method: 'POST', path: '/v1/chat/completions', group: 'chat' },
+
+  { method: 'POST', path: '/admin/v1/accounts', group: 'admin' },
+  { method: 'GET', path: '/admin/v1/accounts', group: 'admin' },
+  { method: 'GET', path: '/admin/v1/accounts/{id}', group: 'admin' },
+  { method: 'PATCH', path: '/admin/v1/accounts/{id}', group: 'admin' },
+  { method: 'POST', path: '/admin/v1/keys', group: 'admin' },
+  { method: 'GET', path: '/admin/v1/keys', group: 'admin' },
+  { method: 'GET', path: '/admin/v1/keys/{id}', group: 'admin' },
+  { method: 'PATCH', path: '/admin/v1/keys/{id}', group: 'admin' },
+  { method: 'DELETE', path: '/admin/v1/keys/{id}', group: 'admin' },
+  { method: 'GET', path: '/admin/v1/channels', group: 'admin' },
+  { method: 'GET', path: '/admin/v1/channels/{id}', group: 'admin' },
+  { method: 'PUT', path: '/admin/v1/channels/{id}', group: 'admin' },
+  { method: 'DELETE', path: '/admin/v1/channels/{id}', group: 'admin' },
+  { method: 'GET', path: '/admin/v1/models', group: 'admin' },
+  { method: 'GET', path: '/admin/v1/models/{model}', group: 'admin' },
+  { method: 'PUT', path: '/admin/v1/models/{model}', group: 'admin' },
+  { method: 'DELETE', path: '/admin/v1/models/{model}', group: 'admin' },
+];
+
+export interface RouteMatch {
+  readonly route: RouteDefinition;
+  readonly pathParameters: Record<string, string>;
+}
+
+export type RouteLookup =
+  | { readonly kind: 'found'; readonly match: RouteMatch }
+  | { readonly kind: 'wrong-method'; readonly allowed: readonly HttpMethod[] }
+  | { readonly kind: 'unknown' };
+
+interface CompiledPath {
+  readonly pattern: RegExp;
+  readonly names: readonly string[];
+  readonly byMethod: Map<string, RouteDefinition>;
+}
+
+const compilePath = (path: string): Omit<CompiledPath, 'byMethod'> => {
+  const names: string[] = [];
+  const source = path
+    .split('/')
+    .map((segment) => {
+      const parameter = /^\{([^}+]+)\}$/.exec(segment);
+      if (!parameter) return segment.replace(/[.*+?^$()|[\]\\]/g, '\\$&');
+      names.push(parameter[1]!);
+      return '([^/]+)';
+    })
+    .join('/');
+  return { pattern: new RegExp(`^${source}/?$`), names };
+};
+
+/** Builds a matcher over a route table; compiled once, then each lookup is a few regex tests. */
+export const createRouter = (table: readonly RouteDefinition[] = routes) => {
+  const paths = new Map<string, CompiledPath>();
+  for (const route of table) {
+    let compiled = paths.get(route.path);
+    if (!compiled) {
+      compiled = { ...compilePath(route.path), byMethod: new Map() };
+      paths.set(route.path, compiled);
+    }
+    compiled.byMethod.set(route.method, route);
+  }
+  const compiledPaths = [...paths.values()];
+
+  return (method: string, path: string): RouteLookup => {
+    for (const compiled of compiledPaths) {
+      const found = compiled.pattern.exec(path);
+      if (!found) continue;
+      const route = compiled.byMethod.get(method.toUpperCase());
+      if (!route) return { kind: 'wrong-method', allowed: [...compiled.byMethod.keys()] as HttpMethod[] };
+      const pathParameters: Record<string, string> = {};
+      compiled.names.forEach((name, index) => {
+        pathParameters[name] = decodeURIComponent(found[index + 1]!);
+      });
+      return { kind: 'found', match: { route, pathParameters } };
+    }
+    return { kind: 'unknown' };
+  };
+};

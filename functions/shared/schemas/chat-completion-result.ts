@@ -1,0 +1,91 @@
+/** The chat completion result and stream chunk shapes (OpenAI wire format) the gateway emits. */
+
+export interface ChatUsage {
+  prompt_tokens: number;
+  completion_tokens: number;
+  total_tokens: number;
+  prompt_tokens_details?: { cached_tokens?: number; text_tokens?: number; audio_tokens?: number; image_tokens?: number } | null;
+  completion_tokens_details?: { text_tokens?: number; audio_tokens?: number; reasoning_tokens?: number } | null;
+  [extra: string]: unknown;
+}
+
+export interface ChatToolCall {
+  id: string;
+  type: 'function';
+  function: { name: string; arguments: string };
+}
+
+export type FinishReason = 'stop' | 'length' | 'tool_calls' | 'content_filter' | 'function_call';
+
+export interface ChatCompletion {
+  id: string;
+  object: 'chat.completion';
+  created: number;
+  model: string;
+  choices: {
+    index: number;
+    message: {
+      role: 'assistant';
+      content: string | null;
+      tool_calls?: ChatToolCall[];
+      reasoning_content?: string;
+      refusal?: string | null;
+      [extra: string]: unknown;
+    };
+    finish_reason: FinishReason | null;
+    logprobs?: unknown;
+  }[];
+  usage?: ChatUsage;
+  system_fingerprint?: string;
+  [extra: string]: unknown;
+}
+
+export interface ChatToolCallDelta {
+  index: number;
+  id?: string;
+  type?: 'function';
+  function?: { name?: string; arguments?: string };
+}
+
+export interface ChatCompletionChunk {
+  id: string;
+  object: 'chat.completion.chunk';
+  created: number;
+  model: string;
+  choices: {
+    index: number;
+    delta: {
+      role?: 'assistant';
+      content?: string | null;
+      reasoning_content?: string;
+      tool_calls?: ChatToolCallDelta[];
+      refusal?: string | null;
+      [extra: string]: unknown;
+    };
+    finish_reason: FinishReason | null;
+    logprobs?: unknown;
+  }[];
+  usage?: ChatUsage | null;
+  system_fingerprint?: string;
+  [extra: string]: unknown;
+}
+
+/** Token counts as the accounting layer records them. */
+export interface TokenUsage {
+  readonly promptTokens: number;
+  readonly completionTokens: number;
+  readonly totalTokens: number;
+  readonly cachedTokens: number;
+  readonly reasoningTokens: number;
+  /** `upstream` when the provider reported the counts, `estimate` when the gateway counted. */
+  readonly source: 'upstream' | 'estimate';
+}
+
+export const toTokenUsage = (usage: ChatUsage): TokenUsage => ({
+  promptTokens: usage.prompt_tokens ?? 0,
+  completionTokens: usage.completion_tokens ?? 0,
+  totalTokens: usage.total_tokens ?? (usage.prompt_tokens ?? 0) + (usage.completion_tokens ?? 0),
+  cachedTokens: usage.prompt_tokens_details?.cached_tokens ?? 0,
+  reasoningTokens: usage.completion_tokens_details?.reasoning_tokens ?? 0,
+  source: 'upstream',
+});

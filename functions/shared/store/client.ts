@@ -1,0 +1,33 @@
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+
+let documentClient: DynamoDBDocumentClient | undefined;
+
+/**
+ * The shared document client, made on first use so that the local runtime can set the endpoint
+ * (embedded engine or `DYNAMODB_ENDPOINT`) before any handler touches the store.
+ */
+export const store = (): DynamoDBDocumentClient => {
+  if (documentClient) return documentClient;
+  const endpoint = process.env.DYNAMODB_ENDPOINT;
+  const client = new DynamoDBClient(
+    endpoint
+      ? {
+          endpoint,
+          region: process.env.AWS_REGION ?? 'us-east-1',
+          // The embedded engine accepts any credentials; a real endpoint uses the default chain.
+          ...(process.env.AWS_ACCESS_KEY_ID ? {} : { credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }),
+        }
+      : {},
+  );
+  documentClient = DynamoDBDocumentClient.from(client, {
+    marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false },
+  });
+  return documentClient;
+};
+
+/** Drops the client so the next call builds one from the current environment (local runtime restarts, tests). */
+export const resetStore = (): void => {
+  documentClient?.destroy();
+  documentClient = undefined;
+};

@@ -1,0 +1,116 @@
+import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { RateLimitSettings } from './accounts.js';
+import { store } from './client.js';
+import { physicalTableName } from './tables.js';
+import { invalidateCaches } from './ttl-cache.js';
+
+export type KeyRole = 'user' | 'admin';
+export type KeyStatus = 'active' | 'revoked';
+
+/** A stored key. The plaintext is never stored: only its SHA-256 and its first characters. */
+export interface ApiKeyRecord {
+  readonly keyHash: string;
+  readonly id: string;
+  readonly prefix: string;
+  readonly accountId: string;
+  readonly name: string | null;
+  readonly role: KeyRole;
+  readonly status: KeyStatus;
+  /** ISO-8601; `null` for a key that does not expire. */
+  readonly expiresAt: string | null;
+  /** Narrows the account's models; `null` means the account's list as it is. */
+  readonly models: readonly string[] | null;
+  readonly rateLimit: RateLimitSettings | null;
+  readonly createdAt: string;
+  readonly revokedAt?: string;
+}
+
+export type KeyChanges = Partial<Pick<ApiKeyRecord, 'name' | 'models' | 'rateLimit' | 'expiresAt'>>;
+
+const table = () => physicalTableName('keys');
+
+export const getKeyByHash = async (keyHash: string): Promise<ApiKeyRecord | undefined> => {
+  const { Item } = await store().send(new GetCommand({ TableName: table(), Key: { keyHash } }));
+  return Item as ApiKeyRecord | undefined;
+};
+
+export const getKeyById = async (id: string): Promise<ApiKeyRecord | undefined> => {
+  const { Items } = await store().send(
+    new QueryCommand({
+      TableName: table(),
+      IndexName: 'byId',
+      KeyConditionExpression: 'id = :id',
+      ExpressionAttributeValues: { ':id': id },
+    }),
+  );
+  return Items?.[0] as ApiKeyRecord | undefined;
+};
+
+export const listKeysOfAccount = async (accountId: string): Promise<ApiKeyRecord[]> => {
+  const items: ApiKeyRecord[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await store().send(
+      new QueryCommand({
+        TableName: table(),
+        IndexName: 'byAccount',
+        KeyConditionExpression: 'accountId = :accountId',
+        ExpressionAttributeValues: { ':accountId': accountId },
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    items.push(...((page.Items ?? []) as ApiKeyRecord[]));
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+  return items;
+};
+
+export const putKey = async (record: ApiKeyRecord): Promise<ApiKeyRecord> => {
+  await store().send(
+    new PutCommand({ TableName: table(), Item: record, ConditionExpression: 'attribute_not_exists(keyHash)' }),
+  );
+  invalidateCaches();
+  return record;
+};
+
+const updateByHash = async (
+  keyHash: string,
+  sets: Record<string, unknown>,
+): Promise<ApiKeyRecord | undefined> => {
+  const entries = Object.entries(sets);
+  try {
+    const { Attributes } = await store().send(
+      new UpdateCommand({
+        TableName: table(),
+        Key: { keyHash },
+        // Never resurrect a deleted item, and never change a revoked key back.
+        ConditionExpression: 'attribute_exists(keyHash) AND #status = :active',
+        UpdateExpression: `SET ${entries.map((_, index) => `#a${index} = :v${index}`).join(', ')}`,
+        ExpressionAttributeNames: {
+          '#status': 'status',
+          ...Object.fromEntries(entries.map(([name], index) => [`#a${index}`, name])),
+        },
+        ExpressionAttributeValues: {
+          ':active': 'active',
+          ...Object.fromEntries(entries.map(([, value], index) => [`:v${index}`, value])),
+        },
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    invalidateCaches();
+    return Attributes as ApiKeyRecord;
+  } catch (error) {
+    if ((error as Error).name === 'ConditionalCheckFailedException') return undefined;
+    throw error;
+  }
+};
+
+export const updateKey = (keyHash: string, changes: KeyChanges) =>
+  updateByHash(
+    keyHash,
+    Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined)),
+  );
+
+/** Marks a key revoked; it stays listed (with its status) for audit. */
+export const revokeKey = (keyHash: string) =>
+  updateByHash(keyHash, { status: 'revoked', revokedAt: new Date().toISOString() });

@@ -1,0 +1,47 @@
+import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { store } from './client.js';
+import { scanAll } from './scan-all.js';
+import { physicalTableName } from './tables.js';
+import { invalidateCaches } from './ttl-cache.js';
+
+/** USD per million tokens. */
+export interface ModelPricing {
+  readonly inputPerMTok: number;
+  readonly outputPerMTok: number;
+  /** Price of prompt tokens served from the upstream's cache; the input price when absent. */
+  readonly cachedInputPerMTok?: number;
+}
+
+/** Settings of a public model id: what it costs, which other names reach it, who owns it. */
+export interface ModelSettings {
+  readonly id: string;
+  readonly pricing: ModelPricing | null;
+  readonly aliases: readonly string[];
+  readonly ownedBy: string | null;
+  readonly createdAt: string;
+  readonly updatedAt: string;
+}
+
+const table = () => physicalTableName('models');
+
+export const getModelSettings = async (id: string): Promise<ModelSettings | undefined> => {
+  const { Item } = await store().send(new GetCommand({ TableName: table(), Key: { id } }));
+  return Item as ModelSettings | undefined;
+};
+
+export const listModelSettings = async (): Promise<ModelSettings[]> =>
+  (await scanAll<ModelSettings>(table())).sort((a, b) => a.id.localeCompare(b.id));
+
+export const putModelSettings = async (settings: ModelSettings): Promise<ModelSettings> => {
+  await store().send(new PutCommand({ TableName: table(), Item: settings }));
+  invalidateCaches();
+  return settings;
+};
+
+export const deleteModelSettings = async (id: string): Promise<boolean> => {
+  const { Attributes } = await store().send(
+    new DeleteCommand({ TableName: table(), Key: { id }, ReturnValues: 'ALL_OLD' }),
+  );
+  invalidateCaches();
+  return Attributes !== undefined;
+};

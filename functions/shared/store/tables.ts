@@ -1,0 +1,60 @@
+/**
+ * The gateway's DynamoDB tables, defined once. The CDK stack creates them from this list and the
+ * local runtime creates the same tables in the embedded engine, so the two cannot drift.
+ */
+export type TableName = 'keys' | 'accounts' | 'channels' | 'models' | 'counters' | 'usage';
+
+export interface IndexDefinition {
+  readonly name: string;
+  readonly partitionKey: string;
+  readonly sortKey?: string;
+}
+
+export interface TableDefinition {
+  readonly partitionKey: string;
+  readonly sortKey?: string;
+  readonly indexes?: readonly IndexDefinition[];
+  /** Attribute holding an epoch-seconds expiry that DynamoDB's TTL deletes on. */
+  readonly ttlAttribute?: string;
+  readonly pointInTimeRecovery: boolean;
+  /** The environment variable that carries the deployed table's name to the functions. */
+  readonly environmentVariable: string;
+}
+
+export const tableDefinitions: Readonly<Record<TableName, TableDefinition>> = {
+  // Looked up by the SHA-256 of the key on every request; admin lookups go through the indexes.
+  keys: {
+    partitionKey: 'keyHash',
+    indexes: [
+      { name: 'byId', partitionKey: 'id' },
+      { name: 'byAccount', partitionKey: 'accountId', sortKey: 'createdAt' },
+    ],
+    pointInTimeRecovery: true,
+    environmentVariable: 'GATEWAY_TABLE_KEYS',
+  },
+  accounts: { partitionKey: 'id', pointInTimeRecovery: true, environmentVariable: 'GATEWAY_TABLE_ACCOUNTS' },
+  channels: { partitionKey: 'id', pointInTimeRecovery: false, environmentVariable: 'GATEWAY_TABLE_CHANNELS' },
+  models: { partitionKey: 'id', pointInTimeRecovery: false, environmentVariable: 'GATEWAY_TABLE_MODELS' },
+  // Fixed-window rate-limit counters: one item per scope and window, gone by TTL after the window.
+  counters: {
+    partitionKey: 'id',
+    ttlAttribute: 'expiresAt',
+    pointInTimeRecovery: false,
+    environmentVariable: 'GATEWAY_TABLE_COUNTERS',
+  },
+  // One record per request, by account and time; by key through the index.
+  usage: {
+    partitionKey: 'accountId',
+    sortKey: 'sk',
+    indexes: [{ name: 'byKey', partitionKey: 'keyId', sortKey: 'sk' }],
+    ttlAttribute: 'expiresAt',
+    pointInTimeRecovery: true,
+    environmentVariable: 'GATEWAY_TABLE_USAGE',
+  },
+};
+
+export const tableNames = Object.keys(tableDefinitions) as TableName[];
+
+/** The physical name of a table: from the environment when deployed, `gateway-<name>` locally. */
+export const physicalTableName = (table: TableName): string =>
+  process.env[tableDefinitions[table].environmentVariable] ?? `gateway-${table}`;

@@ -1,0 +1,138 @@
+import { Readable } from 'node:stream';
+import { toGatewayError, errorBody, type ErrorFormat } from '../http/error-response.js';
+import type { GatewayResponse } from '../http/response.js';
+import { log } from '../log.js';
+import { ClientAbortedError } from '../relay/upstream-errors.js';
+
+/** How a stream ended: all sent, cut by an error (sent as an event), or abandoned by the client. */
+export type StreamOutcome =
+  | { readonly kind: 'completed' }
+  | { readonly kind: 'failed'; readonly error: unknown }
+  | { readonly kind: 'aborted' };
+
+/** One event to send: `data` is serialised as JSON; `event` names it (Anthropic-style streams). */
+export interface OutgoingEvent {
+  readonly event?: string;
+  readonly data: unknown;
+}
+
+export interface SseOptions {
+  /** Sent after the last event of a completed stream (`data: [DONE]` for OpenAI-style clients). */
+  readonly terminator?: string;
+  /** Builds the error event sent when the source fails mid-stream. */
+  readonly errorEvent?: (error: unknown) => OutgoingEvent;
+  readonly errorFormat?: ErrorFormat;
+  /** A comment line is sent after this much silence, so that proxies keep the connection open. */
+  readonly keepAliveMs?: number;
+  /** Called once, however the stream ends. */
+  readonly onFinish?: (outcome: StreamOutcome) => void;
+  /** Tears down the source (the upstream request) when the client goes away. */
+  readonly abort?: () => void;
+}
+
+const serialise = (event: OutgoingEvent): string =>
+  event.event === undefined
+    ? `data: ${JSON.stringify(event.data)}\n\n`
+    : `event: ${event.event}\ndata: ${JSON.stringify(event.data)}\n\n`;
+
+/**
+ * A Readable of SSE text pulled from an async source of events: each event goes out the moment it
+ * is produced (no buffering, no delay), back-pressure is respected, a failure becomes one error event
+ * and the end, and destroying the stream (client gone) aborts the source at once.
+ */
+export class SseStream extends Readable {
+  private readonly source: AsyncIterator<OutgoingEvent>;
+  private pumping = false;
+  private finished = false;
+  private keepAliveTimer: NodeJS.Timeout | undefined;
+
+  constructor(
+    source: AsyncIterable<OutgoingEvent>,
+    private readonly options: SseOptions = {},
+  ) {
+    super({ highWaterMark: 64 * 1024 });
+    this.source = source[Symbol.asyncIterator]();
+    this.armKeepAlive();
+  }
+
+  private armKeepAlive(): void {
+    const interval = this.options.keepAliveMs ?? 15_000;
+    if (interval <= 0) return;
+    clearTimeout(this.keepAliveTimer);
+    this.keepAliveTimer = setTimeout(() => {
+      if (this.finished || this.destroyed) return;
+      this.push(': keep-alive\n\n');
+      this.armKeepAlive();
+    }, interval);
+    this.keepAliveTimer.unref();
+  }
+
+  private finish(outcome: StreamOutcome): void {
+    if (this.finished) return;
+    this.finished = true;
+    clearTimeout(this.keepAliveTimer);
+    try {
+      this.options.onFinish?.(outcome);
+    } catch (error) {
+      log.error('stream finish hook failed', { error: String(error) });
+    }
+  }
+
+  override _read(): void {
+    if (this.pumping || this.finished) return;
+    this.pumping = true;
+    void this.pump();
+  }
+
+  private async pump(): Promise<void> {
+    try {
+      for (;;) {
+        const next = await this.source.next();
+        if (this.destroyed) return this.finish({ kind: 'aborted' });
+        if (next.done) {
+          if (this.options.terminator) this.push(this.options.terminator);
+          this.finish({ kind: 'completed' });
+          this.push(null);
+          return;
+        }
+        this.armKeepAlive();
+        if (!this.push(serialise(next.value))) {
+          this.pumping = false;
+          return;
+        }
+      }
+    } catch (error) {
+      if (this.destroyed || error instanceof ClientAbortedError) return this.finish({ kind: 'aborted' });
+      const event = this.options.errorEvent?.(error) ?? {
+        data: errorBody(toGatewayError(error), this.options.errorFormat ?? 'openai'),
+      };
+      this.push(serialise(event));
+      this.finish({ kind: 'failed', error });
+      this.push(null);
+    }
+  }
+
+  override _destroy(error: Error | null, callback: (error?: Error | null) => void): void {
+    clearTimeout(this.keepAliveTimer);
+    if (!this.finished) {
+      this.options.abort?.();
+      // A pump waiting on the source settles once the abort lands and reports then; an idle one reports now.
+      if (!this.pumping) this.finish({ kind: 'aborted' });
+      void this.source.return?.().catch(() => undefined);
+    }
+    callback(error);
+  }
+}
+
+export const SSE_HEADERS = {
+  'content-type': 'text/event-stream; charset=utf-8',
+  'cache-control': 'no-cache',
+  'x-accel-buffering': 'no',
+} as const;
+
+/** The streaming response for a handler to return. */
+export const sseResponse = (stream: SseStream, headers: Record<string, string> = {}): GatewayResponse => ({
+  statusCode: 200,
+  headers: { ...SSE_HEADERS, ...headers },
+  body: stream,
+});

@@ -1,0 +1,25 @@
+import type { FunctionGroup } from '../../functions/shared/routes.js';
+
+type HandlerModule = { handler: unknown };
+
+/**
+ * The Lambda entry of each endpoint group, imported exactly as Lambda imports it. Loaded on first use
+ * and after the streaming globals are installed, since streaming handlers look them up at import.
+ */
+const loaders: Readonly<Record<FunctionGroup, () => Promise<HandlerModule>>> = {
+  models: () => import('../../functions/models/handler.js'),
+  chat: () => import('../../functions/chat/handler.js'),
+  admin: () => import('../../functions/admin/handler.js'),
+  fallback: () => import('../../functions/fallback/handler.js'),
+};
+
+const loaded = new Map<FunctionGroup, Promise<HandlerModule>>();
+
+export const loadHandler = async (group: FunctionGroup): Promise<unknown> => {
+  let module = loaded.get(group);
+  if (!module) {
+    module = loaders[group]();
+    loaded.set(group, module);
+  }
+  return (await module).handler;
+};

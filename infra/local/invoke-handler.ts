@@ -1,0 +1,76 @@
+import type { ServerResponse } from 'node:http';
+import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
+import { errorResponse } from '../../functions/shared/http/error-response.js';
+import { isStreamingHandler, LocalResponseStream } from './lambda-streaming.js';
+
+type BufferedHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<BufferedResult>;
+
+interface BufferedResult {
+  statusCode?: number;
+  headers?: Record<string, string | number | boolean>;
+  multiValueHeaders?: Record<string, readonly (string | number | boolean)[]>;
+  body?: string;
+  isBase64Encoded?: boolean;
+}
+
+export const lambdaContext = (functionName: string, requestId: string, timeoutSeconds: number): Context => {
+  const deadline = Date.now() + timeoutSeconds * 1000;
+  return {
+    callbackWaitsForEmptyEventLoop: true,
+    functionName,
+    functionVersion: '$LATEST',
+    invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:${functionName}`,
+    memoryLimitInMB: '256',
+    awsRequestId: requestId,
+    logGroupName: `/aws/lambda/${functionName}`,
+    logStreamName: 'local',
+    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
+    done: () => undefined,
+    fail: () => undefined,
+    succeed: () => undefined,
+  };
+};
+
+const writeBuffered = (response: ServerResponse, result: BufferedResult | undefined): void => {
+  const headers: Record<string, string | string[]> = {};
+  for (const [name, value] of Object.entries(result?.headers ?? {})) headers[name.toLowerCase()] = String(value);
+  for (const [name, values] of Object.entries(result?.multiValueHeaders ?? {})) {
+    headers[name.toLowerCase()] = values.map(String);
+  }
+  const body = result?.body ?? '';
+  const payload = result?.isBase64Encoded ? Buffer.from(body, 'base64') : Buffer.from(body, 'utf8');
+  headers['content-length'] = String(payload.length);
+  response.writeHead(result?.statusCode ?? 200, headers);
+  response.end(payload);
+};
+
+/** Writes an error envelope unless the response has already started. */
+export const writeError = (response: ServerResponse, error: unknown, requestId: string): void => {
+  if (response.headersSent) {
+    response.destroy();
+    return;
+  }
+  const result = errorResponse(error);
+  writeBuffered(response, { ...result, headers: { ...result.headers, 'x-request-id': requestId }, body: String(result.body) });
+};
+
+/** Runs a Lambda handler, buffered or streaming, and sends what it produces as the HTTP response. */
+export const invokeHandler = async (
+  handler: unknown,
+  event: APIGatewayProxyEvent,
+  context: Context,
+  response: ServerResponse,
+): Promise<void> => {
+  if (isStreamingHandler(handler)) {
+    const stream = new LocalResponseStream(response);
+    try {
+      await handler(event, stream, context);
+    } catch (error) {
+      // A stream torn down by the client is not an error of ours; anything else before the head is.
+      if (!stream.destroyed) writeError(response, error, context.awsRequestId);
+    }
+    return;
+  }
+  const result = await (handler as BufferedHandler)(event, context);
+  writeBuffered(response, result);
+};

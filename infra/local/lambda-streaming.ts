@@ -1,0 +1,96 @@
+import type { ServerResponse } from 'node:http';
+import { Writable } from 'node:stream';
+
+/**
+ * Emulation of the Lambda Node.js runtime's response-streaming globals (`awslambda.streamifyResponse`,
+ * `awslambda.HttpResponseStream.from`), so that the very handler modules Lambda runs stream through
+ * the local HTTP server unchanged.
+ */
+export interface StreamingPrelude {
+  statusCode?: number;
+  headers?: Record<string, string | number | boolean>;
+  multiValueHeaders?: Record<string, readonly (string | number | boolean)[]>;
+  cookies?: readonly string[];
+}
+
+const STREAMING_HANDLER = Symbol.for('model-gateway.streaming-handler');
+
+export type StreamingHandler = ((event: unknown, responseStream: Writable, context: unknown) => Promise<unknown>) & {
+  [STREAMING_HANDLER]?: true;
+};
+
+export const isStreamingHandler = (handler: unknown): handler is StreamingHandler =>
+  typeof handler === 'function' && (handler as StreamingHandler)[STREAMING_HANDLER] === true;
+
+/** The response stream a streaming handler writes to: the HTTP response, with Lambda's prelude applied. */
+export class LocalResponseStream extends Writable {
+  private prelude: StreamingPrelude = {};
+  private contentType: string | undefined;
+
+  constructor(private readonly response: ServerResponse) {
+    super();
+    // A client that goes away ends the stream with an error, as Lambda does, so the handler's
+    // pipeline tears down and aborts its upstream request.
+    response.once('close', () => {
+      if (!response.writableFinished) this.destroy(new Error('client disconnected'));
+    });
+  }
+
+  setPrelude(prelude: StreamingPrelude): void {
+    this.prelude = prelude;
+  }
+
+  setContentType(contentType: string): void {
+    this.contentType = contentType;
+  }
+
+  private sendHead(): void {
+    if (this.response.headersSent) return;
+    const headers: Record<string, string | string[]> = {};
+    if (this.contentType) headers['content-type'] = this.contentType;
+    for (const [name, value] of Object.entries(this.prelude.headers ?? {})) headers[name.toLowerCase()] = String(value);
+    for (const [name, values] of Object.entries(this.prelude.multiValueHeaders ?? {})) {
+      headers[name.toLowerCase()] = values.map(String);
+    }
+    if (this.prelude.cookies?.length) headers['set-cookie'] = [...this.prelude.cookies];
+    this.response.writeHead(this.prelude.statusCode ?? 200, headers);
+    // Headers go out at once: a client waiting on a slow first token should already see 200.
+    this.response.flushHeaders();
+  }
+
+  override _write(chunk: Buffer, _encoding: BufferEncoding, callback: (error?: Error | null) => void): void {
+    this.sendHead();
+    if (chunk.length === 0) return callback();
+    if (this.response.write(chunk)) callback();
+    else this.response.once('drain', () => callback());
+  }
+
+  override _final(callback: (error?: Error | null) => void): void {
+    this.sendHead();
+    this.response.end(() => callback());
+  }
+
+  override _destroy(error: Error | null, callback: (error?: Error | null) => void): void {
+    if (!this.response.writableFinished) this.response.destroy();
+    callback(error);
+  }
+}
+
+/**
+ * Installs the streaming functions on the `awslambda` global before any handler module is imported.
+ * The AWS SDK may already have created the global (for its invoke store): we add to it, never replace it.
+ */
+export const installLambdaStreamingGlobals = (): void => {
+  const target = globalThis as { awslambda?: Record<string, unknown> };
+  const awslambda = (target.awslambda ??= {});
+  awslambda.streamifyResponse ??= (handler: StreamingHandler) => {
+    handler[STREAMING_HANDLER] = true;
+    return handler;
+  };
+  awslambda.HttpResponseStream ??= {
+    from: (stream: Writable, prelude: StreamingPrelude) => {
+      if (stream instanceof LocalResponseStream) stream.setPrelude(prelude);
+      return stream;
+    },
+  };
+};

@@ -1,0 +1,103 @@
+import { jest } from '@jest/globals';
+import { z } from 'zod';
+import { json } from '../../functions/shared/http/response.js';
+import { gatewayHandler } from '../../functions/shared/middleware/gateway-handler.js';
+import { lambdaContextStub, proxyEvent } from '../support/proxy-event.js';
+
+type Result = { statusCode: number; headers: Record<string, string>; body: string };
+
+const invoke = async (handler: unknown, event = proxyEvent()): Promise<Result> =>
+  (await (handler as (event: unknown, context: unknown) => Promise<Result>)(event, lambdaContextStub())) as Result;
+
+const echoSchema = z.strictObject({
+  name: z.string(),
+  count: z.number().int().min(1).max(5).default(1),
+  items: z.array(z.strictObject({ role: z.enum(['user', 'assistant']) })).optional(),
+});
+
+const echo = gatewayHandler({ auth: false, body: echoSchema }, async ({ body, requestId }) =>
+  json(200, { body, requestId }),
+);
+
+describe('gatewayHandler', () => {
+  it('hands the handler the validated body with defaults applied, and tags the response with the request id', async () => {
+    const response = await invoke(echo, proxyEvent({ body: '{"name":"a"}' }));
+
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['x-request-id']).toBe('req-test-1');
+    expect(JSON.parse(response.body)).toEqual({ body: { name: 'a', count: 1 }, requestId: 'req-test-1' });
+  });
+
+  it('answers 400 invalid_json for a body that is not JSON', async () => {
+    const response = await invoke(echo, proxyEvent({ body: '{"name":' }));
+
+    expect(response.statusCode).toBe(400);
+    expect(response.headers['x-request-id']).toBe('req-test-1');
+    expect(JSON.parse(response.body).error.code).toBe('invalid_json');
+  });
+
+  it('answers 400 invalid_json for JSON that is not an object', async () => {
+    const response = await invoke(echo, proxyEvent({ body: '[1,2]' }));
+
+    expect(JSON.parse(response.body).error.code).toBe('invalid_json');
+  });
+
+  it('names the failing field path in param', async () => {
+    const response = await invoke(echo, proxyEvent({ body: '{"name":"a","items":[{"role":"user"},{"role":"robot"}]}' }));
+
+    expect(response.statusCode).toBe(400);
+    expect(JSON.parse(response.body).error).toMatchObject({ code: 'invalid_value', param: 'items[1].role', type: 'invalid_request_error' });
+  });
+
+  it('says missing_required for an absent required field', async () => {
+    const response = await invoke(echo, proxyEvent({ body: '{"count":2}' }));
+
+    expect(JSON.parse(response.body).error).toMatchObject({ code: 'missing_required', param: 'name' });
+  });
+
+  it('refuses a field out of bounds', async () => {
+    const response = await invoke(echo, proxyEvent({ body: '{"name":"a","count":9}' }));
+
+    expect(JSON.parse(response.body).error).toMatchObject({ code: 'invalid_value', param: 'count' });
+  });
+
+  it('turns an unexpected throw into a generic 500 envelope that keeps the request id', async () => {
+    const failing = gatewayHandler({ auth: false }, async () => {
+      throw new Error('secret detail');
+    });
+    const stderr = jest.spyOn(process.stderr, 'write').mockImplementation(() => true);
+
+    const response = await invoke(failing);
+    stderr.mockRestore();
+
+    expect(response.statusCode).toBe(500);
+    expect(response.body).not.toContain('secret detail');
+    expect(response.headers['x-request-id']).toBe('req-test-1');
+  });
+
+  it('reads a base64-encoded body', async () => {
+    const response = await invoke(
+      echo,
+      proxyEvent({ body: Buffer.from('{"name":"b"}').toString('base64'), isBase64Encoded: true }),
+    );
+
+    expect(JSON.parse(response.body).body.name).toBe('b');
+  });
+
+  it('answers 401 before reading the body when authentication is required and no key is sent', async () => {
+    const guarded = gatewayHandler({ auth: 'user', body: echoSchema }, async () => json(200, {}));
+
+    const response = await invoke(guarded, proxyEvent({ body: 'not json' }));
+
+    expect(response.statusCode).toBe(401);
+    expect(JSON.parse(response.body).error.code).toBe('invalid_api_key');
+  });
+
+  it('answers 401 for a malformed key without consulting the store', async () => {
+    const guarded = gatewayHandler({ auth: 'user' }, async () => json(200, {}));
+
+    const response = await invoke(guarded, proxyEvent({ headers: { Authorization: 'Bearer not-a-key' } }));
+
+    expect(response.statusCode).toBe(401);
+  });
+});
