@@ -1,36 +1,10 @@
-import { startMeter } from '../shared/accounting/request-meter.js';
-import { resolveUsableModel } from '../shared/catalog/resolve-model.js';
-import { toGatewayError } from '../shared/http/error-response.js';
-import { gatewayHandler } from '../shared/middleware/gateway-handler.js';
-import { chatProviders } from '../shared/providers/chat-providers.js';
-import { orderChannels } from '../shared/relay/order-channels.js';
-import { noChannel, UpstreamError } from '../shared/relay/upstream-errors.js';
-import { chatCompletionRequestSchema } from '../shared/schemas/chat-completion-request.js';
-import { completeChat } from './complete-chat.js';
-import { streamChat } from './stream-chat.js';
+import { routeStreamingByResource } from '../shared/middleware/route-by-resource.js';
+import { chatCompletions } from './chat-completions.js';
 
-/**
- * POST /v1/chat/completions: a model the key may use, served by the first of its channels that
- * answers, streamed or whole, and metered.
- */
-export const handler = gatewayHandler(
-  { auth: 'user', body: chatCompletionRequestSchema, streaming: true },
-  async (request) => {
-    const { body, principal } = request;
-    const model = await resolveUsableModel(principal, body.model);
-    const channels = orderChannels(model, 'chat', (channel) => chatProviders[channel.type] !== undefined);
-    const stream = body.stream === true;
-    const meter = startMeter(request, model, 'chat', stream);
-    try {
-      if (channels.length === 0) throw noChannel(model.id, '/v1/chat/completions');
-      if (stream) return await streamChat(body, model, channels, meter, request.defer);
-      const response = await completeChat(body, model, channels, meter, request.signal);
-      request.defer(meter.record('success', 200));
-      return response;
-    } catch (error) {
-      const failure = toGatewayError(error);
-      request.defer(meter.record(error instanceof UpstreamError ? 'upstream_error' : 'error', failure.status));
-      throw error;
-    }
+/** The chat group's Lambda entry: the streaming conversation endpoints. */
+export const handler = routeStreamingByResource(
+  {
+    '/v1/chat/completions': chatCompletions,
   },
+  '/v1/chat/completions',
 );
