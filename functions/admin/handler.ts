@@ -2,9 +2,11 @@ import { methodNotAllowed, unknownUrl } from '../shared/errors.js';
 import type { GatewayResponse } from '../shared/http/response.js';
 import { gatewayHandler, type GatewayRequest } from '../shared/middleware/gateway-handler.js';
 import * as accounts from './accounts.js';
+import { apply } from './apply.js';
 import * as channels from './channels.js';
 import * as keys from './keys.js';
 import * as models from './models.js';
+import * as usage from './usage.js';
 
 type AdminRoute = (request: GatewayRequest<unknown>) => Promise<GatewayResponse>;
 
@@ -30,6 +32,9 @@ const adminRoutes: Readonly<Record<string, AdminRoute>> = {
   'GET /admin/v1/models': models.list,
   'GET /admin/v1/models/{model}': models.get,
   'DELETE /admin/v1/models/{model}': models.remove,
+
+  'GET /admin/v1/usage': usage.list,
+  'POST /admin/v1/apply': apply,
 };
 
 const allowedMethods = (resource: string): string[] =>

@@ -36,6 +36,7 @@ export const keyPatch = z.strictObject({
   models: keyFields.models,
   rateLimit: keyFields.rateLimit,
   expiresAt: keyFields.expiresAt,
+  allowedIps: keyFields.allowedIps,
 });
 
 export const channelPut = channelBody;

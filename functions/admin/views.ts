@@ -29,6 +29,7 @@ export const keyView = (record: ApiKeyRecord) => ({
   expiresAt: record.expiresAt,
   models: record.models,
   rateLimit: record.rateLimit,
+  allowedIps: record.allowedIps ?? null,
   createdAt: record.createdAt,
   revokedAt: record.revokedAt ?? null,
 });

@@ -1,4 +1,7 @@
+import { admit } from '../shared/accounting/admission.js';
+import { contentText, estimateTokens } from '../shared/accounting/estimate-tokens.js';
 import { startMeter } from '../shared/accounting/request-meter.js';
+import { withHeaders } from '../shared/accounting/with-headers.js';
 import { resolveUsableModel } from '../shared/catalog/resolve-model.js';
 import { toGatewayError } from '../shared/http/error-response.js';
 import { gatewayHandler } from '../shared/middleware/gateway-handler.js';
@@ -23,10 +26,16 @@ export const chatCompletions = gatewayHandler(
     const meter = startMeter(request, model, 'chat', stream);
     try {
       if (channels.length === 0) throw noChannel(model.id, '/v1/chat/completions');
-      if (stream) return await streamChat(body, model, channels, meter, request.defer);
+      const admission = await admit(principal, {
+        model,
+        promptTokens: estimateTokens(body.messages.map((message) => contentText(message.content)).join('\n')),
+        maxOutputTokens: body.max_completion_tokens ?? body.max_tokens,
+      });
+      meter.admitted(admission);
+      if (stream) return withHeaders(await streamChat(body, model, channels, meter, request.defer), admission.headers);
       const response = await completeChat(body, model, channels, meter, request.signal);
       request.defer(meter.record('success', 200));
-      return response;
+      return withHeaders(response, admission.headers);
     } catch (error) {
       const failure = toGatewayError(error);
       request.defer(meter.record(error instanceof UpstreamError ? 'upstream_error' : 'error', failure.status));

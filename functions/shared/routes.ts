@@ -5,7 +5,7 @@
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /** One Lambda function per endpoint group (DESIGN §2). */
-export type FunctionGroup = 'models' | 'chat' | 'admin' | 'fallback';
+export type FunctionGroup = 'models' | 'chat' | 'admin' | 'fallback' | 'embeddings' | 'images' | 'audio';
 
 export interface FunctionGroupDefinition {
   /** Streamed through Lambda response streaming (REST `responseTransferMode: STREAM`). */
@@ -20,6 +20,11 @@ export const functionGroups: Readonly<Record<FunctionGroup, FunctionGroupDefinit
   chat: { streaming: true, memorySize: 512, timeoutSeconds: 900 },
   admin: { streaming: false, memorySize: 256, timeoutSeconds: 29 },
   fallback: { streaming: false, memorySize: 128, timeoutSeconds: 5 },
+  embeddings: { streaming: false, memorySize: 256, timeoutSeconds: 29 },
+  // Buffered: an image answer is one JSON body (at most API Gateway's 29 s and Lambda's 6 MB).
+  images: { streaming: false, memorySize: 512, timeoutSeconds: 29 },
+  // Speech audio is streamed as binary, as it arrives.
+  audio: { streaming: true, memorySize: 256, timeoutSeconds: 300 },
 };
 
 export interface RouteDefinition {
@@ -33,6 +38,17 @@ export const routes: readonly RouteDefinition[] = [
   { method: 'GET', path: '/health', group: 'fallback' },
   { method: 'GET', path: '/v1/models', group: 'models' },
   { method: 'POST', path: '/v1/chat/completions', group: 'chat' },
+  { method: 'POST', path: '/v1/messages', group: 'chat' },
+  { method: 'POST', path: '/v1/messages/count_tokens', group: 'chat' },
+  { method: 'GET', path: '/v1beta/models', group: 'models' },
+  // API Gateway cannot have `{model}:generateContent` as one path part: the handler splits on ':'.
+  { method: 'POST', path: '/v1beta/models/{modelAction}', group: 'chat' },
+  // @google/genai 1.x+ defaults to the `v1` API version: the same Gemini-style methods under /v1.
+  { method: 'POST', path: '/v1/models/{modelAction}', group: 'chat' },
+  { method: 'POST', path: '/v1/responses', group: 'chat' },
+  { method: 'POST', path: '/v1/embeddings', group: 'embeddings' },
+  { method: 'POST', path: '/v1/images/generations', group: 'images' },
+  { method: 'POST', path: '/v1/audio/speech', group: 'audio' },
 
   { method: 'POST', path: '/admin/v1/accounts', group: 'admin' },
   { method: 'GET', path: '/admin/v1/accounts', group: 'admin' },
@@ -51,6 +67,8 @@ export const routes: readonly RouteDefinition[] = [
   { method: 'GET', path: '/admin/v1/models/{model}', group: 'admin' },
   { method: 'PUT', path: '/admin/v1/models/{model}', group: 'admin' },
   { method: 'DELETE', path: '/admin/v1/models/{model}', group: 'admin' },
+  { method: 'GET', path: '/admin/v1/usage', group: 'admin' },
+  { method: 'POST', path: '/admin/v1/apply', group: 'admin' },
 ];
 
 export interface RouteMatch {

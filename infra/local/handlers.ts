@@ -11,6 +11,9 @@ const loaders: Readonly<Record<FunctionGroup, () => Promise<HandlerModule>>> = {
   chat: () => import('../../functions/chat/handler.js'),
   admin: () => import('../../functions/admin/handler.js'),
   fallback: () => import('../../functions/fallback/handler.js'),
+  embeddings: () => import('../../functions/embeddings/handler.js'),
+  images: () => import('../../functions/images/handler.js'),
+  audio: () => import('../../functions/audio/handler.js'),
 };
 
 const loaded = new Map<FunctionGroup, Promise<HandlerModule>>();

@@ -2,6 +2,8 @@ import type { CatalogModel } from '../catalog/model-catalog.js';
 import type { GatewayRequest } from '../middleware/gateway-handler.js';
 import type { TokenUsage } from '../schemas/chat-completion-result.js';
 import type { Channel, EndpointKind } from '../store/channels.js';
+import type { Admission } from './admission.js';
+import { usageCost } from './pricing.js';
 import { writeUsageRecord, type UsageStatus } from './usage-records.js';
 
 /**
@@ -11,6 +13,8 @@ import { writeUsageRecord, type UsageStatus } from './usage-records.js';
 export interface RequestMeter {
   served(channel: Channel, attempts: number): void;
   usage(usage: TokenUsage): void;
+  /** The request's admission: recording settles it (token windows, quota) and takes its cost. */
+  admitted(admission: Admission): void;
   /** The usage reported so far, if any. */
   readonly reported: TokenUsage | undefined;
   /** Writes the record (at most once); the returned promise settles when it is stored. */
@@ -27,6 +31,7 @@ export const startMeter = (
   let attempts = 0;
   let reported: TokenUsage | undefined;
   let written: Promise<void> | undefined;
+  let admission: Admission | undefined;
   return {
     served(channel, count) {
       channelId = channel.id;
@@ -35,13 +40,20 @@ export const startMeter = (
     usage(usage) {
       reported = usage;
     },
+    admitted(value) {
+      admission = value;
+    },
     get reported() {
       return reported;
     },
     record(status, httpStatus, fallbackUsage) {
       written ??= (async () => {
         const usage = reported ?? fallbackUsage;
-        await writeUsageRecord({
+        // Priced here too, so a record keeps its cost even when settling the admission fails.
+        const cost = usageCost(model.settings?.pricing, usage ?? { promptTokens: 0, completionTokens: 0 });
+        await Promise.all([
+          admission?.settle(usage),
+          writeUsageRecord({
           requestId: request.requestId,
           time: new Date(request.startedAt).toISOString(),
           accountId: request.principal.accountId,
@@ -59,9 +71,10 @@ export const startMeter = (
           cachedTokens: usage?.cachedTokens ?? 0,
           reasoningTokens: usage?.reasoningTokens ?? 0,
           usageSource: usage?.source ?? 'none',
-          cost: 0,
+          cost,
           latencyMs: Date.now() - request.startedAt,
-        });
+          }),
+        ]);
       })();
       return written;
     },

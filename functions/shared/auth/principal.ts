@@ -18,6 +18,10 @@ export interface Principal {
   readonly keyModels: readonly string[] | null;
   readonly keyRateLimit: RateLimitSettings | null;
   readonly accountRateLimit: RateLimitSettings | null;
+  /** The account's USD quota, `null` for none (admission reserves against it). */
+  readonly quotaLimit?: number | null;
+  /** CIDRs the key may be used from, `null` for anywhere. */
+  readonly allowedIps?: readonly string[] | null;
 }
 
 // `null` caches a refusal too, so a client retrying a bad key does not cost a read each time.
@@ -38,6 +42,8 @@ const loadPrincipal = async (keyHash: string): Promise<Principal | null> => {
     keyModels: record.models,
     keyRateLimit: record.rateLimit,
     accountRateLimit: account.rateLimit,
+    quotaLimit: account.quota?.limit ?? null,
+    allowedIps: record.allowedIps ?? null,
   };
 };
 

@@ -75,5 +75,6 @@ export const newKeyRecord = (key: string, accountId: string, input: KeyInput, no
   expiresAt: input.expiresAt ?? null,
   models: input.models ?? null,
   rateLimit: input.rateLimit ?? null,
+  allowedIps: input.allowedIps ?? null,
   createdAt: now,
 });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isCidr } from '../auth/ip-allow-list.js';
 import { channelTypes, endpointKinds } from '../store/channels.js';
 
 /**
@@ -59,6 +60,13 @@ export const keyFields = {
   /** Narrows the account's models; `null` or absent keeps the account's list. */
   models: modelList.nullable().optional(),
   rateLimit: rateLimit.nullable().optional(),
+  /** CIDRs (IPv4 or IPv6, or single addresses) the key may be used from; `null` or absent: anywhere. */
+  allowedIps: z
+    .array(z.string().max(100).refine(isCidr, 'expected a CIDR such as 203.0.113.0/24 or 2001:db8::/32'))
+    .min(1)
+    .max(100)
+    .nullable()
+    .optional(),
 };
 
 export const pricing = z.strictObject({

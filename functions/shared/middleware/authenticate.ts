@@ -1,3 +1,4 @@
+import { assertIpAllowed } from '../auth/ip-allow-list.js';
 import { resolvePrincipal } from '../auth/principal.js';
 import { forbidden, invalidApiKey } from '../errors.js';
 import type { KeyRole } from '../store/keys.js';
@@ -49,6 +50,7 @@ export const authenticate = (options: AuthenticateOptions = {}) => {
     }
     if (!key) throw invalidApiKey();
     const principal = await resolvePrincipal(key);
+    assertIpAllowed(principal, request.event.requestContext?.identity?.sourceIp);
     if (role === 'admin' && principal.role !== 'admin') {
       throw forbidden('This key may not use the admin API: it needs the admin role.');
     }

@@ -21,9 +21,27 @@ const valueAt = (input: unknown, path: readonly PathSegment[]): unknown => {
   return current;
 };
 
+type Issue = z.core.$ZodIssue;
+
+/**
+ * For a value that matched no branch of a union, the branch that got furthest says best what is
+ * wrong (`messages[0].content[0].image_url.detail`, not just `messages[0].content`).
+ */
+const deepestIssue = (issue: Issue): Issue => {
+  if (issue.code !== 'invalid_union' || issue.errors.length === 0) return issue;
+  let best: Issue = issue;
+  for (const branch of issue.errors) {
+    for (const inner of branch) {
+      const candidate = deepestIssue({ ...inner, path: [...issue.path, ...inner.path] } as Issue);
+      if (candidate.path.length > best.path.length) best = candidate;
+    }
+  }
+  return best;
+};
+
 /** The first issue of a failed parse, as the 400 the client gets. */
 export const validationError = (error: z.ZodError, input: unknown): GatewayError => {
-  const issue = error.issues[0]!;
+  const issue = deepestIssue(error.issues[0]!);
   if (issue.code === 'unrecognized_keys') {
     const param = formatParamPath([...issue.path, issue.keys[0]!]);
     return invalidValue(`Unrecognized request argument supplied: ${param}`, param);

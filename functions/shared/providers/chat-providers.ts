@@ -1,5 +1,7 @@
 import type { ChannelType } from '../store/channels.js';
+import { anthropicChatProvider } from './anthropic/anthropic-provider.js';
 import { demoProvider } from './demo/demo-provider.js';
+import { geminiChatProvider } from './gemini/gemini-provider.js';
 import { openAiProvider } from './openai/openai-provider.js';
 import type { ChatProvider } from './provider.js';
 
@@ -7,4 +9,6 @@ import type { ChatProvider } from './provider.js';
 export const chatProviders: Readonly<Partial<Record<ChannelType, ChatProvider>>> = {
   openai: openAiProvider,
   demo: demoProvider,
+  anthropic: anthropicChatProvider,
+  gemini: geminiChatProvider,
 };

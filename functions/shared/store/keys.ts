@@ -21,11 +21,13 @@ export interface ApiKeyRecord {
   /** Narrows the account's models; `null` means the account's list as it is. */
   readonly models: readonly string[] | null;
   readonly rateLimit: RateLimitSettings | null;
+  /** CIDRs (IPv4 or IPv6) the key may be used from; absent or `null` for anywhere. */
+  readonly allowedIps?: readonly string[] | null;
   readonly createdAt: string;
   readonly revokedAt?: string;
 }
 
-export type KeyChanges = Partial<Pick<ApiKeyRecord, 'name' | 'models' | 'rateLimit' | 'expiresAt'>>;
+export type KeyChanges = Partial<Pick<ApiKeyRecord, 'name' | 'models' | 'rateLimit' | 'expiresAt' | 'allowedIps'>>;
 
 const table = () => physicalTableName('keys');
 

@@ -19,6 +19,8 @@ export const writeSse = async (
     if (response.destroyed) return;
     if (fault?.kind === 'stall-mid-stream' && index === fault.afterEvents) return; // never another byte
     if (fault?.kind === 'cut-mid-stream' && index === fault.afterEvents) {
+      // Let the events already written reach the other side before the connection drops.
+      await pause(50);
       response.socket?.destroy();
       return;
     }

@@ -1,0 +1,83 @@
+import { parseArgs } from 'node:util';
+import { adminClient, CliError } from './admin-client.js';
+import { commands } from './commands.js';
+
+const USAGE = `gatewayctl: manage a model-gateway through its admin API
+
+Usage: gatewayctl <command> [subcommand] [arguments] [options]
+
+  accounts list | get <id> | create --name N [--models a,b] [--quota USD] [--rpm N] [--tpm N]
+           update <id> [--name N] [--status active|disabled] [--models a,b|all] [--quota USD|none] [--rpm N] [--tpm N]
+  keys     list --account ID | create --account ID [--name N] [--role user|admin] [--expires ISO]
+           [--models a,b] [--rpm N] [--tpm N] [--allowed-ips CIDR,CIDR] | revoke <key id>
+  channels list | put <id> (-f body.json | --type T --models a,b [--base-url U] [--api-key K]) | delete <id>
+  models   list | put <model> [--input USD/MTok --output USD/MTok [--cached-input USD/MTok]] [--aliases a,b]
+  usage    [--account ID] [--key-id ID] [--from ISO] [--to ISO] [--limit N]
+  apply    -f config.yaml
+
+Options:
+  --url URL     the gateway's base URL (env GATEWAY_URL, default http://127.0.0.1:8787)
+  --key KEY     an admin key (env GATEWAY_ADMIN_KEY)
+  --json        print the API's JSON instead of tables
+  -h, --help    this text
+`;
+
+const optionNames = [
+  'url', 'key', 'name', 'models', 'quota', 'rpm', 'tpm', 'status', 'account', 'role', 'expires', 'allowed-ips',
+  'type', 'base-url', 'api-key', 'priority', 'weight', 'input', 'output', 'cached-input', 'aliases', 'owned-by',
+  'key-id', 'from', 'to', 'limit',
+] as const;
+
+const main = async (argv: readonly string[]): Promise<void> => {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: [...argv],
+      allowPositionals: true,
+      options: {
+        ...Object.fromEntries(optionNames.map((name) => [name, { type: 'string' as const }])),
+        file: { type: 'string', short: 'f' },
+        json: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+  } catch (error) {
+    throw new CliError(`${(error as Error).message}\n\n${USAGE}`, 2);
+  }
+  const { positionals } = parsed;
+  const values = parsed.values as Record<string, string | boolean | undefined>;
+  const [group, ...rest] = positionals;
+  if (values.help || !group) {
+    process.stdout.write(USAGE);
+    return;
+  }
+  const subcommands = commands[group];
+  if (!subcommands) throw new CliError(`Unknown command '${group}'.\n\n${USAGE}`, 2);
+  const takesSubcommand = !('' in subcommands);
+  const name = takesSubcommand ? rest[0] : '';
+  const command = name === undefined ? undefined : subcommands[name];
+  if (!command) throw new CliError(`Unknown or missing subcommand for '${group}': expected ${Object.keys(subcommands).join(', ')}.`, 2);
+
+  const url = (values.url as string | undefined) ?? process.env.GATEWAY_URL ?? 'http://127.0.0.1:8787';
+  const key = (values.key as string | undefined) ?? process.env.GATEWAY_ADMIN_KEY;
+  if (!key) throw new CliError('No admin key: pass --key or set GATEWAY_ADMIN_KEY.', 2);
+  await command({
+    client: adminClient(url, key),
+    options: values,
+    args: takesSubcommand ? rest.slice(1) : rest,
+    json: values.json === true,
+    print: (text) => process.stdout.write(`${text}\n`),
+  });
+};
+
+try {
+  await main(process.argv.slice(2));
+} catch (error) {
+  if (error instanceof CliError) {
+    process.stderr.write(`gatewayctl: ${error.message}\n`);
+    process.exitCode = error.exitCode;
+  } else {
+    process.stderr.write(`gatewayctl: unexpected error: ${(error as Error).message}\n`);
+    process.exitCode = 1;
+  }
+}

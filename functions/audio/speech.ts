@@ -1,0 +1,83 @@
+import { Readable } from 'node:stream';
+import { startMeter, type RequestMeter } from '../shared/accounting/request-meter.js';
+import { resolveUsableModel } from '../shared/catalog/resolve-model.js';
+import { toGatewayError } from '../shared/http/error-response.js';
+import type { GatewayResponse } from '../shared/http/response.js';
+import { gatewayHandler } from '../shared/middleware/gateway-handler.js';
+import { speechProviders } from '../shared/providers/speech-providers.js';
+import { orderChannels, upstreamModelName } from '../shared/relay/order-channels.js';
+import { ClientAbortedError, noChannel, UpstreamError } from '../shared/relay/upstream-errors.js';
+import { channelTimeouts } from '../shared/relay/upstream-http.js';
+import { withFailover } from '../shared/relay/with-failover.js';
+import type { TokenUsage } from '../shared/schemas/chat-completion-result.js';
+import { speechRequestSchema } from '../shared/schemas/speech-request.js';
+
+/**
+ * Speech is billed by input characters: the usage record carries them as `promptTokens` (and
+ * `totalTokens`), since the accounting layer counts one unit per request kind.
+ */
+const characterUsage = (characters: number): TokenUsage => ({
+  promptTokens: characters,
+  completionTokens: 0,
+  totalTokens: characters,
+  cachedTokens: 0,
+  reasoningTokens: 0,
+  source: 'estimate',
+});
+
+/**
+ * The audio as a byte stream for the response: chunks go out as they arrive; a client that goes away
+ * destroys it, which aborts the upstream request; the usage record is written however it ends.
+ */
+const audioBody = (source: AsyncIterable<Buffer>, upstreamCall: AbortController, meter: RequestMeter, defer: (work: Promise<unknown>) => void): Readable => {
+  let outcome: 'success' | 'upstream_error' | 'client_aborted' = 'client_aborted';
+  async function* tracked(): AsyncGenerator<Buffer> {
+    try {
+      for await (const chunk of source) yield chunk;
+      outcome = 'success';
+    } catch (error) {
+      // A failure after the first byte cannot become an error body: the connection is cut instead.
+      outcome = error instanceof ClientAbortedError || upstreamCall.signal.aborted ? 'client_aborted' : 'upstream_error';
+      throw error;
+    }
+  }
+  const body = Readable.from(tracked(), { objectMode: false });
+  let settle: () => void = () => undefined;
+  defer(new Promise<void>((resolve) => (settle = resolve)).then(() => meter.record(outcome, 200)));
+  body.once('close', () => {
+    if (outcome !== 'success') upstreamCall.abort();
+    settle();
+  });
+  return body;
+};
+
+/** POST /v1/audio/speech: the text as binary audio, streamed from the first channel that answers. */
+export const speech = gatewayHandler({ auth: 'user', body: speechRequestSchema, streaming: true }, async (request): Promise<GatewayResponse> => {
+  const { body, principal } = request;
+  const model = await resolveUsableModel(principal, body.model);
+  const channels = orderChannels(model, 'speech', (channel) => speechProviders[channel.type] !== undefined);
+  const meter = startMeter(request, model, 'speech', true);
+  meter.usage(characterUsage(body.input.length));
+  const upstreamCall = new AbortController();
+  try {
+    if (channels.length === 0) throw noChannel(model.id, '/v1/audio/speech');
+    const { result: audio, channel, attempts } = await withFailover(channels, (candidate) =>
+      speechProviders[candidate.type]!.speak({
+        request: body,
+        upstreamModel: upstreamModelName(candidate, model),
+        channel: candidate,
+        signal: upstreamCall.signal,
+        timeouts: channelTimeouts(candidate),
+      }),
+    );
+    meter.served(channel, attempts);
+    return {
+      statusCode: 200,
+      headers: { 'content-type': audio.contentType, 'cache-control': 'no-cache' },
+      body: audioBody(audio.body, upstreamCall, meter, request.defer),
+    };
+  } catch (error) {
+    request.defer(meter.record(error instanceof UpstreamError ? 'upstream_error' : 'error', toGatewayError(error).status));
+    throw error;
+  }
+});

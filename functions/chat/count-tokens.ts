@@ -1,0 +1,43 @@
+import { resolveUsableModel } from '../shared/catalog/resolve-model.js';
+import { json } from '../shared/http/response.js';
+import { gatewayHandler } from '../shared/middleware/gateway-handler.js';
+import { messagesProviders } from '../shared/providers/messages-providers.js';
+import { orderChannels, upstreamModelName } from '../shared/relay/order-channels.js';
+import { UpstreamError } from '../shared/relay/upstream-errors.js';
+import { channelTimeouts } from '../shared/relay/upstream-http.js';
+import { withFailover } from '../shared/relay/with-failover.js';
+import { anthropicCountTokensRequestSchema } from '../shared/schemas/anthropic-messages-request.js';
+import { estimateAnthropicInput } from '../shared/translation/estimate-anthropic-input.js';
+import { messagesUnsupported } from './messages.js';
+import { servesMessages } from './messages-channel.js';
+
+/**
+ * POST /v1/messages/count_tokens: the upstream's own count where a channel speaks the Messages
+ * format natively, a local count otherwise (or when those channels are all unavailable).
+ */
+export const countTokens = gatewayHandler(
+  { auth: 'user', carriers: ['x-api-key', 'bearer'], body: anthropicCountTokensRequestSchema, errorFormat: 'anthropic', streaming: true },
+  async ({ body, principal, signal }) => {
+    const model = await resolveUsableModel(principal, body.model);
+    if (!model.endpoints.includes('messages')) throw messagesUnsupported(model.id);
+    const native = orderChannels(model, 'messages', servesMessages).filter((channel) => messagesProviders[channel.type] !== undefined);
+    if (native.length > 0) {
+      try {
+        const { result } = await withFailover(native, (channel) =>
+          messagesProviders[channel.type]!.countTokens({
+            request: body,
+            upstreamModel: upstreamModelName(channel, model),
+            channel,
+            signal,
+            timeouts: channelTimeouts(channel),
+          }),
+        );
+        return json(200, { input_tokens: result });
+      } catch (error) {
+        // A refusal of the request itself is the client's to see; an unavailable upstream is not.
+        if (!(error instanceof UpstreamError && error.retryable)) throw error;
+      }
+    }
+    return json(200, { input_tokens: estimateAnthropicInput(body) });
+  },
+);

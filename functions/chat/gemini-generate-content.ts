@@ -1,0 +1,78 @@
+import { contentText, estimateTokens } from '../shared/accounting/estimate-tokens.js';
+import { startMeter } from '../shared/accounting/request-meter.js';
+import { resolveUsableModel } from '../shared/catalog/resolve-model.js';
+import { unknownUrl } from '../shared/errors.js';
+import { toGatewayError } from '../shared/http/error-response.js';
+import { json } from '../shared/http/response.js';
+import { gatewayHandler } from '../shared/middleware/gateway-handler.js';
+import { chatProviders } from '../shared/providers/chat-providers.js';
+import { orderChannels, upstreamModelName } from '../shared/relay/order-channels.js';
+import { noChannel, UpstreamError } from '../shared/relay/upstream-errors.js';
+import { channelTimeouts } from '../shared/relay/upstream-http.js';
+import { withFailover } from '../shared/relay/with-failover.js';
+import { toTokenUsage } from '../shared/schemas/chat-completion-result.js';
+import { geminiGenerateContentRequestSchema } from '../shared/schemas/gemini-generate-content-request.js';
+import { chatToGeminiResponse } from '../shared/translation/chat-to-gemini-response.js';
+import { geminiToChatRequest } from '../shared/translation/gemini-to-chat-request.js';
+import { streamGeminiContent } from './gemini-stream-content.js';
+
+const ACTIONS = ['generateContent', 'streamGenerateContent', 'countTokens'] as const;
+type Action = (typeof ACTIONS)[number];
+
+/** `gemini-2.5-flash:generateContent` (API Gateway's one path part) as the model and the method. */
+export const parseModelAction = (modelAction: string): { model: string; action: Action } | undefined => {
+  const colon = modelAction.lastIndexOf(':');
+  if (colon <= 0) return undefined;
+  const action = modelAction.slice(colon + 1);
+  if (!(ACTIONS as readonly string[]).includes(action)) return undefined;
+  return { model: modelAction.slice(0, colon).replace(/^models\//, ''), action: action as Action };
+};
+
+/**
+ * POST /v1beta/models/{model}:generateContent, :streamGenerateContent and :countTokens: Google's
+ * format, served by any chat channel through translation, so the @google/genai SDK works with the
+ * gateway as its base URL. Errors in Google's envelope.
+ */
+export const geminiGenerateContent = gatewayHandler(
+  {
+    auth: 'user',
+    carriers: ['x-goog-api-key', 'query-key', 'bearer'],
+    body: geminiGenerateContentRequestSchema,
+    errorFormat: 'gemini',
+    streaming: true,
+  },
+  async (request) => {
+    const { body, principal, pathParameters } = request;
+    const parsed = parseModelAction(pathParameters.modelAction ?? '');
+    if (!parsed) throw unknownUrl('POST', request.event.path);
+    const model = await resolveUsableModel(principal, parsed.model);
+    const stream = parsed.action === 'streamGenerateContent';
+    const chatRequest = geminiToChatRequest(body, model.id, stream);
+    if (parsed.action === 'countTokens') {
+      return json(200, { totalTokens: estimateTokens(chatRequest.messages.map((message) => contentText(message.content)).join('\n')) });
+    }
+    const channels = orderChannels(model, 'chat', (channel) => chatProviders[channel.type] !== undefined);
+    const meter = startMeter(request, model, 'chat', stream);
+    try {
+      if (channels.length === 0) throw noChannel(model.id, `/v1beta/models/${model.id}:${parsed.action}`);
+      if (stream) return await streamGeminiContent(chatRequest, model, channels, meter, request.defer);
+      const { result, channel, attempts } = await withFailover(channels, (candidate) =>
+        chatProviders[candidate.type]!.complete({
+          request: chatRequest,
+          upstreamModel: upstreamModelName(candidate, model),
+          channel: candidate,
+          signal: request.signal,
+          timeouts: channelTimeouts(candidate),
+        }),
+      );
+      meter.served(channel, attempts);
+      if (result.usage) meter.usage(toTokenUsage(result.usage));
+      request.defer(meter.record('success', 200));
+      return json(200, chatToGeminiResponse(result, model.id));
+    } catch (error) {
+      const failure = toGatewayError(error);
+      request.defer(meter.record(error instanceof UpstreamError ? 'upstream_error' : 'error', failure.status));
+      throw error;
+    }
+  },
+);

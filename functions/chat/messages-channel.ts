@@ -1,0 +1,56 @@
+import type { CatalogModel } from '../shared/catalog/model-catalog.js';
+import { chatProviders } from '../shared/providers/chat-providers.js';
+import { messagesProviders } from '../shared/providers/messages-providers.js';
+import { upstreamModelName } from '../shared/relay/order-channels.js';
+import { channelTimeouts } from '../shared/relay/upstream-http.js';
+import type { AnthropicMessagesRequest } from '../shared/schemas/anthropic-messages-request.js';
+import type { AnthropicMessage, AnthropicStreamEvent } from '../shared/schemas/anthropic-messages-result.js';
+import type { Channel } from '../shared/store/channels.js';
+import { anthropicToChatRequest } from '../shared/translation/anthropic-to-chat-request.js';
+import { chatToAnthropicMessage } from '../shared/translation/chat-to-anthropic-message.js';
+import { createChatToAnthropicStream } from '../shared/translation/chat-to-anthropic-stream.js';
+
+/**
+ * One channel's answer to a Messages request: native where the channel type speaks the Messages
+ * format, otherwise translated to chat and back. Either way the caller sees Anthropic shapes.
+ */
+
+/** Whether a channel can serve /v1/messages at all (natively or through chat). */
+export const servesMessages = (channel: Channel) => messagesProviders[channel.type] !== undefined || chatProviders[channel.type] !== undefined;
+
+const callFor = <Request>(request: Request, channel: Channel, model: CatalogModel, signal: AbortSignal) => ({
+  request,
+  upstreamModel: upstreamModelName(channel, model),
+  channel,
+  signal,
+  timeouts: channelTimeouts(channel),
+});
+
+export const createMessage = async (
+  body: AnthropicMessagesRequest,
+  channel: Channel,
+  model: CatalogModel,
+  signal: AbortSignal,
+): Promise<AnthropicMessage> => {
+  const native = messagesProviders[channel.type];
+  if (native) return native.create(callFor(body, channel, model, signal));
+  const completion = await chatProviders[channel.type]!.complete(callFor(anthropicToChatRequest(body), channel, model, signal));
+  return chatToAnthropicMessage(completion, model.id);
+};
+
+export const streamMessageEvents = async (
+  body: AnthropicMessagesRequest,
+  channel: Channel,
+  model: CatalogModel,
+  signal: AbortSignal,
+  inputTokens: number,
+): Promise<AsyncIterable<AnthropicStreamEvent>> => {
+  const native = messagesProviders[channel.type];
+  if (native) return native.stream(callFor(body, channel, model, signal));
+  const chunks = await chatProviders[channel.type]!.stream(callFor(anthropicToChatRequest(body), channel, model, signal));
+  const translator = createChatToAnthropicStream({ model: model.id, inputTokens });
+  return (async function* translated(): AsyncGenerator<AnthropicStreamEvent> {
+    for await (const chunk of chunks) yield* translator.push(chunk);
+    yield* translator.end();
+  })();
+};

@@ -1,0 +1,48 @@
+import { startMeter } from '../shared/accounting/request-meter.js';
+import { resolveUsableModel } from '../shared/catalog/resolve-model.js';
+import { invalidValue } from '../shared/errors.js';
+import { toGatewayError } from '../shared/http/error-response.js';
+import { json } from '../shared/http/response.js';
+import { gatewayHandler } from '../shared/middleware/gateway-handler.js';
+import { orderChannels } from '../shared/relay/order-channels.js';
+import { noChannel, UpstreamError } from '../shared/relay/upstream-errors.js';
+import { withFailover } from '../shared/relay/with-failover.js';
+import { anthropicMessagesRequestSchema } from '../shared/schemas/anthropic-messages-request.js';
+import { estimateAnthropicInput } from '../shared/translation/estimate-anthropic-input.js';
+import { createMessage, servesMessages } from './messages-channel.js';
+import { streamMessages } from './messages-stream.js';
+import { anthropicTokenUsage } from './messages-usage.js';
+
+/** The spec's refusal of a model that no channel serves in the Messages format. */
+export const messagesUnsupported = (model: string) =>
+  invalidValue(`The model '${model}' does not support the Messages interface (/v1/messages).`, 'model');
+
+/**
+ * POST /v1/messages: Anthropic's Messages format, served natively by channels that speak it and by
+ * translation through chat by the others; answers, events and errors in Anthropic's shapes.
+ */
+export const messages = gatewayHandler(
+  { auth: 'user', carriers: ['x-api-key', 'bearer'], body: anthropicMessagesRequestSchema, errorFormat: 'anthropic', streaming: true },
+  async (request) => {
+    const { body, principal } = request;
+    const model = await resolveUsableModel(principal, body.model);
+    if (!model.endpoints.includes('messages')) throw messagesUnsupported(model.id);
+    const channels = orderChannels(model, 'messages', servesMessages);
+    const stream = body.stream === true;
+    const meter = startMeter(request, model, 'messages', stream);
+    try {
+      if (channels.length === 0) throw noChannel(model.id, '/v1/messages');
+      if (stream) return await streamMessages(body, model, channels, meter, request.defer, estimateAnthropicInput(body));
+      const { result, channel, attempts } = await withFailover(channels, (candidate) => createMessage(body, candidate, model, request.signal));
+      meter.served(channel, attempts);
+      meter.usage(anthropicTokenUsage(result.usage));
+      result.model = model.id;
+      request.defer(meter.record('success', 200));
+      return json(200, result);
+    } catch (error) {
+      const failure = toGatewayError(error);
+      request.defer(meter.record(error instanceof UpstreamError ? 'upstream_error' : 'error', failure.status));
+      throw error;
+    }
+  },
+);

@@ -1,0 +1,70 @@
+import { randomUUID } from 'node:crypto';
+import type { CatalogModel } from '../shared/catalog/model-catalog.js';
+import { chatProviders } from '../shared/providers/chat-providers.js';
+import { responsesProviders } from '../shared/providers/responses-providers.js';
+import { orderChannels, upstreamModelName } from '../shared/relay/order-channels.js';
+import { channelTimeouts } from '../shared/relay/upstream-http.js';
+import type { ResponsesRequest } from '../shared/schemas/responses-request.js';
+import type { ResponseObject, ResponseStreamEvent } from '../shared/schemas/responses-result.js';
+import type { Channel } from '../shared/store/channels.js';
+import { fromChatCompletion, responsesEventsFromChat, type ResponseContext } from '../shared/translation/responses-from-chat.js';
+import { toChatRequest } from '../shared/translation/responses-to-chat-request.js';
+
+/**
+ * How each channel serves /v1/responses: natively when its type has a Responses adapter and its
+ * endpoint list allows `responses`; otherwise by translation to chat when it serves chat.
+ */
+export const isNative = (channel: Channel): boolean =>
+  responsesProviders[channel.type] !== undefined && (channel.endpoints === null || channel.endpoints.includes('responses'));
+
+/** Native channels and chat channels in one order: priority first, native before translated among equals. */
+export const responsesChannels = (model: CatalogModel): Channel[] => {
+  const native = orderChannels(model, 'responses', isNative);
+  const translated = orderChannels(model, 'chat', (channel) => !isNative(channel) && chatProviders[channel.type] !== undefined);
+  return [...native, ...translated].sort((a, b) => b.priority - a.priority);
+};
+
+export const newResponseContext = (request: ResponsesRequest, model: CatalogModel): ResponseContext => ({
+  id: `resp_${randomUUID().replaceAll('-', '')}`,
+  createdAt: Math.floor(Date.now() / 1000),
+  model: model.id,
+  request,
+});
+
+const callFor = (request: ResponsesRequest, model: CatalogModel, channel: Channel, signal: AbortSignal) => ({
+  request,
+  upstreamModel: upstreamModelName(channel, model),
+  channel,
+  signal,
+  timeouts: channelTimeouts(channel),
+});
+
+/** One whole Response from one channel, under the public model id. */
+export const createOn = async (channel: Channel, request: ResponsesRequest, context: ResponseContext, model: CatalogModel, signal: AbortSignal): Promise<ResponseObject> => {
+  if (isNative(channel)) {
+    const response = await responsesProviders[channel.type]!.create(callFor(request, model, channel, signal));
+    response.model = model.id;
+    return response;
+  }
+  const completion = await chatProviders[channel.type]!.complete({ ...callFor(request, model, channel, signal), request: toChatRequest({ ...request, stream: false }) });
+  return fromChatCompletion(completion, context);
+};
+
+/** Rewrites the model of the Response an event carries to the public id. */
+const withPublicModel = (event: ResponseStreamEvent, model: string): ResponseStreamEvent => {
+  const response = event.response as { model?: unknown } | undefined;
+  if (response && typeof response === 'object' && 'model' in response) response.model = model;
+  return event;
+};
+
+/** The Responses event stream from one channel; resolves once the upstream has accepted the request. */
+export const streamOn = async (channel: Channel, request: ResponsesRequest, context: ResponseContext, model: CatalogModel, signal: AbortSignal): Promise<AsyncIterable<ResponseStreamEvent>> => {
+  if (isNative(channel)) {
+    const events = await responsesProviders[channel.type]!.stream(callFor(request, model, channel, signal));
+    return (async function* nativeEvents() {
+      for await (const event of events) yield withPublicModel(event, model.id);
+    })();
+  }
+  const chunks = await chatProviders[channel.type]!.stream({ ...callFor(request, model, channel, signal), request: toChatRequest({ ...request, stream: true }) });
+  return responsesEventsFromChat(chunks, context);
+};

@@ -1,0 +1,53 @@
+import { estimateTokens } from '../shared/accounting/estimate-tokens.js';
+import { startMeter } from '../shared/accounting/request-meter.js';
+import { resolveUsableModel } from '../shared/catalog/resolve-model.js';
+import { toGatewayError } from '../shared/http/error-response.js';
+import { json } from '../shared/http/response.js';
+import { gatewayHandler } from '../shared/middleware/gateway-handler.js';
+import { imagesProviders } from '../shared/providers/images-providers.js';
+import { orderChannels, upstreamModelName } from '../shared/relay/order-channels.js';
+import { noChannel, UpstreamError } from '../shared/relay/upstream-errors.js';
+import { channelTimeouts } from '../shared/relay/upstream-http.js';
+import { withFailover } from '../shared/relay/with-failover.js';
+import type { TokenUsage } from '../shared/schemas/chat-completion-result.js';
+import { imagesRequestSchema, type ImagesResult } from '../shared/schemas/images-request.js';
+
+/**
+ * Image usage: the upstream's token counts when it reports them (gpt-image models); otherwise the
+ * prompt's estimated tokens in, and the number of images as `completionTokens`.
+ */
+const imageUsage = (result: ImagesResult, prompt: string): TokenUsage => {
+  const usage = result.usage;
+  if (usage && typeof usage.input_tokens === 'number' && typeof usage.output_tokens === 'number' && usage.output_tokens > 0) {
+    return { promptTokens: usage.input_tokens, completionTokens: usage.output_tokens, totalTokens: usage.total_tokens ?? usage.input_tokens + usage.output_tokens, cachedTokens: 0, reasoningTokens: 0, source: 'upstream' };
+  }
+  const promptTokens = estimateTokens(prompt);
+  return { promptTokens, completionTokens: result.data.length, totalTokens: promptTokens + result.data.length, cachedTokens: 0, reasoningTokens: 0, source: 'estimate' };
+};
+
+/** POST /v1/images/generations: images from the first channel that answers, metered. */
+export const generateImages = gatewayHandler({ auth: 'user', body: imagesRequestSchema }, async (request) => {
+  const { body, principal } = request;
+  const model = await resolveUsableModel(principal, body.model);
+  const channels = orderChannels(model, 'images', (channel) => imagesProviders[channel.type] !== undefined);
+  const meter = startMeter(request, model, 'images', false);
+  try {
+    if (channels.length === 0) throw noChannel(model.id, '/v1/images/generations');
+    const { result, channel, attempts } = await withFailover(channels, (candidate) =>
+      imagesProviders[candidate.type]!.generate({
+        request: body,
+        upstreamModel: upstreamModelName(candidate, model),
+        channel: candidate,
+        signal: request.signal,
+        timeouts: channelTimeouts(candidate),
+      }),
+    );
+    meter.served(channel, attempts);
+    meter.usage(imageUsage(result, body.prompt));
+    request.defer(meter.record('success', 200));
+    return json(200, result);
+  } catch (error) {
+    request.defer(meter.record(error instanceof UpstreamError ? 'upstream_error' : 'error', toGatewayError(error).status));
+    throw error;
+  }
+});

@@ -1,0 +1,2 @@
+/** The images group's Lambda entry (buffered: one JSON answer). */
+export { generateImages as handler } from './generate-images.js';

@@ -1,0 +1,182 @@
+import type { Principal } from '../auth/principal.js';
+import { GatewayError } from '../errors.js';
+import type { RateLimitSettings } from '../store/accounts.js';
+import type { ModelPricing } from '../store/models.js';
+import { type PricedUsage, usageCost } from './pricing.js';
+import { reserveQuota, settleQuota, type QuotaReservation } from './quota.js';
+import { formatResetDuration, rateLimitHeaders } from './rate-limit-headers.js';
+import {
+  adjustWindow,
+  chargeWindow,
+  WINDOW_MS,
+  windowStartOf,
+  type LimitScope,
+  type WindowCharge,
+  type WindowResult,
+} from './rate-limit-window.js';
+
+/** Completion tokens assumed for a request that sets no maximum: what it reserves of TPM and quota. */
+export const DEFAULT_OUTPUT_TOKEN_ESTIMATE = 256;
+
+/** What an endpoint tells admission about the request it is about to relay. */
+export interface AdmissionInput {
+  /** The public model: its pricing (if any) prices the reservation and the settlement. */
+  readonly model: { readonly id: string; readonly settings?: { readonly pricing: ModelPricing | null } | undefined };
+  /** Input tokens, counted or estimated (`estimateTokens`) from the request body. */
+  readonly promptTokens: number;
+  /**
+   * The most output the request may produce (`max_tokens`, `max_output_tokens`…); `null` or absent
+   * assumes `DEFAULT_OUTPUT_TOKEN_ESTIMATE`. Endpoints without generated tokens (embeddings) pass 0.
+   */
+  readonly maxOutputTokens?: number | null;
+}
+
+/** A request let through: headers for its response, and the settlement to run once it has ended. */
+export interface Admission {
+  /** `x-ratelimit-*` headers to put on the response (empty when neither key nor account has limits). */
+  readonly headers: Readonly<Record<string, string>>;
+  /** The tokens charged to TPM windows now: prompt + maximum output. */
+  readonly estimatedTokens: number;
+  /** USD reserved on the account's quota (0 without a quota). */
+  readonly reservedCost: number;
+  /**
+   * Corrects the token windows by (actual − estimate), turns the quota reservation into the real cost,
+   * and returns that cost. Runs once; later calls return the first result. Call it through
+   * `request.defer` (the request meter does), never on the client's critical path.
+   */
+  settle(usage: (PricedUsage & { readonly totalTokens?: number }) | undefined): Promise<{ readonly cost: number }>;
+}
+
+const limitOwners = (principal: Principal): [LimitScope, string, RateLimitSettings | null][] => [
+  ['key', principal.keyId, principal.keyRateLimit],
+  ['account', principal.accountId, principal.accountRateLimit],
+];
+
+const windowCharges = (principal: Principal, estimatedTokens: number, windowStart: number): WindowCharge[] => {
+  const charges: WindowCharge[] = [];
+  for (const [scope, ownerId, limits] of limitOwners(principal)) {
+    if (limits?.rpm) charges.push({ dimension: 'requests', scope, ownerId, limit: limits.rpm, amount: 1, windowStart });
+    if (limits?.tpm) {
+      charges.push({ dimension: 'tokens', scope, ownerId, limit: limits.tpm, amount: estimatedTokens, windowStart });
+    }
+  }
+  return charges;
+};
+
+const rateLimitRefusal = (refused: WindowResult, results: readonly WindowResult[], now: number): GatewayError => {
+  const { dimension, scope, limit, amount, windowStart } = refused.charge;
+  const waitMs = windowStart + WINDOW_MS - now;
+  const unit = dimension === 'requests' ? 'requests per minute (RPM)' : 'tokens per minute (TPM)';
+  const tooLarge = dimension === 'tokens' && amount > limit;
+  const message = tooLarge
+    ? `Request too large for ${unit} on this ${scope}: Limit ${limit}, Requested ${amount}. ` +
+      'Reduce the prompt or max_tokens.'
+    : `Rate limit reached for ${unit} on this ${scope}: Limit ${limit}, Used ${refused.count}, Requested ${amount}. ` +
+      `Please try again in ${formatResetDuration(waitMs)}.`;
+  return new GatewayError(message, {
+    status: 429,
+    type: dimension,
+    code: 'rate_limit_exceeded',
+    headers: { 'retry-after': String(Math.max(1, Math.ceil(waitMs / 1000))), ...rateLimitHeaders(results, now) },
+  });
+};
+
+const quotaRefusal = (headers: Record<string, string>) =>
+  new GatewayError(
+    'You exceeded your current quota: the account has spent its USD limit. Ask an administrator to raise it.',
+    { status: 429, type: 'insufficient_quota', code: 'insufficient_quota', headers },
+  );
+
+/** Gives back everything a refused admission had taken. */
+const compensate = async (
+  results: readonly WindowResult[],
+  quota: QuotaReservation | undefined,
+  accountId: string,
+): Promise<void> => {
+  await Promise.all([
+    ...results.filter((result) => result.granted).map((result) => adjustWindow(result.charge, -result.charge.amount)),
+    quota?.granted && quota.reserved > 0 ? settleQuota(accountId, quota.reserved, 0) : undefined,
+  ]);
+};
+
+const settleOnce = (
+  principal: Principal,
+  input: AdmissionInput,
+  estimatedTokens: number,
+  tokenWindows: readonly WindowCharge[],
+  reservedCost: number,
+): Admission['settle'] => {
+  let settled: Promise<{ cost: number }> | undefined;
+  return (usage) => {
+    settled ??= (async () => {
+      const cost = usage ? usageCost(input.model.settings?.pricing, usage) : 0;
+      const actualTokens = usage ? (usage.totalTokens ?? usage.promptTokens + usage.completionTokens) : 0;
+      await Promise.all([
+        ...tokenWindows.map((charge) => adjustWindow(charge, actualTokens - estimatedTokens)),
+        settleQuota(principal.accountId, reservedCost, cost),
+      ]);
+      return { cost };
+    })();
+    return settled;
+  };
+};
+
+/**
+ * Admits one request for a principal: charges its key's and account's per-minute windows (one request,
+ * and `promptTokens + maxOutputTokens` tokens) and reserves the estimated cost on the account's quota,
+ * all in parallel, so a limited request costs one synchronous round trip to the store and an unlimited
+ * one none. If any of them refuses, what the others took is given back and a 429 is thrown:
+ * `rate_limit_exceeded` (type `requests` or `tokens`, with `Retry-After` and the `x-ratelimit-*`
+ * headers) or `insufficient_quota`.
+ *
+ * Every endpoint calls it the same way, after resolving the model and before calling the upstream:
+ *
+ * ```ts
+ * const admission = await admit(request.principal, { model, promptTokens, maxOutputTokens });
+ * meter.admitted(admission);              // the meter settles it when it records the request
+ * return withHeaders(response, admission.headers);
+ * ```
+ */
+export const admit = async (principal: Principal, input: AdmissionInput): Promise<Admission> => {
+  const maxOutput = input.maxOutputTokens ?? DEFAULT_OUTPUT_TOKEN_ESTIMATE;
+  const estimatedTokens = Math.max(0, Math.ceil(input.promptTokens)) + Math.max(0, Math.ceil(maxOutput));
+  const now = Date.now();
+  const charges = windowCharges(principal, estimatedTokens, windowStartOf(now));
+  const pricing = input.model.settings?.pricing;
+  const quotaLimit = principal.quotaLimit ?? null;
+  const reservation =
+    quotaLimit === null
+      ? 0
+      : usageCost(pricing, { promptTokens: Math.ceil(input.promptTokens), completionTokens: Math.ceil(maxOutput) });
+
+  // Neither limits nor quota: no store call at all.
+  if (charges.length === 0 && quotaLimit === null) {
+    return {
+      headers: {},
+      estimatedTokens,
+      reservedCost: 0,
+      settle: settleOnce(principal, input, estimatedTokens, [], 0),
+    };
+  }
+
+  const [results, quota] = await Promise.all([
+    Promise.all(charges.map(chargeWindow)),
+    quotaLimit === null ? undefined : reserveQuota(principal.accountId, quotaLimit, reservation),
+  ]);
+  const headers = rateLimitHeaders(results, now);
+  const refused =
+    results.find((result) => !result.granted && result.charge.dimension === 'requests') ??
+    results.find((result) => !result.granted);
+  if (refused || (quota && !quota.granted)) {
+    await compensate(results, quota, principal.accountId);
+    throw refused ? rateLimitRefusal(refused, results, now) : quotaRefusal(headers);
+  }
+  const reservedCost = quota?.granted ? quota.reserved : 0;
+  const tokenWindows = charges.filter((charge) => charge.dimension === 'tokens');
+  return {
+    headers,
+    estimatedTokens,
+    reservedCost,
+    settle: settleOnce(principal, input, estimatedTokens, tokenWindows, reservedCost),
+  };
+};

@@ -1,0 +1,108 @@
+import { upstreamBrokenResponse, upstreamStatusError, type UpstreamError } from '../../relay/upstream-errors.js';
+import { sendUpstream, type UpstreamResponse, type UpstreamTimeouts } from '../../relay/upstream-http.js';
+import type { AnthropicMessage, AnthropicStreamEvent } from '../../schemas/anthropic-messages-result.js';
+import type { ChatCompletionChunk } from '../../schemas/chat-completion-result.js';
+import type { Channel } from '../../store/channels.js';
+import type { MessagesProvider } from '../messages-provider.js';
+import type { ChatProvider } from '../provider.js';
+import { isSuccess, readErrorBody, readJsonBody, readJsonEvents, requireEventStream, retryAfterHeader } from '../upstream-json.js';
+import { anthropicCountTokensSchema, anthropicErrorSchema, anthropicMessageSchema, anthropicStreamEventSchema } from './anthropic-api.js';
+import { fromAnthropicResponse } from './anthropic-response.js';
+import { anthropicStreamError, createAnthropicStreamTranslator } from './anthropic-stream.js';
+import { toAnthropicRequest } from './convert-to-anthropic-messages.js';
+
+/** Anthropic's Messages API: `x-api-key`, a pinned API version, `/v1/messages` under the API root. */
+export const ANTHROPIC_BASE_URL = 'https://api.anthropic.com';
+export const ANTHROPIC_VERSION = '2023-06-01';
+
+const endpointUrl = (channel: Channel, path: string) => `${(channel.baseUrl ?? ANTHROPIC_BASE_URL).replace(/\/+$/, '')}${path}`;
+
+export const anthropicHeaders = (channel: Channel): Record<string, string> => ({
+  'content-type': 'application/json',
+  'anthropic-version': ANTHROPIC_VERSION,
+  ...(channel.apiKey ? { 'x-api-key': channel.apiKey } : {}),
+});
+
+interface Call {
+  readonly channel: Channel;
+  readonly signal: AbortSignal;
+  readonly timeouts: UpstreamTimeouts;
+}
+
+const post = (call: Call, path: string, body: unknown) =>
+  sendUpstream({ url: endpointUrl(call.channel, path), headers: anthropicHeaders(call.channel), body: JSON.stringify(body), signal: call.signal, timeouts: call.timeouts });
+
+/** An Anthropic error body, as the error the client gets. */
+export const anthropicStatusError = async (response: UpstreamResponse, idleMs: number): Promise<UpstreamError> => {
+  const parsed = anthropicErrorSchema.safeParse(await readErrorBody(response, idleMs));
+  const error = parsed.success ? parsed.data.error : undefined;
+  return upstreamStatusError(response.status, error?.message ?? undefined, { retryAfter: retryAfterHeader(response), type: 'invalid_request_error' });
+};
+
+const readMessage = async (response: UpstreamResponse, idleMs: number) => {
+  const parsed = anthropicMessageSchema.safeParse(await readJsonBody(response, idleMs));
+  if (!parsed.success) throw upstreamBrokenResponse('the body was not a message');
+  return parsed.data;
+};
+
+/** The upstream's typed events; `error` events throw, and a stream without message_stop is broken. */
+async function* anthropicEvents(response: UpstreamResponse, idleMs: number): AsyncGenerator<AnthropicStreamEvent> {
+  let stopped = false;
+  for await (const { data } of readJsonEvents(response, idleMs)) {
+    const parsed = anthropicStreamEventSchema.safeParse(data);
+    // An event type newer than this adapter is skipped, as Anthropic's versioning policy asks.
+    if (!parsed.success) continue;
+    if (parsed.data.type === 'error') throw anthropicStreamError(parsed.data.error);
+    if (parsed.data.type === 'message_stop') stopped = true;
+    yield parsed.data as AnthropicStreamEvent;
+  }
+  if (!stopped) throw upstreamBrokenResponse('the stream ended before message_stop');
+}
+
+const openStream = async (call: Call, body: unknown): Promise<UpstreamResponse> => {
+  const response = await post(call, '/v1/messages', body);
+  if (!isSuccess(response)) throw await anthropicStatusError(response, call.timeouts.idleMs);
+  requireEventStream(response);
+  return response;
+};
+
+export const anthropicChatProvider: ChatProvider = {
+  async complete(call) {
+    const response = await post(call, '/v1/messages', toAnthropicRequest(call.request, call.upstreamModel, false));
+    if (!isSuccess(response)) throw await anthropicStatusError(response, call.timeouts.idleMs);
+    return fromAnthropicResponse(await readMessage(response, call.timeouts.idleMs));
+  },
+
+  async stream(call) {
+    const response = await openStream(call, toAnthropicRequest(call.request, call.upstreamModel, true));
+    const translate = createAnthropicStreamTranslator();
+    return (async function* chunks(): AsyncGenerator<ChatCompletionChunk> {
+      for await (const event of anthropicEvents(response, call.timeouts.idleMs)) yield* translate(event as never);
+    })();
+  },
+};
+
+/** The Messages API served natively: the client's body with the upstream's model name put in. */
+export const anthropicMessagesProvider: MessagesProvider = {
+  async create(call) {
+    const { stream: _stream, ...body } = call.request;
+    const response = await post(call, '/v1/messages', { ...body, model: call.upstreamModel });
+    if (!isSuccess(response)) throw await anthropicStatusError(response, call.timeouts.idleMs);
+    return (await readMessage(response, call.timeouts.idleMs)) as unknown as AnthropicMessage;
+  },
+
+  async stream(call) {
+    const response = await openStream(call, { ...call.request, model: call.upstreamModel, stream: true });
+    return anthropicEvents(response, call.timeouts.idleMs);
+  },
+
+  async countTokens(call) {
+    const { model: _model, messages, system, tools, tool_choice, thinking } = call.request;
+    const body = { model: call.upstreamModel, messages, system, tools, tool_choice, thinking };
+    const response = await post(call, '/v1/messages/count_tokens', body);
+    if (!isSuccess(response)) throw await anthropicStatusError(response, call.timeouts.idleMs);
+    const parsed = anthropicCountTokensSchema.safeParse(await readJsonBody(response, call.timeouts.idleMs));
+    if (!parsed.success) throw upstreamBrokenResponse('the body was not a token count');
+    return parsed.data.input_tokens;
+  },
+};

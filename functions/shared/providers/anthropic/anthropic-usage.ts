@@ -1,0 +1,18 @@
+import type { ChatUsage } from '../../schemas/chat-completion-result.js';
+import type { AnthropicWireUsage } from './anthropic-api.js';
+
+/**
+ * Anthropic's usage as OpenAI's: Anthropic counts cached and cache-written input apart from
+ * `input_tokens`, OpenAI counts all input in `prompt_tokens` and names the cached part.
+ */
+export const toChatUsage = (usage: AnthropicWireUsage): ChatUsage => {
+  const cacheRead = usage.cache_read_input_tokens ?? 0;
+  const promptTokens = (usage.input_tokens ?? 0) + cacheRead + (usage.cache_creation_input_tokens ?? 0);
+  const completionTokens = usage.output_tokens ?? 0;
+  return {
+    prompt_tokens: promptTokens,
+    completion_tokens: completionTokens,
+    total_tokens: promptTokens + completionTokens,
+    prompt_tokens_details: { cached_tokens: cacheRead },
+  };
+};

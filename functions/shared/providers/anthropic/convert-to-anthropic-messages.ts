@@ -1,0 +1,159 @@
+import type { ChatCompletionRequest, ChatMessage, ContentPart } from '../../schemas/chat-completion-request.js';
+
+/** OpenAI chat request → Anthropic Messages request: pure, so it is tested on plain data. */
+
+export const DEFAULT_MAX_TOKENS = 4096;
+
+/** Thinking budgets for OpenAI's reasoning efforts; `minimal` turns thinking off. */
+export const thinkingBudgets = { low: 1024, medium: 4096, high: 16_384 } as const;
+
+type AnthropicBlock = Record<string, unknown> & { type: string };
+interface AnthropicTurn {
+  role: 'user' | 'assistant';
+  content: AnthropicBlock[];
+}
+
+const DATA_URL = /^data:([^;,]+);base64,(.*)$/s;
+
+/** An image part by URL or as a base64 data URL. */
+export const toAnthropicImage = (url: string): AnthropicBlock => {
+  const data = DATA_URL.exec(url);
+  return data
+    ? { type: 'image', source: { type: 'base64', media_type: data[1]!, data: data[2]! } }
+    : { type: 'image', source: { type: 'url', url } };
+};
+
+const partToBlock = (part: ContentPart): AnthropicBlock | undefined => {
+  switch (part.type) {
+    case 'text':
+      return { type: 'text', text: part.text };
+    case 'image_url':
+      return toAnthropicImage(part.image_url.url);
+    case 'refusal':
+      return { type: 'text', text: part.refusal };
+    case 'file': {
+      const data = part.file.file_data ? DATA_URL.exec(part.file.file_data) : null;
+      return data ? { type: 'document', source: { type: 'base64', media_type: data[1]!, data: data[2]! } } : undefined;
+    }
+    case 'input_audio':
+    case 'video_url':
+      // Anthropic takes neither: dropped rather than refused, as OpenAI-compatible servers do.
+      return undefined;
+    default: {
+      const unreachable: never = part;
+      throw new Error(`unknown content part ${String(unreachable)}`);
+    }
+  }
+};
+
+const contentBlocks = (content: ChatMessage['content']): AnthropicBlock[] => {
+  if (content === undefined || content === null) return [];
+  if (typeof content === 'string') return content === '' ? [] : [{ type: 'text', text: content }];
+  return content.map(partToBlock).filter((block): block is AnthropicBlock => block !== undefined);
+};
+
+const textOf = (content: ChatMessage['content']): string =>
+  typeof content === 'string' ? content : (content ?? []).map((part) => (part.type === 'text' ? part.text : '')).join('');
+
+const parseArguments = (text: string): unknown => {
+  try {
+    const parsed: unknown = JSON.parse(text || '{}');
+    return parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? parsed : { value: parsed };
+  } catch {
+    return { arguments: text };
+  }
+};
+
+const toolResultContent = (content: ChatMessage['content']): string | AnthropicBlock[] =>
+  typeof content === 'string' ? content : contentBlocks(content);
+
+/** Messages as Anthropic's alternating user/assistant turns, with system text lifted out. */
+export const convertToAnthropicMessages = (messages: readonly ChatMessage[]) => {
+  const system: string[] = [];
+  const turns: AnthropicTurn[] = [];
+  const push = (role: AnthropicTurn['role'], blocks: AnthropicBlock[]) => {
+    if (blocks.length === 0) return;
+    const last = turns.at(-1);
+    // Anthropic requires alternation: consecutive turns of one role become one turn.
+    if (last?.role === role) last.content.push(...blocks);
+    else turns.push({ role, content: blocks });
+  };
+  for (const message of messages) {
+    switch (message.role) {
+      case 'system':
+      case 'developer':
+        system.push(textOf(message.content));
+        break;
+      case 'user':
+        push('user', contentBlocks(message.content));
+        break;
+      case 'assistant': {
+        const blocks = contentBlocks(message.content);
+        for (const call of message.tool_calls ?? []) {
+          blocks.push({ type: 'tool_use', id: call.id, name: call.function.name, input: parseArguments(call.function.arguments) });
+        }
+        push('assistant', blocks);
+        break;
+      }
+      case 'tool':
+        push('user', [{ type: 'tool_result', tool_use_id: message.tool_call_id!, content: toolResultContent(message.content) }]);
+        break;
+      default: {
+        const unreachable: never = message.role;
+        throw new Error(`unknown role ${String(unreachable)}`);
+      }
+    }
+  }
+  // Tool results must open their user turn: Anthropic refuses text before them.
+  for (const turn of turns) {
+    if (turn.role === 'user') turn.content.sort((a, b) => Number(b.type === 'tool_result') - Number(a.type === 'tool_result'));
+  }
+  return { system: system.filter((text) => text !== '').join('\n\n'), messages: turns };
+};
+
+const toolChoice = (request: ChatCompletionRequest): Record<string, unknown> | undefined => {
+  const parallel = request.parallel_tool_calls === false ? { disable_parallel_tool_use: true } : {};
+  const choice = request.tool_choice;
+  if (choice === undefined) return Object.keys(parallel).length > 0 ? { type: 'auto', ...parallel } : undefined;
+  if (choice === 'none') return { type: 'none' };
+  if (choice === 'auto') return { type: 'auto', ...parallel };
+  if (choice === 'required') return { type: 'any', ...parallel };
+  return { type: 'tool', name: choice.function.name, ...parallel };
+};
+
+const stopSequences = (stop: ChatCompletionRequest['stop']): string[] | undefined =>
+  stop === undefined || stop === null ? undefined : typeof stop === 'string' ? [stop] : stop;
+
+/** The whole Anthropic request body for a chat request, under the upstream's model name. */
+export const toAnthropicRequest = (request: ChatCompletionRequest, upstreamModel: string, stream: boolean): Record<string, unknown> => {
+  const { system, messages } = convertToAnthropicMessages(request.messages);
+  let maxTokens = request.max_completion_tokens ?? request.max_tokens ?? DEFAULT_MAX_TOKENS;
+  const effort = request.reasoning_effort;
+  const budget = effort && effort !== 'minimal' ? thinkingBudgets[effort] : undefined;
+  // Anthropic requires the thinking budget to fit inside max_tokens.
+  if (budget !== undefined && maxTokens <= budget) maxTokens = budget + DEFAULT_MAX_TOKENS;
+  const tools = request.tools?.map((tool) => ({
+    name: tool.function.name,
+    ...(tool.function.description ? { description: tool.function.description } : {}),
+    input_schema: tool.function.parameters ?? { type: 'object', properties: {} },
+  }));
+  const choice = toolChoice(request);
+  const stop = stopSequences(request.stop);
+  return {
+    model: upstreamModel,
+    max_tokens: maxTokens,
+    messages,
+    ...(system ? { system } : {}),
+    ...(tools?.length ? { tools } : {}),
+    ...(choice && tools?.length ? { tool_choice: choice } : {}),
+    ...(stop?.length ? { stop_sequences: stop } : {}),
+    // With thinking on, Anthropic accepts neither a temperature nor a top_p below 0.95.
+    ...(budget === undefined && request.temperature !== undefined && request.temperature !== null
+      ? { temperature: Math.min(1, request.temperature) }
+      : {}),
+    ...(budget === undefined && request.top_p !== undefined && request.top_p !== null ? { top_p: request.top_p } : {}),
+    ...(budget !== undefined ? { thinking: { type: 'enabled', budget_tokens: budget } } : {}),
+    ...(request.user ? { metadata: { user_id: request.user } } : {}),
+    ...(stream ? { stream: true } : {}),
+  };
+};

@@ -1,0 +1,24 @@
+import type { UpstreamTimeouts } from '../relay/upstream-http.js';
+import type { EmbeddingsRequest, EmbeddingsResult } from '../schemas/embeddings-request.js';
+import type { Channel, ChannelType } from '../store/channels.js';
+import { demoEmbeddings } from './demo/demo-embeddings.js';
+import { openAiEmbeddings } from './openai/openai-embeddings.js';
+
+export interface EmbeddingsCall {
+  readonly request: EmbeddingsRequest;
+  readonly upstreamModel: string;
+  readonly channel: Channel;
+  readonly signal: AbortSignal;
+  readonly timeouts: UpstreamTimeouts;
+}
+
+/** Rejects with an UpstreamError when the channel fails (the router may then try another). */
+export interface EmbeddingsProvider {
+  embed(call: EmbeddingsCall): Promise<EmbeddingsResult>;
+}
+
+/** The embeddings adapter of each channel type; a type without one is skipped when routing embeddings. */
+export const embeddingsProviders: Readonly<Partial<Record<ChannelType, EmbeddingsProvider>>> = {
+  openai: openAiEmbeddings,
+  demo: demoEmbeddings,
+};

@@ -1,0 +1,44 @@
+import type { UpstreamResponse } from '../../relay/upstream-http.js';
+import { upstreamBrokenResponse } from '../../relay/upstream-errors.js';
+import type { ResponseObject, ResponseStreamEvent } from '../../schemas/responses-result.js';
+import { readSse } from '../../streaming/read-sse.js';
+import type { ResponsesProvider } from '../responses-providers.js';
+import { postOpenAi, postOpenAiJson } from './openai-json-call.js';
+
+const isResponse = (payload: unknown): payload is ResponseObject =>
+  typeof payload === 'object' && payload !== null && (payload as { object?: unknown }).object === 'response' && Array.isArray((payload as { output?: unknown }).output);
+
+const TERMINAL_EVENTS = new Set(['response.completed', 'response.incomplete', 'response.failed', 'error']);
+
+/** The upstream's typed events; a stream that ends without a terminal event is a broken answer. */
+async function* responsesEvents(response: UpstreamResponse, idleMs: number): AsyncGenerator<ResponseStreamEvent> {
+  let ended = false;
+  for await (const sse of readSse(response.body, idleMs)) {
+    if (sse.data === '[DONE]') break;
+    let payload: ResponseStreamEvent;
+    try {
+      payload = JSON.parse(sse.data) as ResponseStreamEvent;
+    } catch {
+      throw upstreamBrokenResponse('a stream event was not JSON');
+    }
+    if (typeof payload?.type !== 'string') throw upstreamBrokenResponse('a stream event had no type');
+    yield payload;
+    if (TERMINAL_EVENTS.has(payload.type)) ended = true;
+  }
+  if (!ended) throw upstreamBrokenResponse('the stream ended before its last event');
+}
+
+/** `POST {baseUrl}/responses`, natively: the request as the client sent it, under the upstream's model name. */
+export const openAiResponses: ResponsesProvider = {
+  create: (call) => postOpenAiJson(call, '/responses', { ...call.request, model: call.upstreamModel, stream: false }, isResponse, 'a response object'),
+
+  async stream(call) {
+    const response = await postOpenAi(call, '/responses', { ...call.request, model: call.upstreamModel, stream: true });
+    const contentType = String(response.headers['content-type'] ?? '');
+    if (!contentType.includes('text/event-stream')) {
+      response.body.resume();
+      throw upstreamBrokenResponse(`expected an event stream, got '${contentType || 'no content type'}'`);
+    }
+    return responsesEvents(response, call.timeouts.idleMs);
+  },
+};

@@ -1,0 +1,32 @@
+import type { Readable } from 'node:stream';
+import type { UpstreamTimeouts } from '../relay/upstream-http.js';
+import type { SpeechRequest } from '../schemas/speech-request.js';
+import type { Channel, ChannelType } from '../store/channels.js';
+import { demoSpeech } from './demo/demo-speech.js';
+import { openAiSpeech } from './openai/openai-speech.js';
+
+export interface SpeechCall {
+  readonly request: SpeechRequest;
+  readonly upstreamModel: string;
+  readonly channel: Channel;
+  /** Aborted when the client goes away: the upstream request is closed with it. */
+  readonly signal: AbortSignal;
+  readonly timeouts: UpstreamTimeouts;
+}
+
+/** Audio as it arrives: binary chunks, in the requested format. */
+export interface SpeechAudio {
+  readonly contentType: string;
+  readonly body: AsyncIterable<Buffer>;
+}
+
+/** Rejects with an UpstreamError (or a GatewayError for a format it cannot produce) before any audio is sent. */
+export interface SpeechProvider {
+  speak(call: SpeechCall): Promise<SpeechAudio>;
+}
+
+/** The text-to-speech adapter of each channel type; a type without one is skipped when routing speech. */
+export const speechProviders: Readonly<Partial<Record<ChannelType, SpeechProvider>>> = {
+  openai: openAiSpeech,
+  demo: demoSpeech,
+};

@@ -1,0 +1,43 @@
+import { z } from 'zod';
+
+/** POST /v1/embeddings, with OpenAI's documented bounds (at most 2048 inputs per request). */
+
+const MAX_INPUTS = 2048;
+const tokenId = z.number().int().min(0);
+
+export const embeddingsInputSchema = z.union(
+  [
+    z.string().min(1, 'the input must not be empty'),
+    z.array(z.string().min(1, 'an input must not be empty')).min(1).max(MAX_INPUTS),
+    z.array(tokenId).min(1),
+    z.array(z.array(tokenId).min(1)).min(1).max(MAX_INPUTS),
+  ],
+  { error: 'must be a non-empty string, array of strings, array of token ids, or array of token arrays' },
+);
+
+export const embeddingsRequestSchema = z.looseObject({
+  model: z.string().min(1),
+  input: embeddingsInputSchema,
+  encoding_format: z.enum(['float', 'base64']).optional(),
+  dimensions: z.number().int().min(1).optional(),
+  user: z.string().optional(),
+});
+
+export type EmbeddingsRequest = z.output<typeof embeddingsRequestSchema>;
+export type EmbeddingsInput = EmbeddingsRequest['input'];
+
+/** The result (OpenAI wire format). `embedding` is a base64 string of little-endian float32 when asked for. */
+export interface EmbeddingsResult {
+  object: 'list';
+  data: { object: 'embedding'; embedding: number[] | string; index: number }[];
+  model: string;
+  usage: { prompt_tokens: number; total_tokens: number };
+  [extra: string]: unknown;
+}
+
+/** Each input as a list: strings, or token arrays. */
+export const embeddingsInputs = (input: EmbeddingsInput): readonly (string | readonly number[])[] => {
+  if (typeof input === 'string') return [input];
+  if (input.length > 0 && typeof input[0] === 'number') return [input as number[]];
+  return input as (string | number[])[];
+};

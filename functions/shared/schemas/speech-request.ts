@@ -1,0 +1,31 @@
+import { z } from 'zod';
+
+/** POST /v1/audio/speech, bounded exactly as the spec's Limits table says. */
+
+export const speechVoices = ['alloy', 'echo', 'fable', 'onyx', 'nova', 'shimmer'] as const;
+export const speechFormats = ['mp3', 'opus', 'aac', 'flac', 'wav', 'pcm'] as const;
+export type SpeechFormat = (typeof speechFormats)[number];
+
+export const SPEECH_INPUT_LIMIT = 4096;
+
+/** Unknown fields (e.g. `instructions`) pass through to the upstream; no defaults are written in. */
+export const speechRequestSchema = z.looseObject({
+  model: z.string().min(1),
+  input: z.string().min(1, 'the input text must not be empty').max(SPEECH_INPUT_LIMIT, `at most ${SPEECH_INPUT_LIMIT} characters`),
+  // A string first, so that a missing voice reads as missing rather than as an unknown one.
+  voice: z.string().pipe(z.enum(speechVoices)),
+  response_format: z.enum(speechFormats).optional(),
+  speed: z.number().min(0.25).max(4).optional(),
+});
+
+export type SpeechRequest = z.output<typeof speechRequestSchema>;
+
+/** The content type of each audio format, as the client receives it. */
+export const speechContentTypes: Readonly<Record<SpeechFormat, string>> = {
+  mp3: 'audio/mpeg',
+  opus: 'audio/ogg',
+  aac: 'audio/aac',
+  flac: 'audio/flac',
+  wav: 'audio/wav',
+  pcm: 'audio/pcm',
+};

@@ -1,0 +1,49 @@
+import { toAnthropicStopReason } from '../providers/anthropic/map-anthropic-stop-reason.js';
+import type { AnthropicMessage, AnthropicResponseBlock, AnthropicUsage } from '../schemas/anthropic-messages-result.js';
+import type { ChatCompletion, ChatUsage } from '../schemas/chat-completion-result.js';
+
+/** OpenAI usage as Anthropic's: cached input is counted apart from `input_tokens`. */
+export const toAnthropicUsage = (usage: ChatUsage | null | undefined): AnthropicUsage => {
+  const cached = usage?.prompt_tokens_details?.cached_tokens ?? 0;
+  return {
+    input_tokens: Math.max(0, (usage?.prompt_tokens ?? 0) - cached),
+    output_tokens: usage?.completion_tokens ?? 0,
+    cache_creation_input_tokens: 0,
+    cache_read_input_tokens: cached,
+  };
+};
+
+/** A tool call's JSON-string arguments as Anthropic's `input` object. */
+export const parseToolInput = (text: string): unknown => {
+  try {
+    const parsed: unknown = JSON.parse(text || '{}');
+    return parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? parsed : {};
+  } catch {
+    return {};
+  }
+};
+
+export const anthropicMessageId = (upstreamId: string) => (upstreamId.startsWith('msg_') ? upstreamId : `msg_${upstreamId.replace(/^chatcmpl-/, '')}`);
+
+/** An OpenAI chat completion as an Anthropic message (its first choice). */
+export const chatToAnthropicMessage = (completion: ChatCompletion, model: string): AnthropicMessage => {
+  const choice = completion.choices[0];
+  const content: AnthropicResponseBlock[] = [];
+  const message = choice?.message;
+  if (message?.reasoning_content) content.push({ type: 'thinking', thinking: message.reasoning_content, signature: '' });
+  if (typeof message?.content === 'string' && message.content !== '') content.push({ type: 'text', text: message.content });
+  for (const call of message?.tool_calls ?? []) {
+    content.push({ type: 'tool_use', id: call.id, name: call.function.name, input: parseToolInput(call.function.arguments) });
+  }
+  if (content.length === 0) content.push({ type: 'text', text: '' });
+  return {
+    id: anthropicMessageId(completion.id),
+    type: 'message',
+    role: 'assistant',
+    model,
+    content,
+    stop_reason: toAnthropicStopReason(choice?.finish_reason) ?? 'end_turn',
+    stop_sequence: null,
+    usage: toAnthropicUsage(completion.usage),
+  };
+};

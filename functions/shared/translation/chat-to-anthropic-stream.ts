@@ -1,0 +1,105 @@
+import { toAnthropicStopReason } from '../providers/anthropic/map-anthropic-stop-reason.js';
+import type { AnthropicResponseBlock, AnthropicStreamEvent } from '../schemas/anthropic-messages-result.js';
+import type { ChatCompletionChunk, ChatUsage, FinishReason } from '../schemas/chat-completion-result.js';
+import { anthropicMessageId, toAnthropicUsage } from './chat-to-anthropic-message.js';
+
+export interface ChatToAnthropicStream {
+  /** The Anthropic events one chat chunk becomes. */
+  push(chunk: ChatCompletionChunk): AnthropicStreamEvent[];
+  /** The closing events, once the chat stream has ended. */
+  end(): AnthropicStreamEvent[];
+}
+
+type OpenBlock = { readonly kind: 'text' | 'thinking' } | { readonly kind: 'tool'; readonly toolIndex: number };
+
+/**
+ * OpenAI chat chunks → Anthropic stream events, in Anthropic's order: message_start and a ping first,
+ * one content block at a time (thinking, text, each tool call), message_delta with the stop reason
+ * and usage, message_stop. `inputTokens` fills message_start until the upstream's count arrives.
+ */
+export const createChatToAnthropicStream = (options: { readonly model: string; readonly inputTokens?: number }): ChatToAnthropicStream => {
+  let started = false;
+  let blockCount = 0;
+  let open: (OpenBlock & { readonly index: number }) | undefined;
+  const toolBlocks = new Map<number, number>();
+  let finishReason: FinishReason | null = null;
+  let usage: ChatUsage | null = null;
+
+  const start = (id: string): AnthropicStreamEvent[] => {
+    started = true;
+    return [
+      {
+        type: 'message_start',
+        message: {
+          id: anthropicMessageId(id),
+          type: 'message',
+          role: 'assistant',
+          model: options.model,
+          content: [],
+          stop_reason: null,
+          stop_sequence: null,
+          usage: { input_tokens: options.inputTokens ?? 0, output_tokens: 0 },
+        },
+      },
+      { type: 'ping' },
+    ];
+  };
+
+  const close = (): AnthropicStreamEvent[] => {
+    if (!open) return [];
+    const index = open.index;
+    open = undefined;
+    return [{ type: 'content_block_stop', index }];
+  };
+
+  const openBlock = (block: OpenBlock, contentBlock: AnthropicResponseBlock): AnthropicStreamEvent[] => {
+    const events = close();
+    open = { ...block, index: blockCount++ };
+    events.push({ type: 'content_block_start', index: open.index, content_block: contentBlock });
+    return events;
+  };
+
+  return {
+    push(chunk) {
+      const events: AnthropicStreamEvent[] = started ? [] : start(chunk.id);
+      if (chunk.usage) usage = chunk.usage;
+      const choice = chunk.choices.find((candidate) => candidate.index === 0);
+      if (!choice) return events;
+      const delta = choice.delta ?? {};
+      if (typeof delta.reasoning_content === 'string' && delta.reasoning_content !== '') {
+        if (open?.kind !== 'thinking') events.push(...openBlock({ kind: 'thinking' }, { type: 'thinking', thinking: '', signature: '' }));
+        events.push({ type: 'content_block_delta', index: open!.index, delta: { type: 'thinking_delta', thinking: delta.reasoning_content } });
+      }
+      if (typeof delta.content === 'string' && delta.content !== '') {
+        if (open?.kind !== 'text') events.push(...openBlock({ kind: 'text' }, { type: 'text', text: '' }));
+        events.push({ type: 'content_block_delta', index: open!.index, delta: { type: 'text_delta', text: delta.content } });
+      }
+      for (const call of delta.tool_calls ?? []) {
+        if (!toolBlocks.has(call.index)) {
+          const id = call.id ?? `toolu_${chunk.id}_${call.index}`;
+          events.push(...openBlock({ kind: 'tool', toolIndex: call.index }, { type: 'tool_use', id, name: call.function?.name ?? '', input: {} }));
+          toolBlocks.set(call.index, open!.index);
+        }
+        const argumentsDelta = call.function?.arguments;
+        if (argumentsDelta) {
+          events.push({ type: 'content_block_delta', index: toolBlocks.get(call.index)!, delta: { type: 'input_json_delta', partial_json: argumentsDelta } });
+        }
+      }
+      if (choice.finish_reason) finishReason = choice.finish_reason;
+      return events;
+    },
+
+    end() {
+      const events: AnthropicStreamEvent[] = started ? [] : start('gateway');
+      events.push(...close());
+      const final = toAnthropicUsage(usage);
+      events.push({
+        type: 'message_delta',
+        delta: { stop_reason: toAnthropicStopReason(finishReason) ?? 'end_turn', stop_sequence: null },
+        usage: usage ? final : { output_tokens: 0 },
+      });
+      events.push({ type: 'message_stop' });
+      return events;
+    },
+  };
+};

@@ -1,0 +1,58 @@
+/**
+ * How every Lambda bundle is built, defined once: the CDK functions construct and `npm run build`
+ * both read these settings, so the bundle measured locally is the bundle that is deployed.
+ */
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { BuildOptions } from 'esbuild';
+
+/** DESIGN §6: each function bundle, AWS SDK clients included, at most 250 KB minified. */
+export const bundleSizeLimitBytes = 250 * 1024;
+
+/** The repository root, whatever the working directory of the process that builds. */
+export const projectRoot = fileURLToPath(new URL('../../', import.meta.url));
+
+/** Each endpoint group's Lambda entry: `functions/<group>/handler.ts`, exporting `handler`. */
+export const functionEntry = (group: string): string => path.join(projectRoot, 'functions', group, 'handler.ts');
+
+/** Matches the Lambda runtime the functions construct selects (nodejs24.x). */
+export const lambdaNodeTarget = 'node24';
+
+/** ESM first, so tree shaking works on the AWS SDK's `dist-es` builds. */
+export const lambdaMainFields: readonly string[] = ['module', 'main'];
+
+/**
+ * An ESM bundle can still contain CommonJS dependencies that call `require` for Node built-ins;
+ * ESM has no `require`, so the bundle defines one. The alias avoids a clash with bundled names.
+ */
+export const requireBanner =
+  "import { createRequire as gatewayCreateRequire } from 'node:module'; const require = gatewayCreateRequire(import.meta.url);";
+
+/**
+ * Module replacements, from package name to a file. Lambda supplies credentials in the environment,
+ * so the SDK's full default chain is replaced by an environment-only provider.
+ */
+export const moduleAliases: Readonly<Record<string, string>> = {
+  '@aws-sdk/credential-provider-node': path.join(projectRoot, 'infra', 'build', 'lambda-credentials.ts'),
+};
+
+/**
+ * esbuild options for one group's bundle. No externals: the AWS SDK v3 clients are bundled, pinned
+ * to our lock file rather than to whatever the runtime ships. No source maps: they would double the
+ * bundle and need `--enable-source-maps`, which slows every cold start.
+ */
+export const esbuildOptions = (entry: string, outfile: string): BuildOptions => ({
+  entryPoints: [entry],
+  outfile,
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: lambdaNodeTarget,
+  mainFields: [...lambdaMainFields],
+  minify: true,
+  sourcemap: false,
+  banner: { js: requireBanner },
+  external: [],
+  alias: { ...moduleAliases },
+  logLevel: 'warning',
+});

@@ -1,0 +1,26 @@
+import * as nodejs from 'aws-cdk-lib/aws-lambda-nodejs';
+import { esbuildOptions, lambdaNodeTarget } from '../build/esbuild-options.js';
+
+/**
+ * The shared esbuild options (`infra/build/esbuild-options.ts`) in the shape `NodejsFunction`
+ * takes, so that `cdk synth` and `npm run build` produce the same bundle. Derived from the options
+ * object itself rather than restated, so the two cannot drift.
+ */
+export const lambdaBundlingOptions = (): nodejs.BundlingOptions => {
+  const shared = esbuildOptions('handler.ts', 'index.mjs');
+  if (shared.format !== 'esm') throw new Error('The Lambda bundles are ESM: NodejsFunction is set up for that only.');
+  return {
+    format: nodejs.OutputFormat.ESM,
+    target: typeof shared.target === 'string' ? shared.target : lambdaNodeTarget,
+    mainFields: shared.mainFields ? [...shared.mainFields] : undefined,
+    minify: shared.minify ?? false,
+    sourceMap: Boolean(shared.sourcemap),
+    banner: shared.banner?.js,
+    externalModules: [...(shared.external ?? [])],
+    esbuildArgs: {
+      '--alias': Object.entries(shared.alias ?? {}).map(([from, to]) => `${from}=${to}`),
+    },
+    // esbuild from node_modules: synthesis needs neither Docker nor a network.
+    forceDockerBundling: false,
+  };
+};

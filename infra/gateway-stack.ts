@@ -1,0 +1,46 @@
+import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
+import type { Construct } from 'constructs';
+import type { FunctionGroupDefinition } from '../functions/shared/routes.js';
+import { GatewayApi, type ApiRoute } from './constructs/gateway-api.js';
+import { GatewayFunctions } from './constructs/gateway-functions.js';
+import { GatewayTables } from './constructs/gateway-tables.js';
+
+export interface ModelGatewayStackProps extends StackProps {
+  /** The routes to serve; the shared route table by default. */
+  readonly routes?: readonly ApiRoute[];
+  /** The endpoint groups, one function each; the shared group table by default. */
+  readonly functionGroups?: Readonly<Record<string, FunctionGroupDefinition>>;
+  /** Where a group's handler lives; `functions/<group>/handler.ts` by default. */
+  readonly entryFor?: (group: string) => string;
+}
+
+/** The whole gateway: tables, one function per endpoint group, and the REST API in front. */
+export class ModelGatewayStack extends Stack {
+  readonly tables: GatewayTables;
+  readonly functions: GatewayFunctions;
+  readonly api: GatewayApi;
+
+  constructor(scope: Construct, id: string, props: ModelGatewayStackProps = {}) {
+    super(scope, id, props);
+    this.tables = new GatewayTables(this, 'Tables');
+    this.functions = new GatewayFunctions(this, 'Functions', {
+      tables: this.tables.tables,
+      groups: props.functionGroups,
+      entryFor: props.entryFor,
+    });
+    this.api = new GatewayApi(this, 'Api', {
+      functions: this.functions.functions,
+      groups: this.functions.groups,
+      routes: props.routes,
+    });
+
+    new CfnOutput(this, 'ApiUrl', {
+      description: 'Base URL of the gateway; requests go to <ApiUrl>/v1/... and <ApiUrl>/admin/v1/...',
+      value: this.api.url,
+    });
+    new CfnOutput(this, 'OpenAiBaseUrl', {
+      description: 'The base URL to give OpenAI-compatible SDKs',
+      value: `${this.api.url}/v1`,
+    });
+  }
+}

@@ -1,0 +1,133 @@
+import type { CfnElement } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import { functionGroups } from '../../functions/shared/routes.js';
+import { tableDefinitions, tableNames, type TableName } from '../../functions/shared/store/tables.js';
+import { relayGrants, tableGrantsFor } from '../../infra/constructs/table-grants.js';
+import type { ModelGatewayStack } from '../../infra/gateway-stack.js';
+import { synthesizeGatewayStack } from './synthesize.js';
+
+interface Statement {
+  readonly Action: string | string[];
+  readonly Resource: unknown;
+}
+
+const writeActions = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'];
+const groups = Object.keys(functionGroups);
+
+let stack: ModelGatewayStack;
+let template: Template;
+let resources: Record<string, { Type: string; Properties: Record<string, any> }>;
+
+const logicalId = (construct: { node: { defaultChild?: unknown } }) =>
+  stack.getLogicalId(construct.node.defaultChild as CfnElement);
+
+const functionProperties = (group: string) => resources[logicalId(stack.functions.functionFor(group))]!.Properties;
+
+/** Every policy statement attached to a group's role. */
+const statementsOf = (group: string): Statement[] => {
+  const roleId = logicalId(stack.functions.functionFor(group).role as never);
+  return Object.values(resources)
+    .filter((resource) => resource.Type === 'AWS::IAM::Policy')
+    .filter((policy) => JSON.stringify(policy.Properties.Roles).includes(`"${roleId}"`))
+    .flatMap((policy) => policy.Properties.PolicyDocument.Statement as Statement[]);
+};
+
+/** The actions a group's role is allowed on one table (its ARN or its indexes). */
+const actionsOn = (group: string, table: TableName): string[] => {
+  const tableArn = JSON.stringify({ 'Fn::GetAtt': [logicalId(stack.tables.tables[table]), 'Arn'] });
+  return statementsOf(group)
+    .filter((statement) => JSON.stringify(statement.Resource).includes(tableArn))
+    .flatMap((statement) => [statement.Action].flat());
+};
+
+const dynamodbActions = (group: string) =>
+  statementsOf(group)
+    .flatMap((statement) => [statement.Action].flat())
+    .filter((action) => action.startsWith('dynamodb:'));
+
+beforeAll(() => {
+  stack = synthesizeGatewayStack();
+  template = Template.fromStack(stack);
+  resources = template.toJSON().Resources;
+});
+
+describe('gateway functions', () => {
+  it('creates one function per endpoint group and no other', () => {
+    template.resourceCountIs('AWS::Lambda::Function', groups.length);
+  });
+
+  it.each(groups)('runs the %s function on arm64 with an explicit Node.js runtime', (group) => {
+    const properties = functionProperties(group);
+    expect(properties.Architectures).toEqual(['arm64']);
+    expect(properties.Runtime).toMatch(/^nodejs(22|24)\.x$/);
+    expect(properties.Handler).toBe('index.handler');
+  });
+
+  it.each(groups)('sizes the %s function from its group definition', (group) => {
+    const definition = functionGroups[group as keyof typeof functionGroups];
+    const properties = functionProperties(group);
+    expect(properties.MemorySize).toBe(definition.memorySize);
+    expect(properties.Timeout).toBe(definition.timeoutSeconds);
+  });
+
+  it.each(groups)('tells the %s function every table name and the cache TTL', (group) => {
+    const variables = functionProperties(group).Environment.Variables;
+    for (const table of tableNames) {
+      expect(variables[tableDefinitions[table].environmentVariable]).toEqual({ Ref: logicalId(stack.tables.tables[table]) });
+    }
+    expect(variables.GATEWAY_CACHE_TTL_MS).toBe('30000');
+  });
+
+  it.each(groups)('writes the %s function logs to its own log group, kept for a month', (group) => {
+    const logGroupId = functionProperties(group).LoggingConfig.LogGroup.Ref as string;
+    expect(resources[logGroupId]).toMatchObject({ Type: 'AWS::Logs::LogGroup', Properties: { RetentionInDays: 30 } });
+  });
+
+  it('gives the functions roles without AWS managed policies', () => {
+    const roles = Object.values(resources).filter((resource) => resource.Type === 'AWS::IAM::Role');
+    const lambdaRoles = roles.filter((role) => JSON.stringify(role.Properties.AssumeRolePolicyDocument).includes('lambda.amazonaws.com'));
+    expect(lambdaRoles).toHaveLength(groups.length);
+    for (const role of lambdaRoles) expect(role.Properties.ManagedPolicyArns).toBeUndefined();
+  });
+
+  it('gives the fallback function no DynamoDB permission at all', () => {
+    expect(dynamodbActions('fallback')).toEqual([]);
+  });
+
+  it('lets the models function read the key table but never write it', () => {
+    const actions = actionsOn('models', 'keys');
+    expect(actions).toContain('dynamodb:GetItem');
+    expect(actions.filter((action) => writeActions.includes(action))).toEqual([]);
+  });
+
+  it('gives the models function no access to counters or usage', () => {
+    expect(actionsOn('models', 'counters')).toEqual([]);
+    expect(actionsOn('models', 'usage')).toEqual([]);
+  });
+
+  it.each(tableNames)('lets the admin function read and write the %s table', (table) => {
+    expect(actionsOn('admin', table)).toEqual(expect.arrayContaining(['dynamodb:GetItem', ...writeActions]));
+  });
+
+  it('lets the chat function read the catalogue and write only counters and usage', () => {
+    for (const table of ['keys', 'accounts', 'channels', 'models'] as const) {
+      expect(actionsOn('chat', table)).toContain('dynamodb:GetItem');
+      expect(actionsOn('chat', table)).not.toContain('dynamodb:PutItem');
+    }
+    for (const table of ['counters', 'usage'] as const) {
+      expect(actionsOn('chat', table)).toEqual(expect.arrayContaining(['dynamodb:UpdateItem', 'dynamodb:PutItem']));
+    }
+  });
+
+  it('gives a group without an entry in the grant table the relay grants', () => {
+    expect(tableGrantsFor('embeddings')).toBe(relayGrants);
+    expect(relayGrants).toEqual({
+      keys: 'read',
+      accounts: 'read',
+      channels: 'read',
+      models: 'read',
+      counters: 'read-write',
+      usage: 'read-write',
+    });
+  });
+});

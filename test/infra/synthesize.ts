@@ -1,0 +1,23 @@
+import { readFileSync } from 'node:fs';
+import { App } from 'aws-cdk-lib';
+import { ModelGatewayStack, type ModelGatewayStackProps } from '../../infra/gateway-stack.js';
+
+/** The feature flags `cdk synth` runs with, so the tests see the template that is deployed. */
+const cdkContext = (JSON.parse(readFileSync(new URL('../../cdk.json', import.meta.url), 'utf8')) as {
+  context: Record<string, unknown>;
+}).context;
+
+export interface SynthesizeOptions {
+  /** Run esbuild for every function, as `cdk synth` does; off, the assets are placeholders. */
+  readonly bundle?: boolean;
+}
+
+/** A fresh app with the gateway stack, environment-agnostic like `infra/app.ts`. */
+export const synthesizeGatewayStack = (
+  props: ModelGatewayStackProps = {},
+  options: SynthesizeOptions = {},
+): ModelGatewayStack => {
+  const context = options.bundle ? cdkContext : { ...cdkContext, 'aws:cdk:bundling-stacks': [] };
+  const app = new App({ context });
+  return new ModelGatewayStack(app, 'ModelGateway', props);
+};
