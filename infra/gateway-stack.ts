@@ -42,5 +42,8 @@ export class ModelGatewayStack extends Stack {
       description: 'The base URL to give OpenAI-compatible SDKs',
       value: `${this.api.url}/v1`,
     });
+    // `npm run admin-key` writes the first admin key straight into these two tables.
+    new CfnOutput(this, 'KeysTableName', { value: this.tables.tables.keys.tableName });
+    new CfnOutput(this, 'AccountsTableName', { value: this.tables.tables.accounts.tableName });
   }
 }

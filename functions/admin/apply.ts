@@ -1,5 +1,5 @@
 import { applyGatewayConfig } from '../shared/config/apply-config.js';
-import { GatewayConfigError, gatewayConfigSchema } from '../shared/config/gateway-config.js';
+import { GatewayConfigError, gatewayConfigSchema } from '../shared/config/gateway-config-schema.js';
 import { invalidValue } from '../shared/errors.js';
 import { json } from '../shared/http/response.js';
 import type { GatewayRequest } from '../shared/middleware/gateway-handler.js';

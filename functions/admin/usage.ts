@@ -3,7 +3,7 @@ import type { UsageRecord } from '../shared/accounting/usage-records.js';
 import { dateTime, resourceId } from '../shared/config/resource-schemas.js';
 import { json } from '../shared/http/response.js';
 import type { GatewayRequest } from '../shared/middleware/gateway-handler.js';
-import { z } from 'zod';
+import * as z from 'zod';
 import { parseWith } from './parse-with.js';
 
 const usageQuery = z.object({

@@ -1,5 +1,7 @@
 import { Readable } from 'node:stream';
+import { admit } from '../shared/accounting/admission.js';
 import { startMeter, type RequestMeter } from '../shared/accounting/request-meter.js';
+import { withHeaders } from '../shared/accounting/with-headers.js';
 import { resolveUsableModel } from '../shared/catalog/resolve-model.js';
 import { toGatewayError } from '../shared/http/error-response.js';
 import type { GatewayResponse } from '../shared/http/response.js';
@@ -61,6 +63,9 @@ export const speech = gatewayHandler({ auth: 'user', body: speechRequestSchema, 
   const upstreamCall = new AbortController();
   try {
     if (channels.length === 0) throw noChannel(model.id, '/v1/audio/speech');
+    // Speech usage counts input characters as its tokens (`characterUsage`), so admission does too.
+    const admission = await admit(principal, { model, promptTokens: body.input.length, maxOutputTokens: 0 });
+    meter.admitted(admission);
     const { result: audio, channel, attempts } = await withFailover(channels, (candidate) =>
       speechProviders[candidate.type]!.speak({
         request: body,
@@ -71,11 +76,14 @@ export const speech = gatewayHandler({ auth: 'user', body: speechRequestSchema, 
       }),
     );
     meter.served(channel, attempts);
-    return {
-      statusCode: 200,
-      headers: { 'content-type': audio.contentType, 'cache-control': 'no-cache' },
-      body: audioBody(audio.body, upstreamCall, meter, request.defer),
-    };
+    return withHeaders(
+      {
+        statusCode: 200,
+        headers: { 'content-type': audio.contentType, 'cache-control': 'no-cache' },
+        body: audioBody(audio.body, upstreamCall, meter, request.defer),
+      },
+      admission.headers,
+    );
   } catch (error) {
     request.defer(meter.record(error instanceof UpstreamError ? 'upstream_error' : 'error', toGatewayError(error).status));
     throw error;

@@ -1,5 +1,7 @@
+import { admit } from '../shared/accounting/admission.js';
 import { contentText, estimateTokens } from '../shared/accounting/estimate-tokens.js';
 import { startMeter } from '../shared/accounting/request-meter.js';
+import { withHeaders } from '../shared/accounting/with-headers.js';
 import { resolveUsableModel } from '../shared/catalog/resolve-model.js';
 import { unknownUrl } from '../shared/errors.js';
 import { toGatewayError } from '../shared/http/error-response.js';
@@ -55,7 +57,13 @@ export const geminiGenerateContent = gatewayHandler(
     const meter = startMeter(request, model, 'chat', stream);
     try {
       if (channels.length === 0) throw noChannel(model.id, `/v1beta/models/${model.id}:${parsed.action}`);
-      if (stream) return await streamGeminiContent(chatRequest, model, channels, meter, request.defer);
+      const admission = await admit(principal, {
+        model,
+        promptTokens: estimateTokens(chatRequest.messages.map((message) => contentText(message.content)).join('\n')),
+        maxOutputTokens: chatRequest.max_completion_tokens ?? chatRequest.max_tokens,
+      });
+      meter.admitted(admission);
+      if (stream) return withHeaders(await streamGeminiContent(chatRequest, model, channels, meter, request.defer), admission.headers);
       const { result, channel, attempts } = await withFailover(channels, (candidate) =>
         chatProviders[candidate.type]!.complete({
           request: chatRequest,
@@ -68,7 +76,7 @@ export const geminiGenerateContent = gatewayHandler(
       meter.served(channel, attempts);
       if (result.usage) meter.usage(toTokenUsage(result.usage));
       request.defer(meter.record('success', 200));
-      return json(200, chatToGeminiResponse(result, model.id));
+      return withHeaders(json(200, chatToGeminiResponse(result, model.id)), admission.headers);
     } catch (error) {
       const failure = toGatewayError(error);
       request.defer(meter.record(error instanceof UpstreamError ? 'upstream_error' : 'error', failure.status));

@@ -1,4 +1,6 @@
+import { admit } from '../shared/accounting/admission.js';
 import { startMeter } from '../shared/accounting/request-meter.js';
+import { withHeaders } from '../shared/accounting/with-headers.js';
 import { resolveUsableModel } from '../shared/catalog/resolve-model.js';
 import { invalidValue } from '../shared/errors.js';
 import { toGatewayError } from '../shared/http/error-response.js';
@@ -32,13 +34,16 @@ export const messages = gatewayHandler(
     const meter = startMeter(request, model, 'messages', stream);
     try {
       if (channels.length === 0) throw noChannel(model.id, '/v1/messages');
-      if (stream) return await streamMessages(body, model, channels, meter, request.defer, estimateAnthropicInput(body));
+      const promptTokens = estimateAnthropicInput(body);
+      const admission = await admit(principal, { model, promptTokens, maxOutputTokens: body.max_tokens });
+      meter.admitted(admission);
+      if (stream) return withHeaders(await streamMessages(body, model, channels, meter, request.defer, promptTokens), admission.headers);
       const { result, channel, attempts } = await withFailover(channels, (candidate) => createMessage(body, candidate, model, request.signal));
       meter.served(channel, attempts);
       meter.usage(anthropicTokenUsage(result.usage));
       result.model = model.id;
       request.defer(meter.record('success', 200));
-      return json(200, result);
+      return withHeaders(json(200, result), admission.headers);
     } catch (error) {
       const failure = toGatewayError(error);
       request.defer(meter.record(error instanceof UpstreamError ? 'upstream_error' : 'error', failure.status));

@@ -1,5 +1,7 @@
+import { admit } from '../shared/accounting/admission.js';
 import { estimateTokens } from '../shared/accounting/estimate-tokens.js';
 import { startMeter } from '../shared/accounting/request-meter.js';
+import { withHeaders } from '../shared/accounting/with-headers.js';
 import { resolveUsableModel } from '../shared/catalog/resolve-model.js';
 import { invalidValue } from '../shared/errors.js';
 import { toGatewayError } from '../shared/http/error-response.js';
@@ -51,12 +53,14 @@ export const responses = gatewayHandler({ auth: 'user', body: responsesRequestSc
   const context = newResponseContext(body, model);
   try {
     if (channels.length === 0) throw noChannel(model.id, '/v1/responses');
+    const admission = await admit(principal, { model, promptTokens: estimate(body, '').promptTokens, maxOutputTokens: body.max_output_tokens });
+    meter.admitted(admission);
     if (!stream) {
       const { result, channel, attempts } = await withFailover(channels, (candidate) => createOn(candidate, body, context, model, request.signal));
       meter.served(channel, attempts);
       if (result.usage) meter.usage(tokenUsage(result.usage as ResponsesUsage));
       request.defer(meter.record('success', 200));
-      return json(200, result satisfies ResponseObject);
+      return withHeaders(json(200, result satisfies ResponseObject), admission.headers);
     }
 
     const upstreamCall = new AbortController();
@@ -91,7 +95,7 @@ export const responses = gatewayHandler({ auth: 'user', body: responsesRequestSc
         return { event: 'error', data };
       },
     });
-    return sseResponse(sse);
+    return withHeaders(sseResponse(sse), admission.headers);
   } catch (error) {
     request.defer(meter.record(error instanceof UpstreamError ? 'upstream_error' : 'error', toGatewayError(error).status));
     throw error;

@@ -1,4 +1,7 @@
+import { admit } from '../shared/accounting/admission.js';
+import { estimateTokens } from '../shared/accounting/estimate-tokens.js';
 import { startMeter } from '../shared/accounting/request-meter.js';
+import { withHeaders } from '../shared/accounting/with-headers.js';
 import { resolveUsableModel } from '../shared/catalog/resolve-model.js';
 import { toGatewayError } from '../shared/http/error-response.js';
 import { json } from '../shared/http/response.js';
@@ -8,7 +11,7 @@ import { orderChannels, upstreamModelName } from '../shared/relay/order-channels
 import { noChannel, UpstreamError } from '../shared/relay/upstream-errors.js';
 import { channelTimeouts } from '../shared/relay/upstream-http.js';
 import { withFailover } from '../shared/relay/with-failover.js';
-import { embeddingsRequestSchema } from '../shared/schemas/embeddings-request.js';
+import { embeddingsInputs, embeddingsRequestSchema } from '../shared/schemas/embeddings-request.js';
 
 /** POST /v1/embeddings: vectors from the first channel that answers, under the public model id, metered. */
 export const embeddings = gatewayHandler({ auth: 'user', body: embeddingsRequestSchema }, async (request) => {
@@ -18,6 +21,9 @@ export const embeddings = gatewayHandler({ auth: 'user', body: embeddingsRequest
   const meter = startMeter(request, model, 'embeddings', false);
   try {
     if (channels.length === 0) throw noChannel(model.id, '/v1/embeddings');
+    const estimatedPromptTokens = embeddingsInputs(body.input).reduce((sum, input) => sum + (typeof input === 'string' ? estimateTokens(input) : input.length), 0);
+    const admission = await admit(principal, { model, promptTokens: estimatedPromptTokens, maxOutputTokens: 0 });
+    meter.admitted(admission);
     const { result, channel, attempts } = await withFailover(channels, (candidate) =>
       embeddingsProviders[candidate.type]!.embed({
         request: body,
@@ -32,7 +38,7 @@ export const embeddings = gatewayHandler({ auth: 'user', body: embeddingsRequest
     meter.usage({ promptTokens, completionTokens: 0, totalTokens: result.usage?.total_tokens ?? promptTokens, cachedTokens: 0, reasoningTokens: 0, source: 'upstream' });
     result.model = model.id;
     request.defer(meter.record('success', 200));
-    return json(200, result);
+    return withHeaders(json(200, result), admission.headers);
   } catch (error) {
     request.defer(meter.record(error instanceof UpstreamError ? 'upstream_error' : 'error', toGatewayError(error).status));
     throw error;

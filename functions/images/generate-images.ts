@@ -1,5 +1,7 @@
+import { admit } from '../shared/accounting/admission.js';
 import { estimateTokens } from '../shared/accounting/estimate-tokens.js';
 import { startMeter } from '../shared/accounting/request-meter.js';
+import { withHeaders } from '../shared/accounting/with-headers.js';
 import { resolveUsableModel } from '../shared/catalog/resolve-model.js';
 import { toGatewayError } from '../shared/http/error-response.js';
 import { json } from '../shared/http/response.js';
@@ -33,6 +35,9 @@ export const generateImages = gatewayHandler({ auth: 'user', body: imagesRequest
   const meter = startMeter(request, model, 'images', false);
   try {
     if (channels.length === 0) throw noChannel(model.id, '/v1/images/generations');
+    // Without upstream token counts, usage counts one completion token an image (`imageUsage`).
+    const admission = await admit(principal, { model, promptTokens: estimateTokens(body.prompt), maxOutputTokens: body.n ?? 1 });
+    meter.admitted(admission);
     const { result, channel, attempts } = await withFailover(channels, (candidate) =>
       imagesProviders[candidate.type]!.generate({
         request: body,
@@ -45,7 +50,7 @@ export const generateImages = gatewayHandler({ auth: 'user', body: imagesRequest
     meter.served(channel, attempts);
     meter.usage(imageUsage(result, body.prompt));
     request.defer(meter.record('success', 200));
-    return json(200, result);
+    return withHeaders(json(200, result), admission.headers);
   } catch (error) {
     request.defer(meter.record(error instanceof UpstreamError ? 'upstream_error' : 'error', toGatewayError(error).status));
     throw error;

@@ -74,14 +74,18 @@ export const startLocalGateway = async (options: LocalGatewayOptions = {}): Prom
     if (options.configPath) await applyGatewayConfig(await loadGatewayConfigFile(options.configPath));
     await ensureDemoChannel();
 
+    // Requests still running (their usage writes included): close() lets them finish before the store goes.
+    const inFlight = new Set<Promise<void>>();
     const server = createServer((request, response) => {
-      handleRequest(request, response).catch((error: unknown) => {
+      const handling = handleRequest(request, response).catch((error: unknown) => {
         const status = (error as { status?: number }).status;
         if (!status || status >= 500) log.error('local runtime failed a request', { error: String(error) });
         // The rest of a refused body is not read: close the connection after answering.
         response.setHeader('connection', 'close');
         writeError(response, error, 'local');
       });
+      inFlight.add(handling);
+      void handling.finally(() => inFlight.delete(handling));
     });
     server.keepAliveTimeout = 65_000;
     await new Promise<void>((resolve, reject) => {
@@ -95,8 +99,19 @@ export const startLocalGateway = async (options: LocalGatewayOptions = {}): Prom
       adminKey: admin.key,
       adminKeyCreated: admin.created,
       close: async () => {
+        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+        server.closeIdleConnections();
+        // A stream that never ends must not hold shutdown for ever: give the rest a few seconds.
+        let grace: NodeJS.Timeout | undefined;
+        await Promise.race([
+          Promise.allSettled([...inFlight]),
+          new Promise((resolve) => {
+            grace = setTimeout(resolve, 5000);
+          }),
+        ]);
+        clearTimeout(grace);
         server.closeAllConnections();
-        await new Promise<void>((resolve) => server.close(() => resolve()));
+        await closed;
         resetStore();
         await embedded?.close();
       },

@@ -3,7 +3,7 @@ import { createAccount, getAccount, updateAccount } from '../store/accounts.js';
 import { getChannel, putChannel } from '../store/channels.js';
 import { getKeyByHash, putKey } from '../store/keys.js';
 import { getModelSettings, putModelSettings } from '../store/models.js';
-import { GatewayConfigError, type ConfigAccount, type GatewayConfig } from './gateway-config.js';
+import { GatewayConfigError, type ConfigAccount, type GatewayConfig } from './gateway-config-schema.js';
 import { channelRecord, modelSettingsRecord, newAccountRecord, newKeyRecord } from './resource-records.js';
 
 /** How many entries of each kind the store now holds as the file declares them. */

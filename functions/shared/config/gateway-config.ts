@@ -1,125 +1,22 @@
-import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { parse as parseYaml, YAMLParseError } from 'yaml';
-import { z } from 'zod';
-import { looksLikeApiKey } from '../auth/api-key.js';
+import type * as z from 'zod';
 import { formatParamPath } from '../middleware/validate-body.js';
-import {
-  accountFields,
-  accountStatus,
-  channelFields,
-  keyFields,
-  modelFields,
-  modelId,
-  requireBaseUrlForOpenai,
-  resourceId,
-} from './resource-schemas.js';
+import { GatewayConfigError, gatewayConfigSchema, type GatewayConfig } from './gateway-config-schema.js';
 
 /**
- * The declarative configuration file (`GATEWAY_CONFIG`, DESIGN §3.1): channels, models, accounts and
- * their keys, in JSON or YAML. Its entries take the same fields as the admin API's bodies.
+ * The declarative configuration file (`GATEWAY_CONFIG`, DESIGN §3.1) as text: JSON or YAML, read and
+ * validated against the schema in `gateway-config-schema.ts`. Needs the `yaml` package, so only the
+ * local runtime and the CLI import this module; Lambda bundles import the schema module instead.
  */
 
-/** A config file that cannot be used; the message names the file and the path of each bad field. */
-export class GatewayConfigError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'GatewayConfigError';
-  }
-}
-
-const ENVIRONMENT_REFERENCE = /^\$\{([A-Za-z_][A-Za-z0-9_]*)\}$/;
-
-/**
- * A secret, given as is or as `${ENV_NAME}`, read from the environment when the file is parsed, so the
- * file itself can be committed without it.
- */
-const secret = z
-  .string()
-  .min(1)
-  .max(10_000)
-  .transform((value, context) => {
-    const reference = ENVIRONMENT_REFERENCE.exec(value);
-    if (!reference) return value;
-    const resolved = process.env[reference[1]!];
-    if (!resolved) {
-      context.addIssue({ code: 'custom', message: `the environment variable ${reference[1]} is not set` });
-      return z.NEVER;
-    }
-    return resolved;
-  });
-
-const configKey = z.strictObject({
-  key: secret.refine(looksLikeApiKey, 'expected sk- followed by 20 to 200 letters or digits'),
-  ...keyFields,
-});
-
-const configChannel = z
-  .strictObject({ id: resourceId, ...channelFields, apiKey: secret.optional() })
-  .superRefine(requireBaseUrlForOpenai);
-
-const configModel = z.strictObject({ id: modelId, ...modelFields });
-
-/**
- * A stable id for an account declared without one, so that applying the file again finds it: a
- * readable slug of the name plus a short hash of the exact name, which keeps two names with the same
- * slug apart and keeps declared accounts off ids the gateway gives out itself (`acct_admin`).
- */
-export const deriveAccountId = (name: string): string => {
-  const slug = name
-    .normalize('NFKD')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 60)
-    .replace(/-+$/, '');
-  const digest = createHash('sha256').update(name).digest('hex').slice(0, 8);
-  return slug ? `acct_${slug}_${digest}` : `acct_${digest}`;
-};
-
-const configAccount = z
-  .strictObject({
-    id: resourceId.optional(),
-    ...accountFields,
-    status: accountStatus.optional(),
-    keys: z.array(configKey).max(1000).default([]),
-  })
-  .transform(({ id, ...account }) => ({ id: id ?? deriveAccountId(account.name), ...account }));
-
-type IdAtPath = readonly [id: string, path: readonly PropertyKey[]];
-
-/** Reports every entry whose id an earlier entry already took, at the path of the later one. */
-const rejectDuplicates = (context: z.RefinementCtx, message: string, entries: readonly IdAtPath[]) => {
-  const seen = new Set<string>();
-  for (const [id, path] of entries) {
-    if (seen.has(id)) context.addIssue({ code: 'custom', path: [...path], message });
-    seen.add(id);
-  }
-};
-
-export const gatewayConfigSchema = z
-  .strictObject({
-    channels: z.array(configChannel).max(1000).default([]),
-    models: z.array(configModel).max(10_000).default([]),
-    accounts: z.array(configAccount).max(10_000).default([]),
-  })
-  .superRefine(({ channels, models, accounts }, context) => {
-    const at = (id: string, ...path: PropertyKey[]): IdAtPath => [id, path];
-    rejectDuplicates(context, 'duplicate channel id', channels.map(({ id }, index) => at(id, 'channels', index, 'id')));
-    rejectDuplicates(context, 'duplicate model id', models.map(({ id }, index) => at(id, 'models', index, 'id')));
-    rejectDuplicates(
-      context,
-      'duplicate account id (an account without id gets one from its name)',
-      accounts.map(({ id }, index) => at(id, 'accounts', index, 'id')),
-    );
-    const keys = accounts.flatMap((account, accountIndex) =>
-      account.keys.map(({ key }, keyIndex) => at(key, 'accounts', accountIndex, 'keys', keyIndex, 'key')),
-    );
-    rejectDuplicates(context, 'duplicate key', keys);
-  });
-
-export type GatewayConfig = z.output<typeof gatewayConfigSchema>;
-export type ConfigAccount = GatewayConfig['accounts'][number];
+export {
+  deriveAccountId,
+  GatewayConfigError,
+  gatewayConfigSchema,
+  type ConfigAccount,
+  type GatewayConfig,
+} from './gateway-config-schema.js';
 
 type ConfigFormat = 'json' | 'yaml';
 

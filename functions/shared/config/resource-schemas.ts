@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { isCidr } from '../auth/ip-allow-list.js';
 import { channelTypes, endpointKinds } from '../store/channels.js';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * POST /v1/messages (and /v1/messages/count_tokens), as Anthropic's Messages API bounds it. Unknown

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * POST /v1/chat/completions, as the spec bounds it. Unknown fields pass through untouched (clients

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** POST /v1/embeddings, with OpenAI's documented bounds (at most 2048 inputs per request). */
 

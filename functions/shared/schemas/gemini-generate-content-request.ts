@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * POST /v1beta/models/{model}:generateContent (and :streamGenerateContent), as Google's API bounds

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** POST /v1/images/generations, with the bounds OpenAI documents (the strictest model's where they differ). */
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * POST /v1/responses. Bounds the fields the gateway reads (and, for chat-only channels, translates);

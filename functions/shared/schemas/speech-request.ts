@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** POST /v1/audio/speech, bounded exactly as the spec's Limits table says. */
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** The parts of Anthropic's wire format we read; lenient, since the gateway only reads a few fields. */
 

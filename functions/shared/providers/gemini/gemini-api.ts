@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** The parts of Gemini's generateContent wire format we read; lenient, as for every response. */
 

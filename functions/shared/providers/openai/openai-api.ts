@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** The parts of OpenAI's wire format we read; everything else is carried through untouched. */
 export const openAiErrorSchema = z.looseObject({
