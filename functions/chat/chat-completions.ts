@@ -32,7 +32,7 @@ export const chatCompletions = gatewayHandler(
         maxOutputTokens: body.max_completion_tokens ?? body.max_tokens,
       });
       meter.admitted(admission);
-      if (stream) return withHeaders(await streamChat(body, model, channels, meter, request.defer), admission.headers);
+      if (stream) return withHeaders(await streamChat(body, model, channels, meter), admission.headers);
       const response = await completeChat(body, model, channels, meter, request.signal);
       request.defer(meter.record('success', 200));
       return withHeaders(response, admission.headers);

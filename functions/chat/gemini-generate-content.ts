@@ -63,7 +63,7 @@ export const geminiGenerateContent = gatewayHandler(
         maxOutputTokens: chatRequest.max_completion_tokens ?? chatRequest.max_tokens,
       });
       meter.admitted(admission);
-      if (stream) return withHeaders(await streamGeminiContent(chatRequest, model, channels, meter, request.defer), admission.headers);
+      if (stream) return withHeaders(await streamGeminiContent(chatRequest, model, channels, meter), admission.headers);
       const { result, channel, attempts } = await withFailover(channels, (candidate) =>
         chatProviders[candidate.type]!.complete({
           request: chatRequest,

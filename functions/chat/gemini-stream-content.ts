@@ -1,25 +1,12 @@
-import { contentText, estimateTokens } from '../shared/accounting/estimate-tokens.js';
+import { estimateChatUsage } from '../shared/accounting/estimate-tokens.js';
 import type { RequestMeter } from '../shared/accounting/request-meter.js';
 import type { CatalogModel } from '../shared/catalog/model-catalog.js';
 import type { GatewayResponse } from '../shared/http/response.js';
-import { chatProviders } from '../shared/providers/chat-providers.js';
-import { upstreamModelName } from '../shared/relay/order-channels.js';
-import { channelTimeouts } from '../shared/relay/upstream-http.js';
-import { withFailover } from '../shared/relay/with-failover.js';
 import type { ChatCompletionRequest } from '../shared/schemas/chat-completion-request.js';
-import { toTokenUsage, type TokenUsage } from '../shared/schemas/chat-completion-result.js';
 import type { Channel } from '../shared/store/channels.js';
-import { SseStream, sseResponse, type OutgoingEvent, type StreamOutcome } from '../shared/streaming/sse-response.js';
+import { SseStream, sseResponse, type OutgoingEvent } from '../shared/streaming/sse-response.js';
 import { createChatToGeminiStream } from '../shared/translation/chat-to-gemini-stream.js';
-
-const usageStatus = (outcome: StreamOutcome) =>
-  outcome.kind === 'completed' ? 'success' : outcome.kind === 'aborted' ? 'client_aborted' : 'upstream_error';
-
-const estimateUsage = (body: ChatCompletionRequest, completionText: string): TokenUsage => {
-  const promptTokens = estimateTokens(body.messages.map((message) => contentText(message.content)).join('\n'));
-  const completionTokens = estimateTokens(completionText);
-  return { promptTokens, completionTokens, totalTokens: promptTokens + completionTokens, cachedTokens: 0, reasoningTokens: 0, source: 'estimate' };
-};
+import { openChatStream } from './open-chat-stream.js';
 
 /**
  * :streamGenerateContent?alt=sse served through chat: each chat chunk's text goes out as a
@@ -31,40 +18,19 @@ export const streamGeminiContent = async (
   model: CatalogModel,
   channels: readonly Channel[],
   meter: RequestMeter,
-  defer: (work: Promise<unknown>) => void,
 ): Promise<GatewayResponse> => {
-  const upstreamCall = new AbortController();
-  const { result: chunks, channel, attempts } = await withFailover(channels, (candidate) =>
-    chatProviders[candidate.type]!.stream({
-      request: chatRequest,
-      upstreamModel: upstreamModelName(candidate, model),
-      channel: candidate,
-      signal: upstreamCall.signal,
-      timeouts: channelTimeouts(candidate),
-    }),
-  );
-  meter.served(channel, attempts);
-
-  let completionText = '';
+  const upstream = await openChatStream(chatRequest, model, channels, meter);
   const translator = createChatToGeminiStream(model.id);
   async function* clientEvents(): AsyncGenerator<OutgoingEvent> {
-    for await (const chunk of chunks) {
-      if (chunk.usage) meter.usage(toTokenUsage(chunk.usage));
-      for (const choice of chunk.choices) {
-        if (typeof choice.delta?.content === 'string') completionText += choice.delta.content;
-        for (const call of choice.delta?.tool_calls ?? []) completionText += call.function?.arguments ?? '';
-      }
+    for await (const chunk of upstream.chunks) {
       for (const event of translator.push(chunk)) yield { data: event };
     }
     for (const event of translator.end()) yield { data: event };
   }
-
-  let settle: (outcome: StreamOutcome) => void = () => undefined;
-  const ended = new Promise<StreamOutcome>((resolve) => {
-    settle = resolve;
+  const stream = new SseStream(clientEvents(), {
+    abort: upstream.abort,
+    onFinish: meter.recordWhenStreamEnds(() => estimateChatUsage(chatRequest.messages, upstream.completionText())),
+    errorFormat: 'gemini',
   });
-  defer(ended.then((outcome) => meter.record(usageStatus(outcome), 200, estimateUsage(chatRequest, completionText))));
-
-  const stream = new SseStream(clientEvents(), { abort: () => upstreamCall.abort(), onFinish: settle, errorFormat: 'gemini' });
   return sseResponse(stream);
 };

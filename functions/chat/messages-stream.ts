@@ -7,12 +7,9 @@ import { withFailover } from '../shared/relay/with-failover.js';
 import type { AnthropicMessagesRequest } from '../shared/schemas/anthropic-messages-request.js';
 import type { AnthropicUsage } from '../shared/schemas/anthropic-messages-result.js';
 import type { Channel } from '../shared/store/channels.js';
-import { SseStream, sseResponse, type OutgoingEvent, type StreamOutcome } from '../shared/streaming/sse-response.js';
+import { SseStream, sseResponse, type OutgoingEvent } from '../shared/streaming/sse-response.js';
 import { streamMessageEvents } from './messages-channel.js';
 import { anthropicTokenUsage } from './messages-usage.js';
-
-const usageStatus = (outcome: StreamOutcome) =>
-  outcome.kind === 'completed' ? 'success' : outcome.kind === 'aborted' ? 'client_aborted' : 'upstream_error';
 
 const definedEntries = (usage: object | null | undefined) =>
   Object.fromEntries(Object.entries(usage ?? {}).filter(([, value]) => typeof value === 'number'));
@@ -26,7 +23,6 @@ export const streamMessages = async (
   model: CatalogModel,
   channels: readonly Channel[],
   meter: RequestMeter,
-  defer: (work: Promise<unknown>) => void,
   inputTokens: number,
 ): Promise<GatewayResponse> => {
   const upstreamCall = new AbortController();
@@ -60,19 +56,11 @@ export const streamMessages = async (
     }
   }
 
-  let settle: (outcome: StreamOutcome) => void = () => undefined;
-  const ended = new Promise<StreamOutcome>((resolve) => {
-    settle = resolve;
-  });
-  defer(
-    ended.then((outcome) =>
-      meter.record(usageStatus(outcome), 200, anthropicTokenUsage({ input_tokens: inputTokens, output_tokens: estimateTokens(outputText) }, 'estimate')),
-    ),
-  );
-
   const stream = new SseStream(clientEvents(), {
     abort: () => upstreamCall.abort(),
-    onFinish: settle,
+    onFinish: meter.recordWhenStreamEnds(() =>
+      anthropicTokenUsage({ input_tokens: inputTokens, output_tokens: estimateTokens(outputText) }, 'estimate'),
+    ),
     errorEvent: (error) => ({ event: 'error', data: errorBody(toGatewayError(error), 'anthropic') }),
   });
   return sseResponse(stream);

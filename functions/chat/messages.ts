@@ -37,7 +37,7 @@ export const messages = gatewayHandler(
       const promptTokens = estimateAnthropicInput(body);
       const admission = await admit(principal, { model, promptTokens, maxOutputTokens: body.max_tokens });
       meter.admitted(admission);
-      if (stream) return withHeaders(await streamMessages(body, model, channels, meter, request.defer, promptTokens), admission.headers);
+      if (stream) return withHeaders(await streamMessages(body, model, channels, meter, promptTokens), admission.headers);
       const { result, channel, attempts } = await withFailover(channels, (candidate) => createMessage(body, candidate, model, request.signal));
       meter.served(channel, attempts);
       meter.usage(anthropicTokenUsage(result.usage));

@@ -12,7 +12,7 @@ import { withFailover } from '../shared/relay/with-failover.js';
 import type { TokenUsage } from '../shared/schemas/chat-completion-result.js';
 import { responsesRequestSchema, type ResponsesRequest } from '../shared/schemas/responses-request.js';
 import type { ResponseObject, ResponseStreamEvent, ResponsesUsage } from '../shared/schemas/responses-result.js';
-import { SseStream, sseResponse, type OutgoingEvent, type StreamOutcome } from '../shared/streaming/sse-response.js';
+import { SseStream, sseResponse, type OutgoingEvent } from '../shared/streaming/sse-response.js';
 import { createOn, newResponseContext, responsesChannels, streamOn } from './responses-relay.js';
 
 const tokenUsage = (usage: ResponsesUsage, source: TokenUsage['source'] = 'upstream'): TokenUsage => ({
@@ -29,9 +29,6 @@ const estimate = (request: ResponsesRequest, outputText: string): TokenUsage => 
   const completionTokens = estimateTokens(outputText);
   return { promptTokens, completionTokens, totalTokens: promptTokens + completionTokens, cachedTokens: 0, reasoningTokens: 0, source: 'estimate' };
 };
-
-const usageStatus = (outcome: StreamOutcome) =>
-  outcome.kind === 'completed' ? 'success' : outcome.kind === 'aborted' ? 'client_aborted' : 'upstream_error';
 
 /**
  * POST /v1/responses: relayed natively to channels that serve the Responses API, translated to and
@@ -77,11 +74,9 @@ export const responses = gatewayHandler({ auth: 'user', body: responsesRequestSc
         yield { event: event.type, data: event };
       }
     }
-    let settle: (outcome: StreamOutcome) => void = () => undefined;
-    request.defer(new Promise<StreamOutcome>((resolve) => (settle = resolve)).then((outcome) => meter.record(usageStatus(outcome), 200, estimate(body, outputText))));
     const sse = new SseStream(clientEvents(), {
       abort: () => upstreamCall.abort(),
-      onFinish: settle,
+      onFinish: meter.recordWhenStreamEnds(() => estimate(body, outputText)),
       // A failure after the first event: one `error` event (the SDK raises it), then the end.
       errorEvent: (error): OutgoingEvent => {
         const failure = toGatewayError(error);

@@ -1,25 +1,11 @@
+import { estimateChatUsage } from '../shared/accounting/estimate-tokens.js';
 import type { RequestMeter } from '../shared/accounting/request-meter.js';
-import { contentText, estimateTokens } from '../shared/accounting/estimate-tokens.js';
 import type { CatalogModel } from '../shared/catalog/model-catalog.js';
 import type { GatewayResponse } from '../shared/http/response.js';
-import { chatProviders } from '../shared/providers/chat-providers.js';
-import { upstreamModelName } from '../shared/relay/order-channels.js';
-import { channelTimeouts } from '../shared/relay/upstream-http.js';
-import { withFailover } from '../shared/relay/with-failover.js';
 import type { ChatCompletionRequest } from '../shared/schemas/chat-completion-request.js';
-import { toTokenUsage, type ChatCompletionChunk, type TokenUsage } from '../shared/schemas/chat-completion-result.js';
-import { SseStream, sseResponse, type OutgoingEvent, type StreamOutcome } from '../shared/streaming/sse-response.js';
+import { SseStream, sseResponse, type OutgoingEvent } from '../shared/streaming/sse-response.js';
 import type { Channel } from '../shared/store/channels.js';
-
-/** What the client saw of the answer, for an estimate when the stream ends before the upstream's usage. */
-const estimateUsage = (body: ChatCompletionRequest, completionText: string): TokenUsage => {
-  const promptTokens = estimateTokens(body.messages.map((message) => contentText(message.content)).join('\n'));
-  const completionTokens = estimateTokens(completionText);
-  return { promptTokens, completionTokens, totalTokens: promptTokens + completionTokens, cachedTokens: 0, reasoningTokens: 0, source: 'estimate' };
-};
-
-const usageStatus = (outcome: StreamOutcome) =>
-  outcome.kind === 'completed' ? 'success' : outcome.kind === 'aborted' ? 'client_aborted' : 'upstream_error';
+import { openChatStream } from './open-chat-stream.js';
 
 /**
  * A streamed chat completion: once a channel has accepted the request, its chunks go to the client as
@@ -31,29 +17,11 @@ export const streamChat = async (
   model: CatalogModel,
   channels: readonly Channel[],
   meter: RequestMeter,
-  defer: (work: Promise<unknown>) => void,
 ): Promise<GatewayResponse> => {
-  const upstreamCall = new AbortController();
-  const { result: chunks, channel, attempts } = await withFailover(channels, (candidate) =>
-    chatProviders[candidate.type]!.stream({
-      request: body,
-      upstreamModel: upstreamModelName(candidate, model),
-      channel: candidate,
-      signal: upstreamCall.signal,
-      timeouts: channelTimeouts(candidate),
-    }),
-  );
-  meter.served(channel, attempts);
-
+  const upstream = await openChatStream(body, model, channels, meter);
   const includeUsage = body.stream_options?.include_usage === true;
-  let completionText = '';
   async function* clientEvents(): AsyncGenerator<OutgoingEvent> {
-    for await (const chunk of chunks as AsyncIterable<ChatCompletionChunk>) {
-      if (chunk.usage) meter.usage(toTokenUsage(chunk.usage));
-      for (const choice of chunk.choices) {
-        if (typeof choice.delta?.content === 'string') completionText += choice.delta.content;
-        for (const call of choice.delta?.tool_calls ?? []) completionText += call.function?.arguments ?? '';
-      }
+    for await (const chunk of upstream.chunks) {
       if (!includeUsage) {
         if (chunk.choices.length === 0) continue;
         delete chunk.usage;
@@ -62,17 +30,10 @@ export const streamChat = async (
       yield { data: chunk };
     }
   }
-
-  let settle: (outcome: StreamOutcome) => void = () => undefined;
-  const ended = new Promise<StreamOutcome>((resolve) => {
-    settle = resolve;
-  });
-  defer(ended.then((outcome) => meter.record(usageStatus(outcome), 200, estimateUsage(body, completionText))));
-
   const stream = new SseStream(clientEvents(), {
     terminator: 'data: [DONE]\n\n',
-    abort: () => upstreamCall.abort(),
-    onFinish: settle,
+    abort: upstream.abort,
+    onFinish: meter.recordWhenStreamEnds(() => estimateChatUsage(body.messages, upstream.completionText())),
   });
   return sseResponse(stream);
 };

@@ -1,3 +1,5 @@
+import type { TokenUsage } from '../schemas/chat-completion-result.js';
+
 /**
  * A tokenizer-free estimate for when an upstream reports no usage: about four UTF-8 bytes a token,
  * which is how BPE tokenizers average on English text and code. Records say when a count is estimated.
@@ -9,4 +11,11 @@ export const contentText = (content: unknown): string => {
   if (typeof content === 'string') return content;
   if (!Array.isArray(content)) return '';
   return content.map((part) => (part && typeof part === 'object' && 'text' in part ? String(part.text) : '')).join(' ');
+};
+
+/** An estimate of a chat request's usage from its messages and the answer text the client saw. */
+export const estimateChatUsage = (messages: readonly { content?: unknown }[], completionText: string): TokenUsage => {
+  const promptTokens = estimateTokens(messages.map((message) => contentText(message.content)).join('\n'));
+  const completionTokens = estimateTokens(completionText);
+  return { promptTokens, completionTokens, totalTokens: promptTokens + completionTokens, cachedTokens: 0, reasoningTokens: 0, source: 'estimate' };
 };

@@ -1,6 +1,7 @@
 import type { CatalogModel } from '../catalog/model-catalog.js';
 import type { GatewayRequest } from '../middleware/gateway-handler.js';
 import type { TokenUsage } from '../schemas/chat-completion-result.js';
+import type { StreamOutcome } from '../streaming/sse-response.js';
 import type { Channel, EndpointKind } from '../store/channels.js';
 import type { Admission } from './admission.js';
 import { usageCost } from './pricing.js';
@@ -19,7 +20,16 @@ export interface RequestMeter {
   readonly reported: TokenUsage | undefined;
   /** Writes the record (at most once); the returned promise settles when it is stored. */
   record(status: UsageStatus, httpStatus: number, fallbackUsage?: TokenUsage): Promise<void>;
+  /**
+   * The `onFinish` of a metered stream: records the request when the stream ends, however it ends,
+   * with `estimate()` (what the client saw) when the upstream reported no usage. The function does not
+   * return before the record is written, but the stream is never held for it.
+   */
+  recordWhenStreamEnds(estimate: () => TokenUsage): (outcome: StreamOutcome) => void;
 }
+
+const streamUsageStatus = (outcome: StreamOutcome): UsageStatus =>
+  outcome.kind === 'completed' ? 'success' : outcome.kind === 'aborted' ? 'client_aborted' : 'upstream_error';
 
 export const startMeter = (
   request: GatewayRequest<unknown>,
@@ -32,7 +42,7 @@ export const startMeter = (
   let reported: TokenUsage | undefined;
   let written: Promise<void> | undefined;
   let admission: Admission | undefined;
-  return {
+  const meter: RequestMeter = {
     served(channel, count) {
       channelId = channel.id;
       attempts = count;
@@ -78,5 +88,14 @@ export const startMeter = (
       })();
       return written;
     },
+    recordWhenStreamEnds(estimate) {
+      let settle: (outcome: StreamOutcome) => void = () => undefined;
+      const ended = new Promise<StreamOutcome>((resolve) => {
+        settle = resolve;
+      });
+      request.defer(ended.then((outcome) => meter.record(streamUsageStatus(outcome), 200, estimate())));
+      return settle;
+    },
   };
+  return meter;
 };

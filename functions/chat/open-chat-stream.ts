@@ -1,0 +1,53 @@
+import type { RequestMeter } from '../shared/accounting/request-meter.js';
+import type { CatalogModel } from '../shared/catalog/model-catalog.js';
+import { chatProviders } from '../shared/providers/chat-providers.js';
+import { upstreamModelName } from '../shared/relay/order-channels.js';
+import { channelTimeouts } from '../shared/relay/upstream-http.js';
+import { withFailover } from '../shared/relay/with-failover.js';
+import type { ChatCompletionRequest } from '../shared/schemas/chat-completion-request.js';
+import { toTokenUsage, type ChatCompletionChunk } from '../shared/schemas/chat-completion-result.js';
+import type { Channel } from '../shared/store/channels.js';
+
+export interface OpenChatStream {
+  /** The upstream's chunks; reported usage is already given to the meter. */
+  readonly chunks: AsyncIterable<ChatCompletionChunk>;
+  /** The answer text (and tool arguments) seen so far, for an estimate when no usage arrives. */
+  completionText(): string;
+  /** Closes the upstream call (the client went away). */
+  abort(): void;
+}
+
+/**
+ * Opens a chat stream on the first channel that accepts it (failover before the first byte) and
+ * meters it: every endpoint that streams through chat (completions, Gemini-style) starts here.
+ */
+export const openChatStream = async (
+  request: ChatCompletionRequest,
+  model: CatalogModel,
+  channels: readonly Channel[],
+  meter: RequestMeter,
+): Promise<OpenChatStream> => {
+  const upstreamCall = new AbortController();
+  const { result, channel, attempts } = await withFailover(channels, (candidate) =>
+    chatProviders[candidate.type]!.stream({
+      request,
+      upstreamModel: upstreamModelName(candidate, model),
+      channel: candidate,
+      signal: upstreamCall.signal,
+      timeouts: channelTimeouts(candidate),
+    }),
+  );
+  meter.served(channel, attempts);
+  let text = '';
+  async function* metered(): AsyncGenerator<ChatCompletionChunk> {
+    for await (const chunk of result) {
+      if (chunk.usage) meter.usage(toTokenUsage(chunk.usage));
+      for (const choice of chunk.choices) {
+        if (typeof choice.delta?.content === 'string') text += choice.delta.content;
+        for (const call of choice.delta?.tool_calls ?? []) text += call.function?.arguments ?? '';
+      }
+      yield chunk;
+    }
+  }
+  return { chunks: metered(), completionText: () => text, abort: () => upstreamCall.abort() };
+};
