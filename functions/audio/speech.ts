@@ -74,6 +74,7 @@ export const speech = gatewayHandler({ auth: 'user', body: speechRequestSchema, 
         signal: upstreamCall.signal,
         timeouts: channelTimeouts(candidate),
       }),
+      { signal: upstreamCall.signal },
     );
     meter.served(channel, attempts);
     return withHeaders(

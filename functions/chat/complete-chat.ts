@@ -25,6 +25,7 @@ export const completeChat = async (
       signal,
       timeouts: channelTimeouts(candidate),
     }),
+    { signal },
   );
   meter.served(channel, attempts);
   if (result.usage) meter.usage(toTokenUsage(result.usage));

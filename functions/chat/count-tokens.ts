@@ -31,6 +31,7 @@ export const countTokens = gatewayHandler(
             signal,
             timeouts: channelTimeouts(channel),
           }),
+          { signal },
         );
         return json(200, { input_tokens: result });
       } catch (error) {

@@ -72,6 +72,7 @@ export const geminiGenerateContent = gatewayHandler(
           signal: request.signal,
           timeouts: channelTimeouts(candidate),
         }),
+        { signal: request.signal },
       );
       meter.served(channel, attempts);
       if (result.usage) meter.usage(toTokenUsage(result.usage));

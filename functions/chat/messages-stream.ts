@@ -28,6 +28,7 @@ export const streamMessages = async (
   const upstreamCall = new AbortController();
   const { result: events, channel, attempts } = await withFailover(channels, (candidate) =>
     streamMessageEvents(body, candidate, model, upstreamCall.signal, inputTokens),
+    { signal: upstreamCall.signal },
   );
   meter.served(channel, attempts);
 

@@ -38,7 +38,11 @@ export const messages = gatewayHandler(
       const admission = await admit(principal, { model, promptTokens, maxOutputTokens: body.max_tokens });
       meter.admitted(admission);
       if (stream) return withHeaders(await streamMessages(body, model, channels, meter, promptTokens), admission.headers);
-      const { result, channel, attempts } = await withFailover(channels, (candidate) => createMessage(body, candidate, model, request.signal));
+      const { result, channel, attempts } = await withFailover(
+        channels,
+        (candidate) => createMessage(body, candidate, model, request.signal),
+        { signal: request.signal },
+      );
       meter.served(channel, attempts);
       meter.usage(anthropicTokenUsage(result.usage));
       result.model = model.id;

@@ -36,6 +36,7 @@ export const openChatStream = async (
       signal: upstreamCall.signal,
       timeouts: channelTimeouts(candidate),
     }),
+    { signal: upstreamCall.signal },
   );
   meter.served(channel, attempts);
   let text = '';

@@ -53,7 +53,9 @@ export const responses = gatewayHandler({ auth: 'user', body: responsesRequestSc
     const admission = await admit(principal, { model, promptTokens: estimate(body, '').promptTokens, maxOutputTokens: body.max_output_tokens });
     meter.admitted(admission);
     if (!stream) {
-      const { result, channel, attempts } = await withFailover(channels, (candidate) => createOn(candidate, body, context, model, request.signal));
+      const { result, channel, attempts } = await withFailover(channels, (candidate) => createOn(candidate, body, context, model, request.signal), {
+        signal: request.signal,
+      });
       meter.served(channel, attempts);
       if (result.usage) meter.usage(tokenUsage(result.usage as ResponsesUsage));
       request.defer(meter.record('success', 200));
@@ -61,7 +63,9 @@ export const responses = gatewayHandler({ auth: 'user', body: responsesRequestSc
     }
 
     const upstreamCall = new AbortController();
-    const { result: events, channel, attempts } = await withFailover(channels, (candidate) => streamOn(candidate, body, context, model, upstreamCall.signal));
+    const { result: events, channel, attempts } = await withFailover(channels, (candidate) => streamOn(candidate, body, context, model, upstreamCall.signal), {
+      signal: upstreamCall.signal,
+    });
     meter.served(channel, attempts);
     let outputText = '';
     let lastSequence = -1;

@@ -32,6 +32,7 @@ export const embeddings = gatewayHandler({ auth: 'user', body: embeddingsRequest
         signal: request.signal,
         timeouts: channelTimeouts(candidate),
       }),
+      { signal: request.signal },
     );
     meter.served(channel, attempts);
     const promptTokens = result.usage?.prompt_tokens ?? 0;

@@ -46,6 +46,7 @@ export const generateImages = gatewayHandler({ auth: 'user', body: imagesRequest
         signal: request.signal,
         timeouts: channelTimeouts(candidate),
       }),
+      { signal: request.signal },
     );
     meter.served(channel, attempts);
     meter.usage(imageUsage(result, body.prompt));

@@ -19,6 +19,11 @@ export class UpstreamError extends GatewayError {
       code: options.code,
       param: options.param ?? null,
       expose: true,
+      // A client told to slow down also learns for how long, as the upstream said.
+      headers:
+        options.status === 429 && options.retryAfterMs !== undefined
+          ? { 'retry-after': String(Math.ceil(options.retryAfterMs / 1000)) }
+          : undefined,
       cause: options.cause,
     });
     this.name = 'UpstreamError';

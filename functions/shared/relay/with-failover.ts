@@ -1,8 +1,16 @@
 import { log } from '../log.js';
 import type { Channel } from '../store/channels.js';
-import { UpstreamError } from './upstream-errors.js';
+import { channelWithKey } from './channel-credentials.js';
+import { healthyFirst, recordChannelFailure, recordChannelSuccess } from './channel-health.js';
+import { ClientAbortedError, UpstreamError } from './upstream-errors.js';
 
+/** Calls to upstreams for one request, at most: a failing request must not hold the client long. */
 export const MAX_ATTEMPTS = 3;
+/**
+ * The longest the gateway waits for an upstream's Retry-After before asking it again, when no other
+ * channel is left. Longer waits are the client's to decide: it gets the 429 and the Retry-After.
+ */
+export const MAX_RETRY_AFTER_WAIT_MS = 5_000;
 
 export interface FailoverResult<T> {
   readonly result: T;
@@ -10,28 +18,66 @@ export interface FailoverResult<T> {
   readonly attempts: number;
 }
 
+export interface FailoverOptions {
+  /** Aborted when the client goes away: no further attempt, no waiting. */
+  readonly signal?: AbortSignal;
+}
+
+const isRetryable = (error: unknown): error is UpstreamError => error instanceof UpstreamError && error.retryable;
+
+const wait = (ms: number, signal: AbortSignal | undefined): Promise<void> =>
+  new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(new ClientAbortedError());
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(new ClientAbortedError());
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+
 /**
- * Calls the channels in order until one answers. Only a retryable failure (unreachable, timeout,
- * 429, 5xx: all before the first byte reached the client) moves on to the next channel; anything
- * else, or the last failure, is thrown as it is.
+ * Calls the channels until one answers, healthy ones first (see channel-health.ts). Only a retryable
+ * failure (unreachable, timeout, 429, 5xx: all before the first byte reached the client) moves on to
+ * the next channel. When every channel has been tried and one asked to be retried after a short
+ * while, that one is asked again after waiting what it asked. Anything else, or the last failure, is
+ * thrown as it is.
  */
 export const withFailover = async <T>(
   channels: readonly Channel[],
   attempt: (channel: Channel) => Promise<T>,
-  onFailure: (channel: Channel, error: unknown) => void = () => undefined,
+  options: FailoverOptions = {},
 ): Promise<FailoverResult<T>> => {
-  const tries = channels.slice(0, MAX_ATTEMPTS);
-  let lastError: unknown;
-  for (const [index, channel] of tries.entries()) {
+  const queue = healthyFirst(channels);
+  /** Channels that asked to be retried after a short wait, with the time they may be asked again. */
+  const retryLater: Array<{ channel: Channel; at: number }> = [];
+  let lastError: unknown = undefined;
+  for (let attempts = 1; attempts <= MAX_ATTEMPTS; attempts++) {
+    let channel = queue.shift();
+    if (!channel) {
+      retryLater.sort((a, b) => a.at - b.at);
+      const next = retryLater.shift();
+      if (!next) break;
+      await wait(next.at - Date.now(), options.signal);
+      channel = next.channel;
+    }
     try {
-      return { result: await attempt(channel), channel, attempts: index + 1 };
+      const result = await attempt(await channelWithKey(channel));
+      recordChannelSuccess(channel.id);
+      return { result, channel, attempts };
     } catch (error) {
       lastError = error;
-      onFailure(channel, error);
-      const retryable = error instanceof UpstreamError && error.retryable;
-      if (!retryable || index === tries.length - 1) break;
-      log.warn('channel failed, trying the next one', { channelId: channel.id, status: (error as UpstreamError).status });
+      if (!isRetryable(error)) break;
+      recordChannelFailure(channel.id, error.retryAfterMs);
+      if (error.retryAfterMs !== undefined && error.retryAfterMs <= MAX_RETRY_AFTER_WAIT_MS) {
+        retryLater.push({ channel, at: Date.now() + error.retryAfterMs });
+      }
+      if (options.signal?.aborted) break;
+      log.warn('channel failed', { channelId: channel.id, status: error.status, code: error.code });
     }
   }
-  throw lastError;
+  throw lastError ?? new Error('withFailover needs at least one channel');
 };
