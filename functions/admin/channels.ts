@@ -2,6 +2,7 @@ import { channelRecord } from '../shared/config/resource-records.js';
 import { notFound } from '../shared/errors.js';
 import { json } from '../shared/http/response.js';
 import type { GatewayRequest } from '../shared/middleware/gateway-handler.js';
+import { deleteChannelKey, saveChannelKey } from '../shared/secrets/channel-key.js';
 import { deleteChannel, getChannel, listChannels, putChannel } from '../shared/store/channels.js';
 import { parseWith } from './parse-with.js';
 import { channelPut, idPath } from './schemas.js';
@@ -15,7 +16,9 @@ const channelNotFound = (id: string) => notFound(`No channel with id '${id}'.`);
 export const put = async ({ pathParameters, body }: Request) => {
   const { id } = parseWith(idPath, pathParameters);
   const input = parseWith(channelPut, body ?? {});
-  const channel = await putChannel(channelRecord(id, input, await getChannel(id)));
+  const existing = await getChannel(id);
+  const key = await saveChannelKey(id, input.apiKey, existing);
+  const channel = await putChannel(channelRecord(id, input, key, existing));
   return json(200, channelView(channel));
 };
 
@@ -30,9 +33,12 @@ export const get = async ({ pathParameters }: Request) => {
   return json(200, channelView(channel));
 };
 
-/** DELETE /admin/v1/channels/{id} */
+/** DELETE /admin/v1/channels/{id}: its key's secret first, so that a failure leaves a retryable delete. */
 export const remove = async ({ pathParameters }: Request) => {
   const { id } = parseWith(idPath, pathParameters);
+  const channel = await getChannel(id);
+  if (!channel) throw channelNotFound(id);
+  await deleteChannelKey(channel);
   if (!(await deleteChannel(id))) throw channelNotFound(id);
   return json(200, deletedView(id));
 };

@@ -44,7 +44,8 @@ export const channelView = (channel: Channel) => ({
   id: channel.id,
   type: channel.type,
   baseUrl: channel.baseUrl,
-  hasApiKey: Boolean(channel.apiKey),
+  // The key itself (local runtime) or a reference to its secret (AWS).
+  hasApiKey: Boolean(channel.apiKey || channel.apiKeySecretArn),
   models: channel.models,
   modelMap: channel.modelMap,
   endpoints: channel.endpoints,

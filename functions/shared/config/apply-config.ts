@@ -1,4 +1,5 @@
 import { hashApiKey } from '../auth/api-key.js';
+import { saveChannelKey } from '../secrets/channel-key.js';
 import { createAccount, getAccount, updateAccount } from '../store/accounts.js';
 import { getChannel, putChannel } from '../store/channels.js';
 import { getKeyByHash, putKey } from '../store/keys.js';
@@ -63,12 +64,14 @@ const applyKey = async (account: ConfigAccount, accountIndex: number, keyIndex: 
 /**
  * Brings the store in line with a parsed config file; safe to run again and again (every start of the
  * local runtime does). Channels and model settings are replaced by id, keeping their creation time,
- * and a channel declared without `apiKey` keeps the stored one. Nothing the file does not mention is
- * deleted.
+ * and a channel declared without `apiKey` keeps the stored one; a declared key is stored as the admin
+ * API stores it (in Secrets Manager when `UPSTREAM_SECRET_PREFIX` is set). Nothing the file does not
+ * mention is deleted.
  */
 export const applyGatewayConfig = async (config: GatewayConfig): Promise<AppliedConfig> => {
   for (const { id, ...input } of config.channels) {
-    await putChannel(channelRecord(id, input, await getChannel(id)));
+    const existing = await getChannel(id);
+    await putChannel(channelRecord(id, input, await saveChannelKey(id, input.apiKey, existing), existing));
   }
   for (const { id, ...input } of config.models) {
     await putModelSettings(modelSettingsRecord(id, input, await getModelSettings(id)));

@@ -1,4 +1,5 @@
 import { hashApiKey, keyPrefix, newId } from '../auth/api-key.js';
+import type { ChannelKeyFields } from '../secrets/channel-key.js';
 import type { Account } from '../store/accounts.js';
 import type { Channel } from '../store/channels.js';
 import type { ApiKeyRecord } from '../store/keys.js';
@@ -12,30 +13,33 @@ import type { AccountInput, ChannelInput, KeyInput, ModelInput } from './resourc
 
 const nowIso = () => new Date().toISOString();
 
-/** A channel replacing `existing` (if any): its creation time stays, and so does its key unless the input names one. */
+/**
+ * A channel replacing `existing` (if any), keeping its creation time. The key fields come from
+ * `saveChannelKey` (`functions/shared/secrets/channel-key.ts`), which has already stored or removed
+ * the key; `input.apiKey` itself is never copied.
+ */
 export const channelRecord = (
   id: string,
-  input: ChannelInput,
+  input: Omit<ChannelInput, 'apiKey'>,
+  key: ChannelKeyFields,
   existing: Channel | undefined,
   now = nowIso(),
-): Channel => {
-  const apiKey = input.apiKey === undefined ? existing?.apiKey : (input.apiKey ?? undefined);
-  return {
-    id,
-    type: input.type,
-    baseUrl: input.baseUrl ?? null,
-    ...(apiKey === undefined ? {} : { apiKey }),
-    models: input.models,
-    modelMap: input.modelMap ?? {},
-    endpoints: input.endpoints ?? null,
-    priority: input.priority,
-    weight: input.weight,
-    enabled: input.enabled,
-    timeouts: input.timeouts ?? null,
-    createdAt: existing?.createdAt ?? now,
-    updatedAt: now,
-  };
-};
+): Channel => ({
+  id,
+  type: input.type,
+  baseUrl: input.baseUrl ?? null,
+  ...(key.apiKey === undefined ? {} : { apiKey: key.apiKey }),
+  ...(key.apiKeySecretArn === undefined ? {} : { apiKeySecretArn: key.apiKeySecretArn }),
+  models: input.models,
+  modelMap: input.modelMap ?? {},
+  endpoints: input.endpoints ?? null,
+  priority: input.priority,
+  weight: input.weight,
+  enabled: input.enabled,
+  timeouts: input.timeouts ?? null,
+  createdAt: existing?.createdAt ?? now,
+  updatedAt: now,
+});
 
 /** Model settings replacing `existing` (if any), keeping its creation time. */
 export const modelSettingsRecord = (

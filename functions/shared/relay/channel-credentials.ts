@@ -1,4 +1,25 @@
+import { log } from '../log.js';
+import { readUpstreamKey } from '../secrets/upstream-secrets.js';
 import type { Channel } from '../store/channels.js';
+import { UpstreamError } from './upstream-errors.js';
 
-// Placeholder until the Secrets Manager reader lands: the key is on the record itself.
-export const channelWithKey = async (channel: Channel): Promise<Channel> => channel;
+/**
+ * The channel with its upstream key in `apiKey`, ready for a provider: unchanged when the record keeps
+ * the key itself (or has none), else a copy with the key read from Secrets Manager (cached in memory).
+ * A failed read is a retryable 502 `UpstreamError`, so failover tries the next channel; its message
+ * names no secret.
+ */
+export const channelWithKey = async (channel: Channel): Promise<Channel> => {
+  if (!channel.apiKeySecretArn) return channel;
+  try {
+    return { ...channel, apiKey: await readUpstreamKey(channel.apiKeySecretArn) };
+  } catch (error) {
+    log.warn('could not read the upstream key of a channel', { channelId: channel.id, error: (error as Error).message });
+    throw new UpstreamError('The gateway could not read the credentials of an upstream channel.', {
+      status: 502,
+      code: 'upstream_error',
+      retryable: true,
+      cause: error,
+    });
+  }
+};

@@ -16,6 +16,8 @@ export interface Channel {
   readonly type: ChannelType;
   readonly baseUrl: string | null;
   readonly apiKey?: string;
+  /** On AWS the key is in Secrets Manager and the record holds only this reference, never `apiKey`. */
+  readonly apiKeySecretArn?: string;
   /** Public model ids this channel serves. */
   readonly models: readonly string[];
   /** Public id → the upstream's model name. */
