@@ -7,10 +7,15 @@ import * as nodejs from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { functionGroups, type FunctionGroupDefinition } from '../../functions/shared/routes.js';
+import {
+  upstreamSecretPrefixForStack,
+  upstreamSecretPrefixVariable,
+} from '../../functions/shared/secrets/upstream-secret-prefix.js';
 import { tableDefinitions, tableNames, type TableName } from '../../functions/shared/store/tables.js';
 import { functionEntry, projectRoot } from '../build/esbuild-options.js';
 import { lambdaBundlingOptions } from './lambda-bundling.js';
 import { pascalCase } from './names.js';
+import { serviceGrantsFor, usesUpstreamKeys, type ArnContext } from './service-grants.js';
 import { tableGrantsFor } from './table-grants.js';
 
 export interface GatewayFunctionsProps {
@@ -21,6 +26,8 @@ export interface GatewayFunctionsProps {
   readonly entryFor?: (group: string) => string;
   /** How long function logs are kept. */
   readonly logRetention?: logs.RetentionDays;
+  /** The Secrets Manager folder of upstream keys; `model-gateway/<stack name>/channels` by default. */
+  readonly upstreamSecretPrefix?: string;
 }
 
 /** How long a function trusts a cached key, account or catalogue read (revocation delay, DESIGN §3.2). */
@@ -32,10 +39,20 @@ export class GatewayFunctions extends Construct {
   readonly functions: Readonly<Record<string, nodejs.NodejsFunction>>;
   /** The group definitions the functions were built from. */
   readonly groups: Readonly<Record<string, FunctionGroupDefinition>>;
+  /** Where the functions keep upstream keys in Secrets Manager (`UPSTREAM_SECRET_PREFIX`). */
+  readonly upstreamSecretPrefix: string;
 
   constructor(scope: Construct, id: string, props: GatewayFunctionsProps) {
     super(scope, id);
     this.groups = props.groups ?? functionGroups;
+    const stack = Stack.of(this);
+    this.upstreamSecretPrefix = props.upstreamSecretPrefix ?? upstreamSecretPrefixForStack(stack.stackName);
+    const arnContext: ArnContext = {
+      partition: stack.partition,
+      region: stack.region,
+      account: stack.account,
+      upstreamSecretPrefix: this.upstreamSecretPrefix,
+    };
     const entryFor = props.entryFor ?? functionEntry;
     const logRetention = props.logRetention ?? logs.RetentionDays.ONE_MONTH;
     const environment = {
@@ -69,10 +86,13 @@ export class GatewayFunctions extends Construct {
         timeout: Duration.seconds(definition.timeoutSeconds),
         role,
         logGroup,
-        environment,
+        environment: usesUpstreamKeys(group)
+          ? { ...environment, [upstreamSecretPrefixVariable]: this.upstreamSecretPrefix }
+          : environment,
         bundling,
       });
       this.grantTables(group, role, props.tables);
+      grantServices(group, role, arnContext);
       functions[group] = handler;
     }
     this.functions = functions;
@@ -95,6 +115,36 @@ export class GatewayFunctions extends Construct {
     }
   }
 }
+
+/**
+ * A group's grants beyond DynamoDB, one statement each. Their resources are ARN patterns, which
+ * cdk-nag reports as wildcards: each is acknowledged on the role, by its exact text, with the reason
+ * the grant gives.
+ */
+const grantServices = (group: string, role: iam.Role, context: ArnContext): void => {
+  for (const grant of serviceGrantsFor(group)) {
+    const resources = grant.resources.map((resource) => resource(context));
+    role.addToPrincipalPolicy(new iam.PolicyStatement({ actions: [...grant.actions], resources }));
+    for (const resource of resources) {
+      Validations.of(role).acknowledge({
+        id: `AwsSolutions-IAM5[Resource::${nagResourceText(role, resource)}]`,
+        reason: grant.wildcardReason,
+      });
+    }
+  }
+};
+
+/** A resource as cdk-nag names it in a finding: `Fn::Join` flattened, `{Ref: X}` as `<X>`. */
+const nagResourceText = (scope: Construct, resource: string): string => {
+  const flatten = (value: unknown): string => {
+    if (typeof value === 'string') return value;
+    const { 'Fn::Join': join, Ref: ref } = value as { 'Fn::Join'?: [string, unknown[]]; Ref?: string };
+    if (join) return join[1].map(flatten).join(join[0]);
+    if (ref) return `<${ref}>`;
+    return JSON.stringify(value);
+  };
+  return flatten(Stack.of(scope).resolve(resource));
+};
 
 /**
  * A DynamoDB grant covers the table's indexes as `<table ARN>/index/*`, which cdk-nag reports as a

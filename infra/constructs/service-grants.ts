@@ -1,0 +1,79 @@
+/**
+ * What a function may do beyond its tables, as data: AWS actions on ARN patterns. Like the table
+ * grants, a function gets only what its group is given here.
+ */
+
+/** What an ARN pattern is built from: the stack's pseudo parameters and the upstream key folder. */
+export interface ArnContext {
+  readonly partition: string;
+  readonly region: string;
+  readonly account: string;
+  readonly upstreamSecretPrefix: string;
+}
+
+export interface ServiceGrant {
+  readonly actions: readonly string[];
+  readonly resources: readonly ((context: ArnContext) => string)[];
+  /** Why the wildcards in `resources` are needed; cdk-nag's acknowledgement of them (AwsSolutions-IAM5). */
+  readonly wildcardReason: string;
+}
+
+/** Every channel's key secret; Secrets Manager appends a random suffix to each name, hence `/*`. */
+const upstreamKeySecrets = ({ partition, region, account, upstreamSecretPrefix }: ArnContext) =>
+  `arn:${partition}:secretsmanager:${region}:${account}:secret:${upstreamSecretPrefix}/*`;
+
+/** Foundation models in any region: a cross-region inference profile routes to them there. */
+const foundationModels = ({ partition }: ArnContext) => `arn:${partition}:bedrock:*::foundation-model/*`;
+
+const inferenceProfiles = ({ partition, region, account }: ArnContext) =>
+  `arn:${partition}:bedrock:${region}:${account}:inference-profile/*`;
+
+/** A relay reads the key of the channel it calls, and nothing else in Secrets Manager. */
+export const readUpstreamKeys: ServiceGrant = {
+  actions: ['secretsmanager:GetSecretValue'],
+  resources: [upstreamKeySecrets],
+  wildcardReason:
+    'Reads the upstream API key of whichever channel it relays to: one secret per channel under the stack\'s own prefix, named by channel id with a suffix Secrets Manager chooses.',
+};
+
+/** The admin API writes channel keys: creates (tagged), rotates, removes and brings back within the recovery window. */
+export const manageUpstreamKeys: ServiceGrant = {
+  actions: [
+    'secretsmanager:CreateSecret',
+    'secretsmanager:PutSecretValue',
+    'secretsmanager:DeleteSecret',
+    'secretsmanager:RestoreSecret',
+    'secretsmanager:DescribeSecret',
+    'secretsmanager:TagResource',
+  ],
+  resources: [upstreamKeySecrets],
+  wildcardReason:
+    'Creates, rotates and deletes the upstream API key secret of each channel an admin puts: one per channel id, only under the stack\'s own prefix; it cannot read any of them.',
+};
+
+/** Converse and ConverseStream authorise as InvokeModel and InvokeModelWithResponseStream. */
+export const invokeBedrockModels: ServiceGrant = {
+  actions: ['bedrock:InvokeModel', 'bedrock:InvokeModelWithResponseStream'],
+  resources: [foundationModels, inferenceProfiles],
+  wildcardReason:
+    'Bedrock channels name their models in configuration at run time, and cross-region inference profiles route to foundation models in other regions; only invocation is allowed.',
+};
+
+/** A relaying group reads channel keys. */
+export const relayServiceGrants: readonly ServiceGrant[] = [readUpstreamKeys];
+
+/** Each group's grants, as data. A group not listed here relays to an upstream and gets `relayServiceGrants`. */
+export const serviceGrantsByGroup: Readonly<Record<string, readonly ServiceGrant[]>> = {
+  admin: [manageUpstreamKeys],
+  // Chat completions, messages and responses: the only group with Bedrock channels (DESIGN §4).
+  chat: [readUpstreamKeys, invokeBedrockModels],
+  models: [],
+  fallback: [],
+};
+
+/** The grants of one group, relay grants for a group not in the table. */
+export const serviceGrantsFor = (group: string): readonly ServiceGrant[] => serviceGrantsByGroup[group] ?? relayServiceGrants;
+
+/** Whether a group's function works with upstream key secrets, and so needs to know their prefix. */
+export const usesUpstreamKeys = (group: string): boolean =>
+  serviceGrantsFor(group).some((grant) => grant === readUpstreamKeys || grant === manageUpstreamKeys);
