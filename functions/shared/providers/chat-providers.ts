@@ -1,5 +1,6 @@
 import type { ChannelType } from '../store/channels.js';
 import { anthropicChatProvider } from './anthropic/anthropic-provider.js';
+import { bedrockChatProvider } from './bedrock/bedrock-provider.js';
 import { demoProvider } from './demo/demo-provider.js';
 import { geminiChatProvider } from './gemini/gemini-provider.js';
 import { openAiProvider } from './openai/openai-provider.js';
@@ -11,4 +12,5 @@ export const chatProviders: Readonly<Partial<Record<ChannelType, ChatProvider>>>
   demo: demoProvider,
   anthropic: anthropicChatProvider,
   gemini: geminiChatProvider,
+  bedrock: bedrockChatProvider,
 };

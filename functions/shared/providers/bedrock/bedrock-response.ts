@@ -1,0 +1,53 @@
+import type { ConverseCommandOutput } from '@aws-sdk/client-bedrock-runtime';
+import type { ChatCompletion, ChatToolCall } from '../../schemas/chat-completion-result.js';
+import { toChatUsage } from './bedrock-usage.js';
+import { mapBedrockStopReason } from './map-bedrock-stop-reason.js';
+
+/** The parts of a Converse answer the gateway reads. */
+export type BedrockConverseOutput = Pick<ConverseCommandOutput, 'output' | 'stopReason' | 'usage'>;
+
+/**
+ * A whole Converse answer as an OpenAI chat completion. Converse names no response, so the caller
+ * gives the id (the AWS request id serves well) and the model.
+ */
+export const fromBedrockResponse = (
+  response: BedrockConverseOutput,
+  options: { readonly id: string; readonly model: string; readonly created?: number },
+): ChatCompletion => {
+  let text = '';
+  let reasoning = '';
+  const toolCalls: ChatToolCall[] = [];
+  for (const block of response.output?.message?.content ?? []) {
+    if (typeof block.text === 'string') text += block.text;
+    else if (block.reasoningContent?.reasoningText?.text) reasoning += block.reasoningContent.reasoningText.text;
+    else if (block.toolUse) {
+      toolCalls.push({
+        id: block.toolUse.toolUseId ?? `call_${options.id}_${toolCalls.length}`,
+        type: 'function',
+        function: { name: block.toolUse.name ?? '', arguments: JSON.stringify(block.toolUse.input ?? {}) },
+      });
+    }
+    // Images, citations, guardrail notes and newer block types carry nothing an OpenAI client reads.
+  }
+  return {
+    id: `chatcmpl-${options.id}`,
+    object: 'chat.completion',
+    created: options.created ?? Math.floor(Date.now() / 1000),
+    model: options.model,
+    choices: [
+      {
+        index: 0,
+        message: {
+          role: 'assistant',
+          content: text === '' && toolCalls.length > 0 ? null : text,
+          ...(toolCalls.length ? { tool_calls: toolCalls } : {}),
+          ...(reasoning ? { reasoning_content: reasoning } : {}),
+          refusal: null,
+        },
+        finish_reason: mapBedrockStopReason(response.stopReason) ?? 'stop',
+        logprobs: null,
+      },
+    ],
+    ...(response.usage ? { usage: toChatUsage(response.usage) } : {}),
+  };
+};

@@ -1,0 +1,171 @@
+import type {
+  ContentBlock,
+  ConverseCommandInput,
+  InferenceConfiguration,
+  SystemContentBlock,
+  Tool,
+  ToolChoice,
+  ToolResultContentBlock,
+  ToolUseBlock,
+} from '@aws-sdk/client-bedrock-runtime';
+import type { ChatCompletionRequest, ChatMessage, ContentPart } from '../../schemas/chat-completion-request.js';
+import { toBedrockFile, toBedrockImage } from './bedrock-media.js';
+
+/** OpenAI chat request → Bedrock Converse input: pure, so it is tested on plain data. */
+
+/** What Converse and ConverseStream both take (they differ only in their guardrail settings). */
+export type BedrockConverseInput = Omit<ConverseCommandInput, 'guardrailConfig'>;
+
+interface Turn {
+  role: 'user' | 'assistant';
+  content: ContentBlock[];
+}
+
+/** JSON values as the SDK's document type, which a plain `unknown` does not satisfy. */
+type Document = NonNullable<ToolUseBlock['input']>;
+
+const partToBlock = (part: ContentPart, param: string): ContentBlock | undefined => {
+  switch (part.type) {
+    case 'text':
+      // Converse refuses a blank text block.
+      return part.text === '' ? undefined : { text: part.text };
+    case 'image_url':
+      return toBedrockImage(part.image_url.url, `${param}.image_url.url`);
+    case 'file':
+      return toBedrockFile(part.file, `${param}.file.file_data`, `document ${param.replace(/\D+/g, ' ').trim()}`);
+    case 'refusal':
+      return part.refusal === '' ? undefined : { text: part.refusal };
+    case 'input_audio':
+    case 'video_url':
+      // Converse takes neither from a client: dropped rather than refused, as OpenAI-compatible servers do.
+      return undefined;
+    default: {
+      const unreachable: never = part;
+      throw new Error(`unknown content part ${String(unreachable)}`);
+    }
+  }
+};
+
+const contentBlocks = (content: ChatMessage['content'], param: string): ContentBlock[] => {
+  if (content === undefined || content === null) return [];
+  if (typeof content === 'string') return content === '' ? [] : [{ text: content }];
+  return content.map((part, index) => partToBlock(part, `${param}[${index}]`)).filter((block): block is ContentBlock => block !== undefined);
+};
+
+const textOf = (content: ChatMessage['content']): string =>
+  typeof content === 'string' ? content : (content ?? []).map((part) => (part.type === 'text' ? part.text : '')).join('');
+
+/** A tool's answer: text, plus any images it returned. */
+const toolResultContent = (content: ChatMessage['content'], param: string): ToolResultContentBlock[] => {
+  if (typeof content === 'string' || content === undefined || content === null) return [{ text: content ?? '' }];
+  const blocks: ToolResultContentBlock[] = [];
+  for (const [index, part] of content.entries()) {
+    if (part.type === 'text') blocks.push({ text: part.text });
+    else if (part.type === 'image_url') blocks.push(toBedrockImage(part.image_url.url, `${param}[${index}].image_url.url`));
+  }
+  return blocks.length > 0 ? blocks : [{ text: '' }];
+};
+
+/** Converse wants the tool input as a JSON object; arguments that are not one are wrapped, not lost. */
+const parseArguments = (text: string): Document => {
+  try {
+    const parsed: unknown = JSON.parse(text || '{}');
+    return (parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? parsed : { value: parsed }) as Document;
+  } catch {
+    return { arguments: text };
+  }
+};
+
+/** Messages as Converse's alternating user/assistant turns, with system and developer text lifted out. */
+export const convertToBedrockMessages = (messages: readonly ChatMessage[]) => {
+  const system: SystemContentBlock[] = [];
+  const turns: Turn[] = [];
+  const push = (role: Turn['role'], blocks: ContentBlock[]) => {
+    if (blocks.length === 0) return;
+    const last = turns.at(-1);
+    // Converse requires alternation: consecutive turns of one role become one turn.
+    if (last?.role === role) last.content.push(...blocks);
+    else turns.push({ role, content: blocks });
+  };
+  for (const [index, message] of messages.entries()) {
+    const param = `messages[${index}].content`;
+    switch (message.role) {
+      case 'system':
+      case 'developer': {
+        const text = textOf(message.content);
+        if (text !== '') system.push({ text });
+        break;
+      }
+      case 'user':
+        push('user', contentBlocks(message.content, param));
+        break;
+      case 'assistant': {
+        const blocks = contentBlocks(message.content, param);
+        for (const call of message.tool_calls ?? []) {
+          blocks.push({ toolUse: { toolUseId: call.id, name: call.function.name, input: parseArguments(call.function.arguments) } });
+        }
+        push('assistant', blocks);
+        break;
+      }
+      case 'tool':
+        push('user', [{ toolResult: { toolUseId: message.tool_call_id!, content: toolResultContent(message.content, param) } }]);
+        break;
+      default: {
+        const unreachable: never = message.role;
+        throw new Error(`unknown role ${String(unreachable)}`);
+      }
+    }
+  }
+  // Tool results open their user turn, as the models behind Converse (Claude first) require.
+  for (const turn of turns) {
+    if (turn.role === 'user') turn.content.sort((a, b) => Number(b.toolResult !== undefined) - Number(a.toolResult !== undefined));
+  }
+  return { system, messages: turns };
+};
+
+const toolChoice = (choice: ChatCompletionRequest['tool_choice']): ToolChoice | undefined => {
+  if (choice === undefined || choice === 'none') return undefined;
+  if (choice === 'auto') return { auto: {} };
+  if (choice === 'required') return { any: {} };
+  return { tool: { name: choice.function.name } };
+};
+
+const present = <T>(value: T | null | undefined): value is T => value !== undefined && value !== null;
+
+const inferenceConfig = (request: ChatCompletionRequest): InferenceConfiguration | undefined => {
+  const maxTokens = request.max_completion_tokens ?? request.max_tokens;
+  const stop = typeof request.stop === 'string' ? [request.stop] : request.stop;
+  const config: InferenceConfiguration = {
+    ...(present(maxTokens) ? { maxTokens } : {}),
+    // OpenAI's scale goes to 2; the models behind Converse take at most 1.
+    ...(present(request.temperature) ? { temperature: Math.min(1, request.temperature) } : {}),
+    ...(present(request.top_p) ? { topP: request.top_p } : {}),
+    ...(stop?.length ? { stopSequences: stop } : {}),
+  };
+  return Object.keys(config).length > 0 ? config : undefined;
+};
+
+/** The whole Converse input for a chat request, under the upstream's model id. */
+export const toBedrockConverseInput = (request: ChatCompletionRequest, modelId: string): BedrockConverseInput => {
+  const { system, messages } = convertToBedrockMessages(request.messages);
+  const tools: Tool[] | undefined = request.tools?.map((tool) => ({
+    toolSpec: {
+      name: tool.function.name,
+      ...(tool.function.description ? { description: tool.function.description } : {}),
+      inputSchema: { json: (tool.function.parameters ?? { type: 'object', properties: {} }) as Document },
+    },
+  }));
+  // Converse has no "none": the tools are left out instead, unless the conversation already holds
+  // tool calls or results, which Converse refuses without a toolConfig.
+  const holdsToolBlocks = messages.some((turn) => turn.content.some((block) => block.toolUse !== undefined || block.toolResult !== undefined));
+  const sendTools = tools?.length && (request.tool_choice !== 'none' || holdsToolBlocks);
+  const choice = toolChoice(request.tool_choice);
+  const config = inferenceConfig(request);
+  return {
+    modelId,
+    messages,
+    ...(system.length ? { system } : {}),
+    ...(config ? { inferenceConfig: config } : {}),
+    ...(sendTools ? { toolConfig: { tools, ...(choice ? { toolChoice: choice } : {}) } } : {}),
+  };
+};
