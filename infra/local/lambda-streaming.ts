@@ -34,6 +34,9 @@ export class LocalResponseStream extends Writable {
     response.once('close', () => {
       if (!response.writableFinished) this.destroy(new Error('client disconnected'));
     });
+    // The runtime hears that error itself: a handler still waiting on its upstream has no listener
+    // on the stream yet, and an unheard 'error' event would bring the whole process down.
+    this.on('error', () => undefined);
   }
 
   setPrelude(prelude: StreamingPrelude): void {

@@ -1,6 +1,7 @@
 import middy from '@middy/core';
 import { executionModeStreamifyResponse } from '@middy/core/StreamifyResponse';
-import type { APIGatewayProxyEvent } from 'aws-lambda';
+import { Readable, type Writable } from 'node:stream';
+import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import type { z } from 'zod';
 import type { Principal } from '../auth/principal.js';
 import { internalError } from '../errors.js';
@@ -40,7 +41,7 @@ export interface GatewayRequest<Body> {
   readonly body: Body;
   /** The caller; only on authenticated endpoints. */
   readonly principal: Principal;
-  /** Aborted when the function runs out of time. */
+  /** Aborted when the function runs out of time, or (streaming functions) when the client goes away. */
   readonly signal: AbortSignal;
   readonly startedAt: number;
   /**
@@ -52,6 +53,46 @@ export interface GatewayRequest<Body> {
 
 type Body<Schema> = Schema extends z.ZodType ? z.output<Schema> : unknown;
 
+declare const awslambda: { streamifyResponse: <T>(handler: T) => T };
+
+type StreamingEntry = (event: APIGatewayProxyEvent, responseStream: Writable, context: Context) => Promise<unknown>;
+
+/** Per invocation (keyed by its Lambda context): aborted when the client went away. */
+const clientGone = new WeakMap<object, AbortSignal>();
+
+/**
+ * A client that goes away destroys the response stream (Lambda's, or the local runtime's). Middy
+ * writes to that stream only once the handler has returned, and cannot pipe into a destroyed one: a
+ * handler still waiting on an upstream would not notice, and a stream body it then returned would be
+ * neither read nor closed (its upstream left open, its usage never recorded, the function held until
+ * its timeout). So the stream is watched from the start: an early close aborts the request's signal,
+ * which closes the upstream call at once, and destroys a stream body returned after it.
+ */
+const watchingClient = (entry: StreamingEntry): StreamingEntry =>
+  awslambda.streamifyResponse((event: APIGatewayProxyEvent, responseStream: Writable, context: Context) => {
+    const client = new AbortController();
+    responseStream.once('close', () => {
+      if (!responseStream.writableFinished) client.abort();
+    });
+    clientGone.set(context, client.signal);
+    return entry(event, responseStream, context);
+  });
+
+/** A stream body the client will never read: destroyed, so that it closes its upstream and reports how it ended. */
+const discardWhenClientGone = (response: GatewayResponse, client: AbortSignal | undefined): GatewayResponse => {
+  const body = response.body;
+  if (client && body instanceof Readable) {
+    if (client.aborted) body.destroy();
+    else client.addEventListener('abort', () => body.destroy(), { once: true });
+  }
+  return response;
+};
+
+const requestSignal = (timeout: AbortSignal | undefined, client: AbortSignal | undefined): AbortSignal => {
+  const signals = [timeout, client].filter((signal): signal is AbortSignal => signal !== undefined);
+  return signals.length === 1 ? signals[0]! : AbortSignal.any(signals);
+};
+
 /**
  * Wraps an endpoint's handler in the shared middleware stack: request id, header normalisation,
  * error envelope, JSON body, authentication, validation. The handler sees only a clean request.
@@ -61,10 +102,11 @@ export const gatewayHandler = <Schema extends z.ZodType | undefined = undefined>
   handle: (request: GatewayRequest<Body<Schema>>) => Promise<GatewayResponse>,
 ) => {
   const errorFormat = options.errorFormat ?? 'openai';
-  const lambdaHandler = (event: APIGatewayProxyEvent, context: GatewayContext, abort?: { signal: AbortSignal }) => {
+  const lambdaHandler = async (event: APIGatewayProxyEvent, context: GatewayContext, abort?: { signal: AbortSignal }) => {
     const state = context.gateway;
     const principal = state.principal;
-    return handle({
+    const client = clientGone.get(context);
+    const response = await handle({
       event,
       requestId: state.requestId,
       headers: state.headers,
@@ -75,12 +117,13 @@ export const gatewayHandler = <Schema extends z.ZodType | undefined = undefined>
         if (!principal) throw internalError(new Error('principal read on an endpoint without auth'));
         return principal;
       },
-      signal: abort?.signal ?? new AbortController().signal,
+      signal: requestSignal(abort?.signal, client),
       startedAt: state.startedAt,
       defer: (work) => {
         state.pending.push(work.catch((error: unknown) => log.error('deferred work failed', { requestId: state.requestId, error: String(error) })));
       },
     });
+    return discardWhenClientGone(response, client);
   };
 
   const plugin = {
@@ -102,7 +145,8 @@ export const gatewayHandler = <Schema extends z.ZodType | undefined = undefined>
   if (options.auth) use(authenticate({ carriers: options.carriers, role: options.auth }));
   if (options.body || options.optionalJsonBody) use(jsonBody({ required: Boolean(options.body) }));
   if (options.body) use(validateBody(options.body));
-  return stack.handler(lambdaHandler as never);
+  const handler = stack.handler(lambdaHandler as never);
+  return options.streaming ? watchingClient(handler as unknown as StreamingEntry) : handler;
 };
 
 export type { GatewayMiddyRequest };
