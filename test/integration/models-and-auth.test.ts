@@ -122,14 +122,20 @@ describe('GET /v1/models', () => {
     ]);
   });
 
-  it('drops a model from the list once its only channel is disabled', async () => {
+  it('drops a model from the list once its only channel is disabled, and answers it 503 no_channel', async () => {
     const { key } = await gateway.createAccountWithKey({ models: ['claude-c'] });
     await gateway.admin('PUT', '/admin/v1/channels/beta', { type: 'anthropic', models: ['claude-c'], enabled: false });
 
     const response = await gateway.request('GET', '/v1/models', { key });
+    const chat = await gateway.request('POST', '/v1/chat/completions', {
+      key,
+      body: { model: 'claude-c', messages: [{ role: 'user', content: 'hello' }] },
+    });
     await gateway.admin('PUT', '/admin/v1/channels/beta', { type: 'anthropic', models: ['claude-c'] });
 
     expect(ids(response.body)).toEqual([]);
+    expect(chat.status).toBe(503);
+    expect(chat.body.error).toMatchObject({ type: 'upstream_error', code: 'no_channel' });
   });
 });
 

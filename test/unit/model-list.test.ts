@@ -51,8 +51,13 @@ const catalog = buildCatalog(
 );
 
 describe('buildCatalog', () => {
-  it('lists the models of enabled channels and the aliases of served models only', () => {
-    expect(catalog.models.map((model) => model.id)).toEqual(['claude-x', 'embed-x', 'fast', 'gpt-x']);
+  it('knows the models of every channel and the aliases of configured models only', () => {
+    expect(catalog.models.map((model) => model.id)).toEqual(['claude-x', 'embed-x', 'fast', 'gpt-x', 'hidden-x']);
+  });
+
+  it('keeps a model whose channels are all disabled, with nothing to serve it', () => {
+    expect(catalog.byId.get('hidden-x')?.channels).toEqual([]);
+    expect(catalog.byId.get('hidden-x')?.endpoints).toContain('chat');
   });
 
   it('lets an alias reach its model without shadowing a real id', () => {
@@ -72,7 +77,7 @@ describe('buildCatalog', () => {
 
 describe('mayUse', () => {
   it('allows every configured model when neither account nor key lists models', () => {
-    expect(usableModels(principal(null, null), catalog)).toHaveLength(4);
+    expect(usableModels(principal(null, null), catalog).map((model) => model.id)).toEqual(['claude-x', 'embed-x', 'fast', 'gpt-x']);
   });
 
   it('intersects the account list with the key list', () => {

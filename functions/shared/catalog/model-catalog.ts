@@ -13,7 +13,7 @@ export interface CatalogModel {
   /** Epoch seconds. */
   readonly created: number;
   readonly endpoints: readonly EndpointKind[];
-  /** Enabled channels that serve it, highest priority first. */
+  /** Enabled channels that serve it, highest priority first; empty while all are disabled. */
   readonly channels: readonly Channel[];
   readonly settings: ModelSettings | undefined;
 }
@@ -34,26 +34,29 @@ const epochSeconds = (iso: string) => Math.floor(Date.parse(iso) / 1000);
 /** Builds the catalog from channels and model settings: pure, so it can be tested on plain data. */
 export const buildCatalog = (channels: readonly Channel[], settings: readonly ModelSettings[]): ModelCatalog => {
   const settingsById = new Map(settings.map((entry) => [entry.id, entry]));
-  const servedBy = new Map<string, Channel[]>();
+  // Every channel names its models, enabled or not: a model whose channels are all disabled is still
+  // configured (listed, and answered 503 no_channel), not unknown (404).
+  const namedBy = new Map<string, Channel[]>();
   for (const channel of channels) {
-    if (!channel.enabled) continue;
     for (const model of channel.models) {
-      const list = servedBy.get(model) ?? [];
+      const list = namedBy.get(model) ?? [];
       list.push(channel);
-      servedBy.set(model, list);
+      namedBy.set(model, list);
     }
   }
 
   const byId = new Map<string, CatalogModel>();
-  for (const [id, serving] of servedBy) {
-    serving.sort((a, b) => b.priority - a.priority);
-    const kinds = new Set(serving.flatMap(channelEndpoints));
+  for (const [id, named] of namedBy) {
+    named.sort((a, b) => b.priority - a.priority);
+    const serving = named.filter((channel) => channel.enabled);
+    const described = serving.length > 0 ? serving : named;
+    const kinds = new Set(described.flatMap(channelEndpoints));
     const modelSettings = settingsById.get(id);
     const model: CatalogModel = {
       id,
       canonicalId: id,
-      ownedBy: modelSettings?.ownedBy ?? defaultOwner[serving[0]!.type],
-      created: Math.min(...serving.map((channel) => epochSeconds(channel.createdAt))),
+      ownedBy: modelSettings?.ownedBy ?? defaultOwner[described[0]!.type],
+      created: Math.min(...named.map((channel) => epochSeconds(channel.createdAt))),
       endpoints: endpointKinds.filter((kind) => kinds.has(kind)),
       channels: serving,
       settings: modelSettings,
@@ -88,5 +91,6 @@ const allows = (list: readonly string[] | null, model: CatalogModel) =>
 export const mayUse = (principal: Principal, model: CatalogModel): boolean =>
   allows(principal.accountModels, model) && allows(principal.keyModels, model);
 
+/** What a key's model list shows: usable models that some enabled channel serves right now. */
 export const usableModels = (principal: Principal, catalog: ModelCatalog): CatalogModel[] =>
-  catalog.models.filter((model) => mayUse(principal, model));
+  catalog.models.filter((model) => model.channels.length > 0 && mayUse(principal, model));
