@@ -1,4 +1,5 @@
 import type { ChatCompletion, ChatToolCall } from '../../schemas/chat-completion-result.js';
+import { singleChoiceCompletion } from '../assistant-choice.js';
 import type { AnthropicWireMessage } from './anthropic-api.js';
 import { toChatUsage } from './anthropic-usage.js';
 import { mapAnthropicStopReason } from './map-anthropic-stop-reason.js';
@@ -15,25 +16,9 @@ export const fromAnthropicResponse = (message: AnthropicWireMessage, created = M
       toolCalls.push({ id: String(block.id), type: 'function', function: { name: String(block.name), arguments: JSON.stringify(block.input ?? {}) } });
     }
   }
-  return {
-    id: message.id,
-    object: 'chat.completion',
-    created,
-    model: message.model ?? '',
-    choices: [
-      {
-        index: 0,
-        message: {
-          role: 'assistant',
-          content: text === '' && toolCalls.length > 0 ? null : text,
-          ...(toolCalls.length ? { tool_calls: toolCalls } : {}),
-          ...(reasoning ? { reasoning_content: reasoning } : {}),
-          refusal: null,
-        },
-        finish_reason: mapAnthropicStopReason(message.stop_reason) ?? 'stop',
-        logprobs: null,
-      },
-    ],
-    ...(message.usage ? { usage: toChatUsage(message.usage) } : {}),
-  };
+  return singleChoiceCompletion(
+    { id: message.id, created, model: message.model ?? '', usage: message.usage ? toChatUsage(message.usage) : undefined },
+    { text, reasoning, toolCalls },
+    mapAnthropicStopReason(message.stop_reason) ?? 'stop',
+  );
 };

@@ -1,3 +1,4 @@
+import { alternatingTurns } from '../../translation/alternating-turns.js';
 import type { ChatCompletionRequest, ChatMessage, ContentPart } from '../../schemas/chat-completion-request.js';
 
 /** OpenAI chat request → Anthropic Messages request: pure, so it is tested on plain data. */
@@ -8,10 +9,6 @@ export const DEFAULT_MAX_TOKENS = 4096;
 export const thinkingBudgets = { low: 1024, medium: 4096, high: 16_384 } as const;
 
 type AnthropicBlock = Record<string, unknown> & { type: string };
-interface AnthropicTurn {
-  role: 'user' | 'assistant';
-  content: AnthropicBlock[];
-}
 
 const DATA_URL = /^data:([^;,]+);base64,(.*)$/s;
 
@@ -70,14 +67,7 @@ const toolResultContent = (content: ChatMessage['content']): string | AnthropicB
 /** Messages as Anthropic's alternating user/assistant turns, with system text lifted out. */
 export const convertToAnthropicMessages = (messages: readonly ChatMessage[]) => {
   const system: string[] = [];
-  const turns: AnthropicTurn[] = [];
-  const push = (role: AnthropicTurn['role'], blocks: AnthropicBlock[]) => {
-    if (blocks.length === 0) return;
-    const last = turns.at(-1);
-    // Anthropic requires alternation: consecutive turns of one role become one turn.
-    if (last?.role === role) last.content.push(...blocks);
-    else turns.push({ role, content: blocks });
-  };
+  const { turns, push } = alternatingTurns<AnthropicBlock>();
   for (const message of messages) {
     switch (message.role) {
       case 'system':

@@ -1,5 +1,6 @@
 import type { ConverseCommandOutput } from '@aws-sdk/client-bedrock-runtime';
 import type { ChatCompletion, ChatToolCall } from '../../schemas/chat-completion-result.js';
+import { singleChoiceCompletion } from '../assistant-choice.js';
 import { toChatUsage } from './bedrock-usage.js';
 import { mapBedrockStopReason } from './map-bedrock-stop-reason.js';
 
@@ -29,25 +30,14 @@ export const fromBedrockResponse = (
     }
     // Images, citations, guardrail notes and newer block types carry nothing an OpenAI client reads.
   }
-  return {
-    id: `chatcmpl-${options.id}`,
-    object: 'chat.completion',
-    created: options.created ?? Math.floor(Date.now() / 1000),
-    model: options.model,
-    choices: [
-      {
-        index: 0,
-        message: {
-          role: 'assistant',
-          content: text === '' && toolCalls.length > 0 ? null : text,
-          ...(toolCalls.length ? { tool_calls: toolCalls } : {}),
-          ...(reasoning ? { reasoning_content: reasoning } : {}),
-          refusal: null,
-        },
-        finish_reason: mapBedrockStopReason(response.stopReason) ?? 'stop',
-        logprobs: null,
-      },
-    ],
-    ...(response.usage ? { usage: toChatUsage(response.usage) } : {}),
-  };
+  return singleChoiceCompletion(
+    {
+      id: `chatcmpl-${options.id}`,
+      created: options.created ?? Math.floor(Date.now() / 1000),
+      model: options.model,
+      usage: response.usage ? toChatUsage(response.usage) : undefined,
+    },
+    { text, reasoning, toolCalls },
+    mapBedrockStopReason(response.stopReason) ?? 'stop',
+  );
 };

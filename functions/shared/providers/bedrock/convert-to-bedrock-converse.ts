@@ -8,6 +8,7 @@ import type {
   ToolResultContentBlock,
   ToolUseBlock,
 } from '@aws-sdk/client-bedrock-runtime';
+import { alternatingTurns } from '../../translation/alternating-turns.js';
 import type { ChatCompletionRequest, ChatMessage, ContentPart } from '../../schemas/chat-completion-request.js';
 import { toBedrockFile, toBedrockImage } from './bedrock-media.js';
 
@@ -16,10 +17,6 @@ import { toBedrockFile, toBedrockImage } from './bedrock-media.js';
 /** What Converse and ConverseStream both take (they differ only in their guardrail settings). */
 export type BedrockConverseInput = Omit<ConverseCommandInput, 'guardrailConfig'>;
 
-interface Turn {
-  role: 'user' | 'assistant';
-  content: ContentBlock[];
-}
 
 /** JSON values as the SDK's document type, which a plain `unknown` does not satisfy. */
 type Document = NonNullable<ToolUseBlock['input']>;
@@ -79,14 +76,7 @@ const parseArguments = (text: string): Document => {
 /** Messages as Converse's alternating user/assistant turns, with system and developer text lifted out. */
 export const convertToBedrockMessages = (messages: readonly ChatMessage[]) => {
   const system: SystemContentBlock[] = [];
-  const turns: Turn[] = [];
-  const push = (role: Turn['role'], blocks: ContentBlock[]) => {
-    if (blocks.length === 0) return;
-    const last = turns.at(-1);
-    // Converse requires alternation: consecutive turns of one role become one turn.
-    if (last?.role === role) last.content.push(...blocks);
-    else turns.push({ role, content: blocks });
-  };
+  const { turns, push } = alternatingTurns<ContentBlock>();
   for (const [index, message] of messages.entries()) {
     const param = `messages[${index}].content`;
     switch (message.role) {

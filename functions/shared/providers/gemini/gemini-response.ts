@@ -1,4 +1,5 @@
 import type { ChatCompletion, ChatToolCall, ChatUsage, FinishReason } from '../../schemas/chat-completion-result.js';
+import { assistantChoice } from '../assistant-choice.js';
 import type { GeminiPart, GeminiResponse, GeminiUsage } from './gemini-api.js';
 import { mapGeminiFinishReason } from './map-gemini-finish-reason.js';
 
@@ -50,22 +51,11 @@ export const fromGeminiResponse = (response: GeminiResponse, idPrefix: string, c
   const choices: ChatCompletion['choices'] = candidates.map((candidate, position) => {
     const { text, reasoning, toolCalls } = translateParts(candidate.content?.parts ?? [], nextCallId);
     const finish: FinishReason = mapGeminiFinishReason(candidate.finishReason, toolCalls.length > 0) ?? 'stop';
-    return {
-      index: candidate.index ?? position,
-      message: {
-        role: 'assistant',
-        content: text === '' && toolCalls.length > 0 ? null : text,
-        ...(toolCalls.length ? { tool_calls: toolCalls } : {}),
-        ...(reasoning ? { reasoning_content: reasoning } : {}),
-        refusal: null,
-      },
-      finish_reason: finish,
-      logprobs: null,
-    };
+    return assistantChoice({ text, reasoning, toolCalls }, finish, candidate.index ?? position);
   });
   // A prompt Gemini blocked comes back without candidates: an empty, filtered answer.
   if (choices.length === 0) {
-    choices.push({ index: 0, message: { role: 'assistant', content: '', refusal: null }, finish_reason: 'content_filter', logprobs: null });
+    choices.push(assistantChoice({ text: '', reasoning: '', toolCalls: [] }, 'content_filter'));
   }
   return {
     id: `chatcmpl-${response.responseId ?? idPrefix}`,
