@@ -3,13 +3,13 @@ import { admit } from '../shared/accounting/admission.js';
 import { startMeter, type RequestMeter } from '../shared/accounting/request-meter.js';
 import { withHeaders } from '../shared/accounting/with-headers.js';
 import { resolveUsableModel } from '../shared/catalog/resolve-model.js';
-import { toGatewayError } from '../shared/http/error-response.js';
 import type { GatewayResponse } from '../shared/http/response.js';
 import { gatewayHandler } from '../shared/middleware/gateway-handler.js';
 import { speechProviders } from '../shared/providers/speech-providers.js';
 import { orderChannels, upstreamModelName } from '../shared/relay/order-channels.js';
-import { ClientAbortedError, noChannel, UpstreamError } from '../shared/relay/upstream-errors.js';
+import { ClientAbortedError, noChannel } from '../shared/relay/upstream-errors.js';
 import { channelTimeouts } from '../shared/relay/upstream-http.js';
+import { upstreamCallFor } from '../shared/relay/upstream-call.js';
 import { withFailover } from '../shared/relay/with-failover.js';
 import type { TokenUsage } from '../shared/schemas/chat-completion-result.js';
 import { speechRequestSchema } from '../shared/schemas/speech-request.js';
@@ -60,13 +60,13 @@ export const speech = gatewayHandler({ auth: 'user', body: speechRequestSchema, 
   const channels = orderChannels(model, 'speech', (channel) => speechProviders[channel.type] !== undefined);
   const meter = startMeter(request, model, 'speech', true);
   meter.usage(characterUsage(body.input.length));
-  const upstreamCall = new AbortController();
+  const upstreamCall = upstreamCallFor(request.signal);
   try {
     if (channels.length === 0) throw noChannel(model.id, '/v1/audio/speech');
     // Speech usage counts input characters as its tokens (`characterUsage`), so admission does too.
     const admission = await admit(principal, { model, promptTokens: body.input.length, maxOutputTokens: 0 });
     meter.admitted(admission);
-    const { result: audio, channel, attempts } = await withFailover(channels, (candidate) =>
+    const { result: audio } = await withFailover(channels, (candidate) =>
       speechProviders[candidate.type]!.speak({
         request: body,
         upstreamModel: upstreamModelName(candidate, model),
@@ -74,9 +74,8 @@ export const speech = gatewayHandler({ auth: 'user', body: speechRequestSchema, 
         signal: upstreamCall.signal,
         timeouts: channelTimeouts(candidate),
       }),
-      { signal: upstreamCall.signal },
+      { signal: upstreamCall.signal, meter },
     );
-    meter.served(channel, attempts);
     return withHeaders(
       {
         statusCode: 200,
@@ -86,7 +85,7 @@ export const speech = gatewayHandler({ auth: 'user', body: speechRequestSchema, 
       admission.headers,
     );
   } catch (error) {
-    request.defer(meter.record(error instanceof UpstreamError ? 'upstream_error' : 'error', toGatewayError(error).status));
+    request.defer(meter.failed(error));
     throw error;
   }
 });

@@ -3,11 +3,10 @@ import { contentText, estimateTokens } from '../shared/accounting/estimate-token
 import { startMeter } from '../shared/accounting/request-meter.js';
 import { withHeaders } from '../shared/accounting/with-headers.js';
 import { resolveUsableModel } from '../shared/catalog/resolve-model.js';
-import { toGatewayError } from '../shared/http/error-response.js';
 import { gatewayHandler } from '../shared/middleware/gateway-handler.js';
 import { chatProviders } from '../shared/providers/chat-providers.js';
 import { orderChannels } from '../shared/relay/order-channels.js';
-import { noChannel, UpstreamError } from '../shared/relay/upstream-errors.js';
+import { noChannel } from '../shared/relay/upstream-errors.js';
 import { chatCompletionRequestSchema } from '../shared/schemas/chat-completion-request.js';
 import { completeChat } from './complete-chat.js';
 import { streamChat } from './stream-chat.js';
@@ -32,13 +31,12 @@ export const chatCompletions = gatewayHandler(
         maxOutputTokens: body.max_completion_tokens ?? body.max_tokens,
       });
       meter.admitted(admission);
-      if (stream) return withHeaders(await streamChat(body, model, channels, meter), admission.headers);
+      if (stream) return withHeaders(await streamChat(body, model, channels, meter, request.signal), admission.headers);
       const response = await completeChat(body, model, channels, meter, request.signal);
       request.defer(meter.record('success', 200));
       return withHeaders(response, admission.headers);
     } catch (error) {
-      const failure = toGatewayError(error);
-      request.defer(meter.record(error instanceof UpstreamError ? 'upstream_error' : 'error', failure.status));
+      request.defer(meter.failed(error));
       throw error;
     }
   },

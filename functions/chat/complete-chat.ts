@@ -17,7 +17,7 @@ export const completeChat = async (
   meter: RequestMeter,
   signal: AbortSignal,
 ): Promise<GatewayResponse> => {
-  const { result, channel, attempts } = await withFailover(channels, (candidate) =>
+  const { result } = await withFailover(channels, (candidate) =>
     chatProviders[candidate.type]!.complete({
       request: body,
       upstreamModel: upstreamModelName(candidate, model),
@@ -25,9 +25,8 @@ export const completeChat = async (
       signal,
       timeouts: channelTimeouts(candidate),
     }),
-    { signal },
+    { signal, meter },
   );
-  meter.served(channel, attempts);
   if (result.usage) meter.usage(toTokenUsage(result.usage));
   result.model = model.id;
   return json(200, result);

@@ -4,12 +4,11 @@ import { startMeter } from '../shared/accounting/request-meter.js';
 import { withHeaders } from '../shared/accounting/with-headers.js';
 import { resolveUsableModel } from '../shared/catalog/resolve-model.js';
 import { unknownUrl } from '../shared/errors.js';
-import { toGatewayError } from '../shared/http/error-response.js';
 import { json } from '../shared/http/response.js';
 import { gatewayHandler } from '../shared/middleware/gateway-handler.js';
 import { chatProviders } from '../shared/providers/chat-providers.js';
 import { orderChannels, upstreamModelName } from '../shared/relay/order-channels.js';
-import { noChannel, UpstreamError } from '../shared/relay/upstream-errors.js';
+import { noChannel } from '../shared/relay/upstream-errors.js';
 import { channelTimeouts } from '../shared/relay/upstream-http.js';
 import { withFailover } from '../shared/relay/with-failover.js';
 import { toTokenUsage } from '../shared/schemas/chat-completion-result.js';
@@ -63,8 +62,8 @@ export const geminiGenerateContent = gatewayHandler(
         maxOutputTokens: chatRequest.max_completion_tokens ?? chatRequest.max_tokens,
       });
       meter.admitted(admission);
-      if (stream) return withHeaders(await streamGeminiContent(chatRequest, model, channels, meter), admission.headers);
-      const { result, channel, attempts } = await withFailover(channels, (candidate) =>
+      if (stream) return withHeaders(await streamGeminiContent(chatRequest, model, channels, meter, request.signal), admission.headers);
+      const { result } = await withFailover(channels, (candidate) =>
         chatProviders[candidate.type]!.complete({
           request: chatRequest,
           upstreamModel: upstreamModelName(candidate, model),
@@ -72,15 +71,13 @@ export const geminiGenerateContent = gatewayHandler(
           signal: request.signal,
           timeouts: channelTimeouts(candidate),
         }),
-        { signal: request.signal },
+        { signal: request.signal, meter },
       );
-      meter.served(channel, attempts);
       if (result.usage) meter.usage(toTokenUsage(result.usage));
       request.defer(meter.record('success', 200));
       return withHeaders(json(200, chatToGeminiResponse(result, model.id)), admission.headers);
     } catch (error) {
-      const failure = toGatewayError(error);
-      request.defer(meter.record(error instanceof UpstreamError ? 'upstream_error' : 'error', failure.status));
+      request.defer(meter.failed(error));
       throw error;
     }
   },

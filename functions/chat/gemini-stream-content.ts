@@ -18,8 +18,9 @@ export const streamGeminiContent = async (
   model: CatalogModel,
   channels: readonly Channel[],
   meter: RequestMeter,
+  client: AbortSignal,
 ): Promise<GatewayResponse> => {
-  const upstream = await openChatStream(chatRequest, model, channels, meter);
+  const upstream = await openChatStream(chatRequest, model, channels, meter, client);
   const translator = createChatToGeminiStream(model.id);
   async function* clientEvents(): AsyncGenerator<OutgoingEvent> {
     for await (const chunk of upstream.chunks) {

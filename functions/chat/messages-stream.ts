@@ -3,6 +3,7 @@ import { estimateTokens } from '../shared/accounting/estimate-tokens.js';
 import type { CatalogModel } from '../shared/catalog/model-catalog.js';
 import { errorBody, toGatewayError } from '../shared/http/error-response.js';
 import type { GatewayResponse } from '../shared/http/response.js';
+import { upstreamCallFor } from '../shared/relay/upstream-call.js';
 import { withFailover } from '../shared/relay/with-failover.js';
 import type { AnthropicMessagesRequest } from '../shared/schemas/anthropic-messages-request.js';
 import type { AnthropicUsage } from '../shared/schemas/anthropic-messages-result.js';
@@ -23,14 +24,14 @@ export const streamMessages = async (
   model: CatalogModel,
   channels: readonly Channel[],
   meter: RequestMeter,
+  client: AbortSignal,
   inputTokens: number,
 ): Promise<GatewayResponse> => {
-  const upstreamCall = new AbortController();
-  const { result: events, channel, attempts } = await withFailover(channels, (candidate) =>
+  const upstreamCall = upstreamCallFor(client);
+  const { result: events } = await withFailover(channels, (candidate) =>
     streamMessageEvents(body, candidate, model, upstreamCall.signal, inputTokens),
-    { signal: upstreamCall.signal },
+    { signal: upstreamCall.signal, meter },
   );
-  meter.served(channel, attempts);
 
   let usage: Partial<AnthropicUsage> = {};
   let outputText = '';

@@ -3,11 +3,10 @@ import { startMeter } from '../shared/accounting/request-meter.js';
 import { withHeaders } from '../shared/accounting/with-headers.js';
 import { resolveUsableModel } from '../shared/catalog/resolve-model.js';
 import { invalidValue } from '../shared/errors.js';
-import { toGatewayError } from '../shared/http/error-response.js';
 import { json } from '../shared/http/response.js';
 import { gatewayHandler } from '../shared/middleware/gateway-handler.js';
 import { orderChannels } from '../shared/relay/order-channels.js';
-import { noChannel, UpstreamError } from '../shared/relay/upstream-errors.js';
+import { noChannel } from '../shared/relay/upstream-errors.js';
 import { withFailover } from '../shared/relay/with-failover.js';
 import { anthropicMessagesRequestSchema } from '../shared/schemas/anthropic-messages-request.js';
 import { estimateAnthropicInput } from '../shared/translation/estimate-anthropic-input.js';
@@ -37,20 +36,18 @@ export const messages = gatewayHandler(
       const promptTokens = estimateAnthropicInput(body);
       const admission = await admit(principal, { model, promptTokens, maxOutputTokens: body.max_tokens });
       meter.admitted(admission);
-      if (stream) return withHeaders(await streamMessages(body, model, channels, meter, promptTokens), admission.headers);
-      const { result, channel, attempts } = await withFailover(
+      if (stream) return withHeaders(await streamMessages(body, model, channels, meter, request.signal, promptTokens), admission.headers);
+      const { result } = await withFailover(
         channels,
         (candidate) => createMessage(body, candidate, model, request.signal),
-        { signal: request.signal },
+        { signal: request.signal, meter },
       );
-      meter.served(channel, attempts);
       meter.usage(anthropicTokenUsage(result.usage));
       result.model = model.id;
       request.defer(meter.record('success', 200));
       return withHeaders(json(200, result), admission.headers);
     } catch (error) {
-      const failure = toGatewayError(error);
-      request.defer(meter.record(error instanceof UpstreamError ? 'upstream_error' : 'error', failure.status));
+      request.defer(meter.failed(error));
       throw error;
     }
   },

@@ -1,6 +1,7 @@
 import type { RequestMeter } from '../shared/accounting/request-meter.js';
 import type { CatalogModel } from '../shared/catalog/model-catalog.js';
 import { chatProviders } from '../shared/providers/chat-providers.js';
+import { upstreamCallFor } from '../shared/relay/upstream-call.js';
 import { upstreamModelName } from '../shared/relay/order-channels.js';
 import { channelTimeouts } from '../shared/relay/upstream-http.js';
 import { withFailover } from '../shared/relay/with-failover.js';
@@ -26,9 +27,11 @@ export const openChatStream = async (
   model: CatalogModel,
   channels: readonly Channel[],
   meter: RequestMeter,
+  /** The request's signal: the client leaving closes the upstream call at once. */
+  client: AbortSignal,
 ): Promise<OpenChatStream> => {
-  const upstreamCall = new AbortController();
-  const { result, channel, attempts } = await withFailover(channels, (candidate) =>
+  const upstreamCall = upstreamCallFor(client);
+  const { result } = await withFailover(channels, (candidate) =>
     chatProviders[candidate.type]!.stream({
       request,
       upstreamModel: upstreamModelName(candidate, model),
@@ -36,9 +39,8 @@ export const openChatStream = async (
       signal: upstreamCall.signal,
       timeouts: channelTimeouts(candidate),
     }),
-    { signal: upstreamCall.signal },
+    { signal: upstreamCall.signal, meter },
   );
-  meter.served(channel, attempts);
   let text = '';
   async function* metered(): AsyncGenerator<ChatCompletionChunk> {
     for await (const chunk of result) {

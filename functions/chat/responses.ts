@@ -7,7 +7,8 @@ import { invalidValue } from '../shared/errors.js';
 import { toGatewayError } from '../shared/http/error-response.js';
 import { json } from '../shared/http/response.js';
 import { gatewayHandler } from '../shared/middleware/gateway-handler.js';
-import { noChannel, UpstreamError } from '../shared/relay/upstream-errors.js';
+import { noChannel } from '../shared/relay/upstream-errors.js';
+import { upstreamCallFor } from '../shared/relay/upstream-call.js';
 import { withFailover } from '../shared/relay/with-failover.js';
 import type { TokenUsage } from '../shared/schemas/chat-completion-result.js';
 import { responsesRequestSchema, type ResponsesRequest } from '../shared/schemas/responses-request.js';
@@ -53,20 +54,20 @@ export const responses = gatewayHandler({ auth: 'user', body: responsesRequestSc
     const admission = await admit(principal, { model, promptTokens: estimate(body, '').promptTokens, maxOutputTokens: body.max_output_tokens });
     meter.admitted(admission);
     if (!stream) {
-      const { result, channel, attempts } = await withFailover(channels, (candidate) => createOn(candidate, body, context, model, request.signal), {
+      const { result } = await withFailover(channels, (candidate) => createOn(candidate, body, context, model, request.signal), {
         signal: request.signal,
+        meter,
       });
-      meter.served(channel, attempts);
       if (result.usage) meter.usage(tokenUsage(result.usage as ResponsesUsage));
       request.defer(meter.record('success', 200));
       return withHeaders(json(200, result satisfies ResponseObject), admission.headers);
     }
 
-    const upstreamCall = new AbortController();
-    const { result: events, channel, attempts } = await withFailover(channels, (candidate) => streamOn(candidate, body, context, model, upstreamCall.signal), {
+    const upstreamCall = upstreamCallFor(request.signal);
+    const { result: events } = await withFailover(channels, (candidate) => streamOn(candidate, body, context, model, upstreamCall.signal), {
       signal: upstreamCall.signal,
+      meter,
     });
-    meter.served(channel, attempts);
     let outputText = '';
     let lastSequence = -1;
     async function* clientEvents(): AsyncGenerator<OutgoingEvent> {
@@ -96,7 +97,7 @@ export const responses = gatewayHandler({ auth: 'user', body: responsesRequestSc
     });
     return withHeaders(sseResponse(sse), admission.headers);
   } catch (error) {
-    request.defer(meter.record(error instanceof UpstreamError ? 'upstream_error' : 'error', toGatewayError(error).status));
+    request.defer(meter.failed(error));
     throw error;
   }
 });

@@ -17,8 +17,9 @@ export const streamChat = async (
   model: CatalogModel,
   channels: readonly Channel[],
   meter: RequestMeter,
+  client: AbortSignal,
 ): Promise<GatewayResponse> => {
-  const upstream = await openChatStream(body, model, channels, meter);
+  const upstream = await openChatStream(body, model, channels, meter, client);
   const includeUsage = body.stream_options?.include_usage === true;
   async function* clientEvents(): AsyncGenerator<OutgoingEvent> {
     for await (const chunk of upstream.chunks) {

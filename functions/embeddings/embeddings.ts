@@ -3,12 +3,11 @@ import { estimateTokens } from '../shared/accounting/estimate-tokens.js';
 import { startMeter } from '../shared/accounting/request-meter.js';
 import { withHeaders } from '../shared/accounting/with-headers.js';
 import { resolveUsableModel } from '../shared/catalog/resolve-model.js';
-import { toGatewayError } from '../shared/http/error-response.js';
 import { json } from '../shared/http/response.js';
 import { gatewayHandler } from '../shared/middleware/gateway-handler.js';
 import { embeddingsProviders } from '../shared/providers/embeddings-providers.js';
 import { orderChannels, upstreamModelName } from '../shared/relay/order-channels.js';
-import { noChannel, UpstreamError } from '../shared/relay/upstream-errors.js';
+import { noChannel } from '../shared/relay/upstream-errors.js';
 import { channelTimeouts } from '../shared/relay/upstream-http.js';
 import { withFailover } from '../shared/relay/with-failover.js';
 import { embeddingsInputs, embeddingsRequestSchema } from '../shared/schemas/embeddings-request.js';
@@ -24,7 +23,7 @@ export const embeddings = gatewayHandler({ auth: 'user', body: embeddingsRequest
     const estimatedPromptTokens = embeddingsInputs(body.input).reduce((sum, input) => sum + (typeof input === 'string' ? estimateTokens(input) : input.length), 0);
     const admission = await admit(principal, { model, promptTokens: estimatedPromptTokens, maxOutputTokens: 0 });
     meter.admitted(admission);
-    const { result, channel, attempts } = await withFailover(channels, (candidate) =>
+    const { result } = await withFailover(channels, (candidate) =>
       embeddingsProviders[candidate.type]!.embed({
         request: body,
         upstreamModel: upstreamModelName(candidate, model),
@@ -32,16 +31,15 @@ export const embeddings = gatewayHandler({ auth: 'user', body: embeddingsRequest
         signal: request.signal,
         timeouts: channelTimeouts(candidate),
       }),
-      { signal: request.signal },
+      { signal: request.signal, meter },
     );
-    meter.served(channel, attempts);
     const promptTokens = result.usage?.prompt_tokens ?? 0;
     meter.usage({ promptTokens, completionTokens: 0, totalTokens: result.usage?.total_tokens ?? promptTokens, cachedTokens: 0, reasoningTokens: 0, source: 'upstream' });
     result.model = model.id;
     request.defer(meter.record('success', 200));
     return withHeaders(json(200, result), admission.headers);
   } catch (error) {
-    request.defer(meter.record(error instanceof UpstreamError ? 'upstream_error' : 'error', toGatewayError(error).status));
+    request.defer(meter.failed(error));
     throw error;
   }
 });

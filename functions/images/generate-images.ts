@@ -3,12 +3,11 @@ import { estimateTokens } from '../shared/accounting/estimate-tokens.js';
 import { startMeter } from '../shared/accounting/request-meter.js';
 import { withHeaders } from '../shared/accounting/with-headers.js';
 import { resolveUsableModel } from '../shared/catalog/resolve-model.js';
-import { toGatewayError } from '../shared/http/error-response.js';
 import { json } from '../shared/http/response.js';
 import { gatewayHandler } from '../shared/middleware/gateway-handler.js';
 import { imagesProviders } from '../shared/providers/images-providers.js';
 import { orderChannels, upstreamModelName } from '../shared/relay/order-channels.js';
-import { noChannel, UpstreamError } from '../shared/relay/upstream-errors.js';
+import { noChannel } from '../shared/relay/upstream-errors.js';
 import { channelTimeouts } from '../shared/relay/upstream-http.js';
 import { withFailover } from '../shared/relay/with-failover.js';
 import type { TokenUsage } from '../shared/schemas/chat-completion-result.js';
@@ -38,7 +37,7 @@ export const generateImages = gatewayHandler({ auth: 'user', body: imagesRequest
     // Without upstream token counts, usage counts one completion token an image (`imageUsage`).
     const admission = await admit(principal, { model, promptTokens: estimateTokens(body.prompt), maxOutputTokens: body.n ?? 1 });
     meter.admitted(admission);
-    const { result, channel, attempts } = await withFailover(channels, (candidate) =>
+    const { result } = await withFailover(channels, (candidate) =>
       imagesProviders[candidate.type]!.generate({
         request: body,
         upstreamModel: upstreamModelName(candidate, model),
@@ -46,14 +45,13 @@ export const generateImages = gatewayHandler({ auth: 'user', body: imagesRequest
         signal: request.signal,
         timeouts: channelTimeouts(candidate),
       }),
-      { signal: request.signal },
+      { signal: request.signal, meter },
     );
-    meter.served(channel, attempts);
     meter.usage(imageUsage(result, body.prompt));
     request.defer(meter.record('success', 200));
     return withHeaders(json(200, result), admission.headers);
   } catch (error) {
-    request.defer(meter.record(error instanceof UpstreamError ? 'upstream_error' : 'error', toGatewayError(error).status));
+    request.defer(meter.failed(error));
     throw error;
   }
 });

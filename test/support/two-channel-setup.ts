@@ -320,17 +320,23 @@ export const describeFailover = (wire: Wire, connect: (key: string, gatewayUrl: 
 
       // Sooner than the upstream would have finished on its own.
       await waitFor(() => setup.first.abortedByClient > abortedBefore, 300);
+      expect(await caller.usageRecord()).toMatchObject({ channelId: 'first', status: 'client_aborted' });
     });
   });
 
-  it('is recorded as given up when the client leaves a stream before its first byte', async () => {
+  it('closes the upstream at once and records the request as given up when the client leaves a stream before its first byte', async () => {
     setup.first.inject({ kind: 'delay', ms: TIMEOUTS.firstByteMs - 100 });
+    const abortedBefore = setup.first.abortedByClient;
+    const secondCallsBefore = setup.second.received.length;
     const client = new AbortController();
     setTimeout(() => client.abort(), 150);
 
     await sdk.ask(PAIR_MODEL, { stream: true, signal: client.signal }).catch(() => undefined);
 
+    // Within the upstream's own delay: the call was closed while it was still thinking.
+    await waitFor(() => setup.first.abortedByClient > abortedBefore, 300);
     expect(await caller.usageRecord()).toMatchObject({ channelId: 'first', status: 'client_aborted', stream: true });
+    expect(setup.second.received.length).toBe(secondCallsBefore);
   });
 
   describe('a streamed answer broken after its first byte', () => {

@@ -89,6 +89,17 @@ describe('withFailover', () => {
     expect(calls).toEqual(['a', 'b']);
   });
 
+  it('tells the meter of every attempt, so a request that fails still names its last channel', async () => {
+    const seen: Array<[string, number]> = [];
+    const meter = { served: (target: Channel, attempts: number) => seen.push([target.id, attempts]) };
+    const { attempt } = scripted({ a: [serverError()], b: [serverError()] });
+    await expect(withFailover([a, b], attempt, { meter })).rejects.toBeInstanceOf(UpstreamError);
+    expect(seen).toEqual([
+      ['a', 1],
+      ['b', 2],
+    ]);
+  });
+
   it('does not retry a failure that is the request’s own fault', async () => {
     const refused = upstreamStatusError(400, 'bad field');
     const { attempt, calls } = scripted({ a: [refused], b: ['from b'] });

@@ -1,5 +1,7 @@
 import type { CatalogModel } from '../catalog/model-catalog.js';
+import { toGatewayError } from '../http/error-response.js';
 import type { GatewayRequest } from '../middleware/gateway-handler.js';
+import { ClientAbortedError, UpstreamError } from '../relay/upstream-errors.js';
 import type { TokenUsage } from '../schemas/chat-completion-result.js';
 import type { StreamOutcome } from '../streaming/sse-response.js';
 import type { Channel, EndpointKind } from '../store/channels.js';
@@ -20,6 +22,8 @@ export interface RequestMeter {
   readonly reported: TokenUsage | undefined;
   /** Writes the record (at most once); the returned promise settles when it is stored. */
   record(status: UsageStatus, httpStatus: number, fallbackUsage?: TokenUsage): Promise<void>;
+  /** Records a request that ended in an error: the client's leaving, an upstream's failure, or ours. */
+  failed(error: unknown): Promise<void>;
   /**
    * The `onFinish` of a metered stream: records the request when the stream ends, however it ends,
    * with `estimate()` (what the client saw) when the upstream reported no usage. The function does not
@@ -87,6 +91,11 @@ export const startMeter = (
         ]);
       })();
       return written;
+    },
+    failed(error) {
+      const status: UsageStatus =
+        error instanceof ClientAbortedError ? 'client_aborted' : error instanceof UpstreamError ? 'upstream_error' : 'error';
+      return meter.record(status, toGatewayError(error).status);
     },
     recordWhenStreamEnds(estimate) {
       let settle: (outcome: StreamOutcome) => void = () => undefined;

@@ -52,10 +52,18 @@ export const noChannel = (model: string, endpoint: string) =>
     retryable: false,
   });
 
-/** The client went away: nothing to answer, and no reason to keep the upstream call open. */
-export class ClientAbortedError extends Error {
+/**
+ * The client went away: nothing to answer, and no reason to keep the upstream call open. Its status
+ * (499, "client closed request") only ever reaches the usage record and the logs.
+ */
+export class ClientAbortedError extends GatewayError {
   constructor() {
-    super('client disconnected');
+    super('The client closed the request before the answer was complete.', {
+      status: 499,
+      type: 'invalid_request_error',
+      code: 'client_closed_request',
+      expose: true,
+    });
     this.name = 'ClientAbortedError';
   }
 }

@@ -21,6 +21,8 @@ export interface FailoverResult<T> {
 export interface FailoverOptions {
   /** Aborted when the client goes away: no further attempt, no waiting. */
   readonly signal?: AbortSignal;
+  /** Told of every attempt before it starts, so a request that fails still names its last channel. */
+  readonly meter?: { served(channel: Channel, attempts: number): void };
 }
 
 const isRetryable = (error: unknown): error is UpstreamError => error instanceof UpstreamError && error.retryable;
@@ -64,6 +66,7 @@ export const withFailover = async <T>(
       await wait(next.at - Date.now(), options.signal);
       channel = next.channel;
     }
+    options.meter?.served(channel, attempts);
     try {
       const result = await attempt(await channelWithKey(channel));
       recordChannelSuccess(channel.id);
