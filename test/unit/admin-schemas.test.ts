@@ -119,6 +119,13 @@ describe('channel bodies', () => {
     });
   });
 
+  test('a bedrock channel refuses an apiKey it would never use, and takes none', () => {
+    const refused = refusal(channelPut, { type: 'bedrock', apiKey: 'AKIA-not-needed', models: ['nova-pro'] });
+    expect(refused).toMatchObject({ code: 'invalid_value', param: 'apiKey' });
+    expect(refused.message).toContain('IAM role');
+    expect(parseWith(channelPut, { type: 'bedrock', models: ['nova-pro'] })).toMatchObject({ type: 'bedrock' });
+  });
+
   test('a missing model list is missing_required on models', () => {
     expect(refusal(channelPut, { type: 'demo' })).toMatchObject({ code: 'missing_required', param: 'models' });
   });

@@ -8,7 +8,7 @@ import {
   keyFields,
   modelFields,
   modelId,
-  requireBaseUrlForOpenai,
+  channelTypeRules,
   resourceId,
 } from './resource-schemas.js';
 
@@ -55,7 +55,7 @@ const configKey = z.strictObject({
 
 const configChannel = z
   .strictObject({ id: resourceId, ...channelFields, apiKey: secret.optional() })
-  .superRefine(requireBaseUrlForOpenai);
+  .superRefine(channelTypeRules);
 
 const configModel = z.strictObject({ id: modelId, ...modelFields });
 

@@ -108,24 +108,34 @@ export const channelFields = {
 };
 
 /**
- * An `openai` channel has no default host to call; other types either have their vendor's API root
- * (`anthropic`, `gemini`), need none (`bedrock`, `demo`), or take one to reach a proxy.
+ * What a channel's type demands of the rest: an `openai` channel has no default host to call (other
+ * types either have their vendor's API root, need none, or take one to reach a proxy), and a
+ * `bedrock` channel signs with the function's IAM role, so a key given to it would silently go unused.
  */
-export const requireBaseUrlForOpenai = (
-  channel: { type: string; baseUrl?: string | undefined },
+export const channelTypeRules = (
+  channel: { type: string; baseUrl?: string | undefined; apiKey?: string | null | undefined },
   context: z.RefinementCtx,
 ): void => {
-  if (channel.type !== 'openai' || channel.baseUrl !== undefined) return;
-  context.addIssue({
-    code: 'invalid_type',
-    expected: 'string',
-    input: undefined,
-    path: ['baseUrl'],
-    message: 'a channel of type openai needs baseUrl (the API root with /v1, e.g. https://api.openai.com/v1)',
-  });
+  if (channel.type === 'openai' && channel.baseUrl === undefined) {
+    context.addIssue({
+      code: 'invalid_type',
+      expected: 'string',
+      input: undefined,
+      path: ['baseUrl'],
+      message: 'a channel of type openai needs baseUrl (the API root with /v1, e.g. https://api.openai.com/v1)',
+    });
+  }
+  if (channel.type === 'bedrock' && typeof channel.apiKey === 'string') {
+    context.addIssue({
+      code: 'custom',
+      input: channel.apiKey,
+      path: ['apiKey'],
+      message: 'a channel of type bedrock takes no apiKey: the gateway calls Bedrock with its own AWS credentials (the function\'s IAM role)',
+    });
+  }
 };
 
-export const channelBody = z.strictObject(channelFields).superRefine(requireBaseUrlForOpenai);
+export const channelBody = z.strictObject(channelFields).superRefine(channelTypeRules);
 
 export type AccountInput = z.output<z.ZodObject<typeof accountFields>> & {
   readonly status?: z.output<typeof accountStatus>;
