@@ -1,3 +1,5 @@
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { resetChannelHealth } from '../../functions/shared/relay/channel-health.js';
 import { anthropicRoutes } from './fake-upstream/anthropic-wire.js';
 import { startFakeUpstream, type FakeUpstream, type Fault, type WireRoute } from './fake-upstream/fake-upstream.js';
@@ -96,8 +98,19 @@ export interface TwoChannelSetup {
   /** Upstream of channel `solo`, the only one of SOLO_MODEL. */
   readonly solo: FakeUpstream;
   newCaller(): Promise<Caller>;
+  /** Points channel `first` at an address where nothing listens; `restore` points it back. */
+  takeFirstOffline(): Promise<{ restore(): Promise<void> }>;
   close(): Promise<void>;
 }
+
+/** A loopback address where nothing listens: a port taken and let go. */
+const closedAddress = async (): Promise<string> => {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return `http://127.0.0.1:${port}`;
+};
 
 export const waitFor = async (condition: () => boolean | Promise<boolean>, timeoutMs = 5000): Promise<void> => {
   const deadline = Date.now() + timeoutMs;
@@ -153,6 +166,15 @@ export const startTwoChannelSetup = async (wire: Wire): Promise<TwoChannelSetup>
     second: second!,
     solo: solo!,
     newCaller,
+    takeFirstOffline: async () => {
+      const offline = await channel('first', first!, [PAIR_MODEL], { priority: 10, baseUrl: `${await closedAddress()}/v1` });
+      if (offline.status !== 200) throw new Error(`channel update failed: ${offline.text}`);
+      return {
+        restore: async () => {
+          await channel('first', first!, [PAIR_MODEL], { priority: 10 });
+        },
+      };
+    },
     close: async () => {
       await gateway.close();
       await Promise.all([first, second, solo].map((upstream) => upstream!.close()));
@@ -243,6 +265,18 @@ export const describeFailover = (wire: Wire, connect: (key: string, gatewayUrl: 
 
       expect(text).toBe(ANSWER);
       expect(await caller.usageRecord()).toMatchObject({ channelId: 'second', attempts: 2, status: 'success', stream });
+    });
+
+    it('comes from the second channel when nothing listens at the first one’s address', async () => {
+      const offline = await setup.takeFirstOffline();
+      try {
+        const text = await sdk.ask(PAIR_MODEL, { stream });
+
+        expect(text).toBe(ANSWER);
+        expect(await caller.usageRecord()).toMatchObject({ channelId: 'second', attempts: 2, status: 'success', stream });
+      } finally {
+        await offline.restore();
+      }
     });
 
     it('comes from the second channel at once when the first asks to retry in 1 s, and so does the next one', async () => {
