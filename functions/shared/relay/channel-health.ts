@@ -38,20 +38,22 @@ export const recordChannelSuccess = (channelId: string): void => {
 
 /**
  * A retryable failure. `retryAfterMs` is what the upstream asked for; it cools the channel at once
- * for that long, since it told us plainly it will refuse until then.
+ * for that long, since it told us plainly it will refuse until then. Returns the epoch ms until which
+ * the channel now cools down, or 0.
  */
-export const recordChannelFailure = (channelId: string, retryAfterMs: number | undefined, now = Date.now()): void => {
+export const recordChannelFailure = (channelId: string, retryAfterMs: number | undefined, now = Date.now()): number => {
   const record = entry(channelId);
   record.failures += 1;
   if (retryAfterMs !== undefined && retryAfterMs > 0) {
     record.coolUntil = Math.max(record.coolUntil, now + Math.min(retryAfterMs, MAX_COOLDOWN_MS));
-    return;
+    return record.coolUntil;
   }
-  if (record.failures < FAILURES_BEFORE_COOLDOWN) return;
+  if (record.failures < FAILURES_BEFORE_COOLDOWN) return 0;
   // Past the threshold every failure (including the first probe after a cooldown) cools again, longer.
   const backOff = Math.min(BASE_COOLDOWN_MS * 2 ** record.cooldowns, MAX_COOLDOWN_MS);
   record.cooldowns += 1;
   record.coolUntil = now + backOff;
+  return record.coolUntil;
 };
 
 /** Epoch ms until which the channel cools down, or 0. */

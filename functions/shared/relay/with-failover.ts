@@ -74,12 +74,17 @@ export const withFailover = async <T>(
     } catch (error) {
       lastError = error;
       if (!isRetryable(error)) break;
-      recordChannelFailure(channel.id, error.retryAfterMs);
+      const coolUntil = recordChannelFailure(channel.id, error.retryAfterMs);
       if (error.retryAfterMs !== undefined && error.retryAfterMs <= MAX_RETRY_AFTER_WAIT_MS) {
         retryLater.push({ channel, at: Date.now() + error.retryAfterMs });
       }
       if (options.signal?.aborted) break;
-      log.warn('channel failed', { channelId: channel.id, status: error.status, code: error.code });
+      log.warn('channel failed', {
+        channelId: channel.id,
+        status: error.status,
+        code: error.code,
+        ...(coolUntil ? { coolingUntil: new Date(coolUntil).toISOString() } : {}),
+      });
     }
   }
   throw lastError ?? new Error('withFailover needs at least one channel');
