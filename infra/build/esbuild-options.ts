@@ -28,12 +28,27 @@ export const lambdaMainFields: readonly string[] = ['module', 'main'];
 export const requireBanner =
   "import { createRequire as gatewayCreateRequire } from 'node:module'; const require = gatewayCreateRequire(import.meta.url);";
 
+const buildFile = (name: string) => path.join(projectRoot, 'infra', 'build', name);
+
 /**
- * Module replacements, from package name to a file. Lambda supplies credentials in the environment,
- * so the SDK's full default chain is replaced by an environment-only provider.
+ * Module replacements, from package name to a file: SDK code that a Lambda function never runs with
+ * the gateway's configuration, and one built-in loaded a cheaper way. Each is explained in its file;
+ * `test/infra/bundle.test.ts` runs the bundles through the paths that reach them. The local runtime
+ * runs the sources unbundled and keeps the real packages.
  */
 export const moduleAliases: Readonly<Record<string, string>> = {
-  '@aws-sdk/credential-provider-node': path.join(projectRoot, 'infra', 'build', 'lambda-credentials.ts'),
+  // Lambda supplies credentials in the environment: no SSO, STS, profiles or IMDS chain.
+  '@aws-sdk/credential-provider-node': buildFile('lambda-credentials.ts'),
+  // Bedrock's bearer-token scheme, minus the SSO session reader and its OIDC client.
+  '@aws-sdk/token-providers': buildFile('lambda-token-providers.ts'),
+  // DynamoDB's endpoint-discovery cache, never read, on a Map instead of mnemonist.
+  '@aws-sdk/endpoint-cache': buildFile('lambda-endpoint-cache.ts'),
+  // Bedrock's payload handler for bidirectional streams, a command the gateway does not send.
+  '@aws-sdk/eventstream-handler-node': buildFile('lambda-eventstream-handler.ts'),
+  // The HTTP/1.1 handler only: every client the gateway makes runs on it.
+  '@smithy/node-http-handler': buildFile('lambda-http-handler.ts'),
+  // The same module through require: its ES module facade would load undici at every cold start.
+  'node:http': buildFile('lambda-node-http.ts'),
 };
 
 /**

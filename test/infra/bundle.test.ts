@@ -1,71 +1,261 @@
-import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
+import type { APIGatewayProxyEvent } from 'aws-lambda';
 import type { App, CfnElement } from 'aws-cdk-lib';
-import { functionGroups, routes } from '../../functions/shared/routes.js';
-import { bundleGroup, type BundleResult } from '../../infra/build/bundle.js';
+import { functionGroups, type FunctionGroup } from '../../functions/shared/routes.js';
+import { bundleBudgets } from '../../infra/build/bundle-budgets.js';
+import { invokeBundle, lambdaLikeEnvironment, type InvocationResult } from '../../infra/build/bundle-runner.js';
+import { allGroups, bundleAll, type BundleResult } from '../../infra/build/bundle.js';
 import { bundleSizeLimitBytes, requireBanner } from '../../infra/build/esbuild-options.js';
+import { bedrockRoutes } from '../support/fake-upstream/bedrock-wire.js';
+import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream/fake-upstream.js';
+import { startFakeSecretsManager, type FakeSecretsManager } from '../support/fake-secrets-manager.js';
+import { proxyEvent } from '../support/proxy-event.js';
+import { startTestGateway, type TestGateway } from '../support/test-gateway.js';
 import { synthesizeGatewayStack } from './synthesize.js';
 
-const run = promisify(execFile);
-
 let outputDirectory: string;
-let models: BundleResult;
-let bundle: string;
+const bundles = new Map<FunctionGroup, { readonly result: BundleResult; readonly code: string }>();
+
+const bundleOf = (group: FunctionGroup) => bundles.get(group)!;
+/** The files whose code is in a bundle (not only read, then shaken out), relative to the repository. */
+const inputsOf = (group: FunctionGroup) =>
+  Object.values(bundleOf(group).result.metafile.outputs).flatMap((output) =>
+    Object.entries(output.inputs)
+      .filter(([, { bytesInOutput }]) => bytesInOutput > 0)
+      .map(([input]) => input),
+  );
+const kilobytes = (bytes: number) => `${(bytes / 1024).toFixed(0)} KB`;
 
 beforeAll(async () => {
   outputDirectory = await mkdtemp(path.join(os.tmpdir(), 'gateway-bundle-'));
-  models = await bundleGroup('models', outputDirectory);
-  bundle = await readFile(models.outfile, 'utf8');
-});
+  for (const result of await bundleAll(allGroups, outputDirectory)) {
+    bundles.set(result.group, { result, code: await readFile(result.outfile, 'utf8') });
+  }
+}, 60_000);
 
 afterAll(async () => {
   await rm(outputDirectory, { recursive: true, force: true });
 });
 
-describe('the models function bundle', () => {
-  it('fits the 250 KB budget, AWS SDK included', () => {
-    expect(models.bytes).toBeLessThanOrEqual(bundleSizeLimitBytes);
-    expect(models.withinBudget).toBe(true);
+describe('the size of each function bundle', () => {
+  // The budget each group is held to, in the test names: 250 KB (DESIGN §6), or a measured ceiling.
+  const budgets = allGroups.map((group) => {
+    const { ceilingBytes } = bundleBudgets[group];
+    const kind = ceilingBytes <= bundleSizeLimitBytes ? 'the DESIGN budget' : 'its measured ceiling, over the budget';
+    return [group, kilobytes(ceilingBytes), kind] as const;
   });
 
+  it.each(budgets)('%s fits %s (%s), AWS SDK included', (group) => {
+    const { result } = bundleOf(group);
+    expect(result.bytes).toBeLessThanOrEqual(bundleBudgets[group].ceilingBytes);
+    expect(result.withinCeiling).toBe(true);
+  });
+
+  it('gives every group a budget, and says what fills each ceiling above 250 KB', () => {
+    expect(Object.keys(bundleBudgets).sort()).toEqual(Object.keys(functionGroups).sort());
+    for (const group of allGroups) {
+      const { ceilingBytes, overBudget } = bundleBudgets[group];
+      if (ceilingBytes > bundleSizeLimitBytes) expect(overBudget).toEqual(expect.any(String));
+      else expect(overBudget).toBeUndefined();
+    }
+  });
+
+  it('holds each group to the budget stated here, so that raising one is a visible change', () => {
+    // KB of 1024 bytes. 250 is DESIGN §6; the others are measured ceilings (see bundle-budgets.ts).
+    const stated: Record<FunctionGroup, number> = {
+      models: 250,
+      fallback: 250,
+      chat: 476,
+      admin: 344,
+      embeddings: 336,
+      images: 338,
+      audio: 337,
+    };
+    const held = Object.fromEntries(allGroups.map((group) => [group, bundleBudgets[group].ceilingBytes / 1024]));
+    expect(held).toEqual(stated);
+    expect(bundleSizeLimitBytes).toBe(250 * 1024);
+  });
+});
+
+describe.each(allGroups)('the %s bundle', (group) => {
   it('is an ESM module that defines require for CommonJS dependencies', () => {
-    expect(path.basename(models.outfile)).toBe('index.mjs');
-    expect(bundle.startsWith(requireBanner)).toBe(true);
+    const { result, code } = bundleOf(group);
+    expect(path.basename(result.outfile)).toBe('index.mjs');
+    expect(code.startsWith(requireBanner)).toBe(true);
   });
 
-  it('carries the DynamoDB client instead of relying on the SDK in the runtime', () => {
-    expect(bundle).not.toMatch(/from\s*["']@aws-sdk\//);
-    expect(bundle).toContain('DynamoDB');
+  it('carries its AWS SDK clients instead of relying on the SDK in the runtime', () => {
+    expect(/from\s*["']@aws-sdk\//.test(bundleOf(group).code)).toBe(false);
+    expect(inputsOf(group).some((input) => input.includes('node_modules/@aws-sdk/client-dynamodb/'))).toBe(true);
   });
 
-  it('takes credentials from the Lambda environment instead of the full SDK provider chain', () => {
-    expect(bundle).not.toContain('credential_process');
-    expect(bundle).not.toContain('sso-oidc');
+  it('leaves out what the module replacements stand in for', () => {
+    const replaced = /node_modules\/(@aws-sdk\/(credential-provider-|token-providers|nested-clients|endpoint-cache|eventstream-handler-node)|mnemonist)/;
+    expect(inputsOf(group).filter((input) => replaced.test(input))).toEqual([]);
+    // Booleans, not matchers on the code: a failure should not print a few hundred KB of it.
+    expect(bundleOf(group).code.includes('credential_process')).toBe(false);
+    expect(/from\s*"node:http2"/.test(bundleOf(group).code)).toBe(false);
   });
 
-  it('loads in Node and exports a handler function', async () => {
-    const script = `const module = await import(${JSON.stringify(models.outfile)}); console.log(typeof module.handler);`;
-    const { stdout } = await run(process.execPath, ['--input-type=module', '--eval', script], {
-      env: { ...process.env, AWS_REGION: 'us-east-1' },
+  it('has no code path that reads what the replacements left out', () => {
+    // Endpoint discovery would read the cache; a request event stream would call the payload
+    // handler, and only the bidirectional command sends one; the HTTP/2 handler is never created.
+    const readers = [
+      '@aws-sdk/middleware-endpoint-discovery/dist-es/endpointDiscoveryMiddleware.js',
+      '@aws-sdk/middleware-eventstream/dist-es/eventStreamHandlingMiddleware.js',
+      '@aws-sdk/client-bedrock-runtime/dist-es/commands/InvokeModelWithBidirectionalStreamCommand.js',
+      '@smithy/node-http-handler/dist-es/node-http2-handler.js',
+    ];
+    expect(inputsOf(group).filter((input) => readers.some((reader) => input.endsWith(reader)))).toEqual([]);
+  });
+
+  it('loads node:http through require, so that its module facade does not load undici', () => {
+    expect(/from\s*"(node:)?http"|import\("(node:)?http"\)/.test(bundleOf(group).code)).toBe(false);
+  });
+
+  it('loads in a fresh Node process with only Lambda’s environment, and exports a handler', async () => {
+    const results = await invokeBundle(bundleOf(group).result.outfile, [], lambdaLikeEnvironment(`model-gateway-${group}`));
+    expect(results).toEqual([]);
+  });
+});
+
+describe('the bundles on the paths the gateway takes', () => {
+  const BEDROCK_MODEL = 'anthropic.claude-fake-v1:0';
+  const SECRET_PREFIX = 'model-gateway/bundle-test/channels';
+  const RELAY_KEY = 'sk-upstream-for-the-bundle-test-0001';
+
+  let bedrock: FakeUpstream;
+  let openai: FakeUpstream;
+  let secrets: FakeSecretsManager;
+  let gateway: TestGateway;
+  let userKey: string;
+  let channelPut: InvocationResult | undefined;
+
+  interface EventOptions {
+    readonly key: string;
+    readonly body?: unknown;
+    readonly pathParameters?: Record<string, string>;
+  }
+
+  /** An API Gateway event for a route (path parameters filled in), with a key and a JSON body. */
+  const apiEvent = (method: string, resource: string, options: EventOptions): APIGatewayProxyEvent =>
+    proxyEvent({
+      resource,
+      path: resource.replace(/\{(\w+)\}/g, (_, name: string) => options.pathParameters?.[name] ?? name),
+      pathParameters: options.pathParameters ?? null,
+      httpMethod: method,
+      headers: { authorization: `Bearer ${options.key}`, 'content-type': 'application/json' },
+      body: options.body === undefined ? null : JSON.stringify(options.body),
+      requestContext: { requestId: `bundle-${Math.random().toString(36).slice(2)}`, identity: { sourceIp: '127.0.0.1' } },
+    } as unknown as Partial<APIGatewayProxyEvent>);
+
+  /** Runs a group's built bundle against the test's store, Secrets Manager and upstreams. */
+  const invoke = (group: FunctionGroup, events: APIGatewayProxyEvent[], extra: NodeJS.ProcessEnv = {}) =>
+    invokeBundle(bundleOf(group).result.outfile, events, {
+      ...lambdaLikeEnvironment(`model-gateway-${group}`),
+      DYNAMODB_ENDPOINT: process.env.DYNAMODB_ENDPOINT,
+      SECRETS_MANAGER_ENDPOINT: secrets.endpoint,
+      UPSTREAM_SECRET_PREFIX: SECRET_PREFIX,
+      ...extra,
     });
-    expect(stdout.trim()).toBe('function');
+
+  const chatEvent = (model: string, stream = false) =>
+    apiEvent('POST', '/v1/chat/completions', { key: userKey, body: { model, stream, messages: [{ role: 'user', content: 'Hello Bedrock' }] } });
+
+  const streamedText = (body: string) =>
+    body
+      .split('\n')
+      .filter((line) => line.startsWith('data: {'))
+      .map((line) => JSON.parse(line.slice('data: '.length)).choices[0]?.delta?.content ?? '')
+      .join('');
+
+  beforeAll(async () => {
+    bedrock = await startFakeUpstream(bedrockRoutes(BEDROCK_MODEL));
+    openai = await startFakeUpstream();
+    secrets = await startFakeSecretsManager();
+    // The store and its first records come from the sources; everything asserted below runs in bundles.
+    gateway = await startTestGateway();
+    ({ key: userKey } = await gateway.createAccountWithKey());
+    const created = await gateway.admin('PUT', '/admin/v1/channels/bundle-bedrock', {
+      type: 'bedrock',
+      baseUrl: bedrock.origin,
+      models: ['claude-on-bedrock'],
+      modelMap: { 'claude-on-bedrock': BEDROCK_MODEL },
+    });
+    expect(created.status).toBe(200);
+    [channelPut] = await invoke('admin', [
+      apiEvent('PUT', '/admin/v1/channels/{id}', {
+        key: gateway.adminKey,
+        pathParameters: { id: 'bundle-relay' },
+        body: { type: 'openai', baseUrl: openai.baseUrl, models: ['gpt-relayed'], apiKey: RELAY_KEY },
+      }),
+    ]);
+  }, 60_000);
+
+  afterAll(async () => {
+    await gateway?.close();
+    await bedrock?.close();
+    await openai?.close();
+    await secrets?.close();
   });
 
-  it('is byte for byte the bundle that cdk synth deploys', async () => {
-    // Only the groups this bundle needs, so a group under construction elsewhere cannot break it.
-    const groups = { models: functionGroups.models, fallback: functionGroups.fallback };
-    const stack = synthesizeGatewayStack(
-      { functionGroups: groups, routes: routes.filter((route) => route.group in groups) },
-      { bundle: true },
+  it('the admin bundle keeps a channel key in Secrets Manager', () => {
+    expect(channelPut?.statusCode).toBe(200);
+    expect(JSON.parse(channelPut!.body)).toMatchObject({ id: 'bundle-relay', hasApiKey: true });
+    expect(secrets.secret(`${SECRET_PREFIX}/bundle-relay`)?.value).toBe(RELAY_KEY);
+  });
+
+  it('the chat bundle answers on a Bedrock channel, signed with SigV4 and the function’s credentials', async () => {
+    const [answer, streamed] = await invoke('chat', [chatEvent('claude-on-bedrock'), chatEvent('claude-on-bedrock', true)]);
+
+    expect(answer!.statusCode).toBe(200);
+    expect(JSON.parse(answer!.body).choices[0].message.content).toBe('Echo: Hello Bedrock');
+    expect(streamed!.statusCode).toBe(200);
+    expect(streamedText(streamed!.body)).toBe('Echo: Hello Bedrock');
+    const calls = bedrock.received.slice(-2);
+    expect(calls.map((call) => call.path)).toEqual([
+      `/model/${encodeURIComponent(BEDROCK_MODEL)}/converse`,
+      `/model/${encodeURIComponent(BEDROCK_MODEL)}/converse-stream`,
+    ]);
+    for (const call of calls) expect(call.headers.authorization).toMatch(/^AWS4-HMAC-SHA256 Credential=AKIDBUNDLERUNNER\//);
+  });
+
+  it('the chat bundle still takes a Bedrock API key from AWS_BEARER_TOKEN_BEDROCK', async () => {
+    const [answer] = await invoke('chat', [chatEvent('claude-on-bedrock')], { AWS_BEARER_TOKEN_BEDROCK: 'bedrock-api-key-1' });
+
+    expect(answer!.statusCode).toBe(200);
+    expect(bedrock.received.at(-1)!.headers.authorization).toBe('Bearer bedrock-api-key-1');
+  });
+
+  it('the chat bundle relays with the channel key it reads from Secrets Manager', async () => {
+    const [answer] = await invoke('chat', [chatEvent('gpt-relayed')]);
+
+    expect(answer!.statusCode).toBe(200);
+    expect(openai.received.at(-1)!.headers.authorization).toBe(`Bearer ${RELAY_KEY}`);
+  });
+
+  it('the models bundle lists the models of the store', async () => {
+    const [listed] = await invoke('models', [apiEvent('GET', '/v1/models', { key: userKey })]);
+
+    expect(listed!.statusCode).toBe(200);
+    expect(JSON.parse(listed!.body).data.map((model: { id: string }) => model.id)).toEqual(
+      expect.arrayContaining(['claude-on-bedrock', 'gpt-relayed']),
     );
+  });
+});
+
+describe('the deployed bundles', () => {
+  it('are byte for byte the bundles that npm run build measures, module replacements included', async () => {
+    const stack = synthesizeGatewayStack({}, { bundle: true });
     const assembly = (stack.node.root as App).synth();
     const template = assembly.getStackByName(stack.stackName).template;
-    const functionId = stack.getLogicalId(stack.functions.functionFor('models').node.defaultChild as CfnElement);
-    const assetHash = (template.Resources[functionId].Properties.Code.S3Key as string).replace(/\.zip$/, '');
-    const deployed = await readFile(path.join(assembly.directory, `asset.${assetHash}`, 'index.mjs'), 'utf8');
-    expect(deployed === bundle).toBe(true);
-  });
+    const deployed = async (group: FunctionGroup) => {
+      const functionId = stack.getLogicalId(stack.functions.functionFor(group).node.defaultChild as CfnElement);
+      const assetHash = (template.Resources[functionId].Properties.Code.S3Key as string).replace(/\.zip$/, '');
+      return readFile(path.join(assembly.directory, `asset.${assetHash}`, 'index.mjs'), 'utf8');
+    };
+    for (const group of allGroups) expect([group, (await deployed(group)) === bundleOf(group).code]).toEqual([group, true]);
+  }, 60_000);
 });

@@ -1,0 +1,55 @@
+/**
+ * How much each function bundle may weigh. DESIGN §6 gives every bundle 250 KB minified, AWS SDK
+ * clients included. A group that cannot fit with the libraries the stack is built on has a measured
+ * ceiling instead: its size when last measured plus about 1%, rounded up to a whole KB, with what
+ * fills it. `npm run build` and `test/infra/bundle.test.ts` fail when a bundle grows past its ceiling;
+ * when a bundle shrinks, its ceiling comes down with it.
+ *
+ * Measured with `npm run build -- --analyze` (esbuild 0.28, @aws-sdk 3.1162, zod 4.6; KB = 1024 bytes).
+ * Every group talks to DynamoDB: its client, lib-dynamodb and the @smithy/@aws-sdk core under them are
+ * ≈ 190 KB of each bundle, ≈ 19 KB of it event-stream code that `@smithy/core` imports on the off
+ * chance a protocol streams (DynamoDB never does).
+ */
+import type { FunctionGroup } from '../../functions/shared/routes.js';
+import { bundleSizeLimitBytes } from './esbuild-options.js';
+
+/** DESIGN §6: module init at most 80 ms on a laptop. Reported by `npm run build`, not enforced. */
+export const initBudgetMs = 80;
+
+export interface BundleBudget {
+  /** The most the bundle may weigh, in bytes. */
+  readonly ceilingBytes: number;
+  /** For a ceiling above the DESIGN budget: what the bundle is made of and what would bring it down. */
+  readonly overBudget?: string;
+}
+
+const kilobytes = (count: number) => count * 1024;
+
+const withinBudget: BundleBudget = { ceilingBytes: bundleSizeLimitBytes };
+
+/** admin, embeddings, images and audio: the same libraries, a little gateway code each. */
+const dynamoZodAndSecrets =
+  'DynamoDB stack ≈ 190 KB + zod (classic API) 88–96 KB + Secrets Manager client 13–15 KB + gateway code 20–30 KB. ' +
+  'zod/mini for the schemas (≈ −40 to −47 KB), no event-stream code in these groups (≈ −19 KB) and package.json ' +
+  'files cut to their version (≈ −4 KB) would leave ≈ 270 KB.';
+
+export const bundleBudgets: Readonly<Record<FunctionGroup, BundleBudget>> = {
+  models: withinBudget,
+  fallback: withinBudget,
+  chat: {
+    // 470.8 KB measured.
+    ceilingBytes: kilobytes(476),
+    overBudget:
+      'DynamoDB stack ≈ 190 KB + zod (classic API) 96 KB + Bedrock Runtime client with its event-stream decoding ≈ 55 KB ' +
+      '+ Secrets Manager client 13 KB + gateway code (providers, translation, relay, chat) ≈ 90 KB. zod/mini would save ' +
+      '≈ 47 KB; fitting 250 KB would also take Bedrock out of this function.',
+  },
+  // 340.4 KB measured.
+  admin: { ceilingBytes: kilobytes(344), overBudget: dynamoZodAndSecrets },
+  // 332.5 KB measured.
+  embeddings: { ceilingBytes: kilobytes(336), overBudget: dynamoZodAndSecrets },
+  // 333.7 KB measured.
+  images: { ceilingBytes: kilobytes(338), overBudget: dynamoZodAndSecrets },
+  // 332.9 KB measured.
+  audio: { ceilingBytes: kilobytes(337), overBudget: dynamoZodAndSecrets },
+};
