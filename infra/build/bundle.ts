@@ -12,7 +12,7 @@ import { functionGroups, type FunctionGroup } from '../../functions/shared/route
 import { bundleBudgets, initBudgetMs } from './bundle-budgets.js';
 import { bytesByPackage } from './bundle-contents.js';
 import { measureInit } from './bundle-runner.js';
-import { bundleSizeLimitBytes, esbuildOptions, functionEntry, projectRoot } from './esbuild-options.js';
+import { bundleSizeLimitBytes, esbuildOptions, projectRoot } from './esbuild-options.js';
 
 export interface BundleResult {
   readonly group: FunctionGroup;
@@ -34,7 +34,7 @@ export const allGroups = Object.keys(functionGroups) as FunctionGroup[];
 export const bundleGroup = async (group: FunctionGroup, outputDirectory = defaultOutputDirectory): Promise<BundleResult> => {
   const outfile = path.join(outputDirectory, group, 'index.mjs');
   // The metafile only describes the output; the bundle is the same bytes with or without it.
-  const { metafile } = await build({ ...esbuildOptions(functionEntry(group), outfile), metafile: true });
+  const { metafile } = await build({ ...esbuildOptions(group, outfile), metafile: true });
   const { size } = await stat(outfile);
   const { ceilingBytes } = bundleBudgets[group];
   return {

@@ -52,11 +52,24 @@ export const moduleAliases: Readonly<Record<string, string>> = {
 };
 
 /**
+ * The groups whose functions decode event streams: Bedrock's ConverseStream, reached only from the
+ * chat group (chat, messages and responses are Bedrock's endpoints). The others leave the SDK's
+ * event-stream decoder out; it is about 19 KB.
+ */
+export const eventStreamGroups: readonly string[] = ['chat'];
+
+/** The module replacements of one group's bundle. */
+export const moduleAliasesFor = (group: string): Readonly<Record<string, string>> =>
+  eventStreamGroups.includes(group)
+    ? moduleAliases
+    : { ...moduleAliases, '@smithy/core/event-streams': buildFile('lambda-no-event-streams.ts') };
+
+/**
  * esbuild options for one group's bundle. No externals: the AWS SDK v3 clients are bundled, pinned
  * to our lock file rather than to whatever the runtime ships. No source maps: they would double the
  * bundle and need `--enable-source-maps`, which slows every cold start.
  */
-export const esbuildOptions = (entry: string, outfile: string): BuildOptions => ({
+export const esbuildOptions = (group: string, outfile: string, entry = functionEntry(group)): BuildOptions => ({
   entryPoints: [entry],
   outfile,
   bundle: true,
@@ -68,6 +81,6 @@ export const esbuildOptions = (entry: string, outfile: string): BuildOptions => 
   sourcemap: false,
   banner: { js: requireBanner },
   external: [],
-  alias: { ...moduleAliases },
+  alias: { ...moduleAliasesFor(group) },
   logLevel: 'warning',
 });

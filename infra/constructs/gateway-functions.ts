@@ -61,7 +61,6 @@ export class GatewayFunctions extends Construct {
       ),
       GATEWAY_CACHE_TTL_MS: String(cacheTtlMilliseconds),
     };
-    const bundling = lambdaBundlingOptions();
 
     const functions: Record<string, nodejs.NodejsFunction> = {};
     for (const [group, definition] of Object.entries(this.groups)) {
@@ -89,7 +88,7 @@ export class GatewayFunctions extends Construct {
         environment: usesUpstreamKeys(group)
           ? { ...environment, [upstreamSecretPrefixVariable]: this.upstreamSecretPrefix }
           : environment,
-        bundling,
+        bundling: lambdaBundlingOptions(group),
       });
       this.grantTables(group, role, props.tables);
       grantServices(group, role, arnContext);

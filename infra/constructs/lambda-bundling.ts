@@ -6,8 +6,8 @@ import { esbuildOptions, lambdaNodeTarget } from '../build/esbuild-options.js';
  * takes, so that `cdk synth` and `npm run build` produce the same bundle. Derived from the options
  * object itself rather than restated, so the two cannot drift.
  */
-export const lambdaBundlingOptions = (): nodejs.BundlingOptions => {
-  const shared = esbuildOptions('handler.ts', 'index.mjs');
+export const lambdaBundlingOptions = (group: string): nodejs.BundlingOptions => {
+  const shared = esbuildOptions(group, 'index.mjs');
   if (shared.format !== 'esm') throw new Error('The Lambda bundles are ESM: NodejsFunction is set up for that only.');
   return {
     format: nodejs.OutputFormat.ESM,

@@ -7,7 +7,7 @@ import { functionGroups, type FunctionGroup } from '../../functions/shared/route
 import { bundleBudgets } from '../../infra/build/bundle-budgets.js';
 import { invokeBundle, lambdaLikeEnvironment, type InvocationResult } from '../../infra/build/bundle-runner.js';
 import { allGroups, bundleAll, type BundleResult } from '../../infra/build/bundle.js';
-import { bundleSizeLimitBytes, requireBanner } from '../../infra/build/esbuild-options.js';
+import { bundleSizeLimitBytes, eventStreamGroups, requireBanner } from '../../infra/build/esbuild-options.js';
 import { bedrockRoutes } from '../support/fake-upstream/bedrock-wire.js';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream/fake-upstream.js';
 import { startFakeSecretsManager, type FakeSecretsManager } from '../support/fake-secrets-manager.js';
@@ -68,10 +68,10 @@ describe('the size of each function bundle', () => {
       models: 250,
       fallback: 250,
       chat: 476,
-      admin: 344,
-      embeddings: 336,
-      images: 338,
-      audio: 337,
+      admin: 325,
+      embeddings: 317,
+      images: 318,
+      audio: 318,
     };
     const held = Object.fromEntries(allGroups.map((group) => [group, bundleBudgets[group].ceilingBytes / 1024]));
     expect(held).toEqual(stated);
@@ -109,6 +109,12 @@ describe.each(allGroups)('the %s bundle', (group) => {
       '@smithy/node-http-handler/dist-es/node-http2-handler.js',
     ];
     expect(inputsOf(group).filter((input) => readers.some((reader) => input.endsWith(reader)))).toEqual([]);
+  });
+
+  it('carries the event-stream decoder only if it talks to Bedrock', () => {
+    const decoder = inputsOf(group).filter((input) => input.includes('@smithy/core/dist-es/submodules/event-streams/'));
+    if (eventStreamGroups.includes(group)) expect(decoder.length).toBeGreaterThan(0);
+    else expect(decoder).toEqual([]);
   });
 
   it('loads node:http through require, so that its module facade does not load undici', () => {
