@@ -1,6 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { EventStreamCodec } from '@smithy/eventstream-codec';
 import type { Fault, FakeExchange, WireRoute } from './fake-upstream.js';
+import { writeStreamed } from './sse-writer.js';
 
 /**
  * Amazon Bedrock's Converse wire format, for one upstream model id (URL-encoded in the path, as the
@@ -76,32 +77,20 @@ const plan = (body: any) => {
   return { kind: 'text' as const, text, stopReason };
 };
 
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 /** Writes event stream frames as Bedrock streams them (one write per event), applying a streaming fault. */
-const writeEventStream = async (response: ServerResponse, frames: readonly Uint8Array[], fault: Fault | undefined): Promise<void> => {
-  response.writeHead(200, { 'content-type': 'application/vnd.amazon.eventstream', 'x-amzn-requestid': BEDROCK_REQUEST_ID });
-  response.flushHeaders();
-  for (const [index, frame] of frames.entries()) {
-    if (response.destroyed) return;
-    if (fault?.kind === 'stall-mid-stream' && index === fault.afterEvents) return; // never another byte
-    if (fault?.kind === 'cut-mid-stream' && index === fault.afterEvents) {
-      await pause(50);
-      response.socket?.destroy();
-      return;
-    }
-    if (fault?.kind === 'malformed-sse' && index === 1) {
+const writeEventStream = (response: ServerResponse, frames: readonly Uint8Array[], fault: Fault | undefined): Promise<void> =>
+  writeStreamed(
+    response,
+    { 'content-type': 'application/vnd.amazon.eventstream', 'x-amzn-requestid': BEDROCK_REQUEST_ID },
+    frames,
+    fault,
+    (frame) => {
       // A frame whose payload no longer matches its checksum.
       const broken = Buffer.from(frame);
       broken[broken.length - 6] = broken[broken.length - 6]! ^ 0xff;
-      response.write(broken);
-      continue;
-    }
-    if (fault?.kind === 'slow-stream' && index > 0) await pause(fault.gapMs);
-    response.write(frame);
-  }
-  response.end();
-};
+      return broken;
+    },
+  );
 
 const converseRoute =
   (stream: boolean, options: BedrockWireOptions): WireRoute =>
