@@ -120,6 +120,18 @@ export const waitFor = async (condition: () => boolean | Promise<boolean>, timeo
   }
 };
 
+/**
+ * The client leaves shortly after the upstream has the request (not after a fixed time: on a busy
+ * machine the request might not have reached it yet, and the test would then prove nothing).
+ */
+const leaveOnceReceived = (upstream: FakeUpstream, client: AbortController): void => {
+  const receivedBefore = upstream.received.length;
+  void waitFor(() => upstream.received.length > receivedBefore).then(
+    () => setTimeout(() => client.abort(), 50),
+    () => client.abort(),
+  );
+};
+
 /** Starts the fakes, the gateway and the channels for one wire format. */
 export const startTwoChannelSetup = async (wire: Wire): Promise<TwoChannelSetup> => {
   const spec = wires[wire];
@@ -250,6 +262,7 @@ export const describeFailover = (wire: Wire, connect: (key: string, gatewayUrl: 
   beforeEach(async () => {
     // Channel health is per instance (here: per test file): no scenario inherits another's cooldowns.
     resetChannelHealth();
+    for (const upstream of [setup.first, setup.second, setup.solo]) upstream.clearFaults();
     caller = await setup.newCaller();
     sdk = connect(caller.key, setup.gateway.url);
   });
@@ -347,7 +360,7 @@ export const describeFailover = (wire: Wire, connect: (key: string, gatewayUrl: 
       setup.first.inject(stream ? { kind: 'slow-stream', gapMs: 300 } : { kind: 'delay', ms: TIMEOUTS.firstByteMs - 100 });
       const abortedBefore = setup.first.abortedByClient;
       const client = new AbortController();
-      setTimeout(() => client.abort(), 150);
+      leaveOnceReceived(setup.first, client);
 
       // Whether the SDK throws or ends the stream quietly on an abort is its own business.
       await sdk.ask(PAIR_MODEL, { stream, signal: client.signal }).catch(() => undefined);
@@ -363,7 +376,7 @@ export const describeFailover = (wire: Wire, connect: (key: string, gatewayUrl: 
     const abortedBefore = setup.first.abortedByClient;
     const secondCallsBefore = setup.second.received.length;
     const client = new AbortController();
-    setTimeout(() => client.abort(), 150);
+    leaveOnceReceived(setup.first, client);
 
     await sdk.ask(PAIR_MODEL, { stream: true, signal: client.signal }).catch(() => undefined);
 

@@ -38,6 +38,8 @@ export interface FakeUpstream {
   readonly received: ReceivedRequest[];
   /** Queues faults for the next requests, one per request. */
   inject(...faults: Fault[]): void;
+  /** Drops faults no request has taken yet, so that one test's leftovers cannot reach the next. */
+  clearFaults(): void;
   /** Connections the fake saw closed by the other side before it finished answering. */
   readonly abortedByClient: number;
   close(): Promise<void>;
@@ -108,6 +110,7 @@ export const startFakeUpstream = async (routes: Record<string, WireRoute> = open
     origin,
     received,
     inject: (...more) => faults.push(...more),
+    clearFaults: () => faults.splice(0),
     get abortedByClient() {
       return abortedByClient;
     },
