@@ -1,6 +1,5 @@
-import { mkdirSync } from 'node:fs';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { fork } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import {
   CreateTableCommand,
   DynamoDBClient,
@@ -8,38 +7,83 @@ import {
   type AttributeDefinition,
   type CreateTableCommandInput,
 } from '@aws-sdk/client-dynamodb';
-import dynalite from 'dynalite';
+import { log } from '../../functions/shared/log.js';
 import { physicalTableName, tableDefinitions, tableNames } from '../../functions/shared/store/tables.js';
+import { listenDynalite, SERVE_FLAG, type StoreProcessMessage } from './dynalite-server.js';
+
+/**
+ * Where the embedded engine runs. `child-process` (the default, for `npm start`, the tests and the
+ * bench) keeps it out of the gateway's event loop, CPU time and heap, as DynamoDB is a separate
+ * service in production; it costs about 0.1 s more per start. `in-process` is for hosts that cannot
+ * fork, and for comparing the two.
+ */
+export type EmbeddedStoreMode = 'in-process' | 'child-process';
 
 export interface EmbeddedStore {
   /** The DynamoDB endpoint the gateway talks to. */
   readonly endpoint: string;
+  /** The store's process id when it runs in a child process. */
+  readonly pid: number | undefined;
   close(): Promise<void>;
 }
 
+const endpointOn = (port: number) => `http://127.0.0.1:${port}`;
+
+const startInProcess = async (dataDir: string): Promise<EmbeddedStore> => {
+  const server = await listenDynalite(dataDir);
+  return { endpoint: endpointOn(server.port), pid: undefined, close: () => server.close() };
+};
+
+const startChildProcess = async (dataDir: string): Promise<EmbeddedStore> => {
+  const child = fork(fileURLToPath(new URL('./dynalite-server.ts', import.meta.url)), [SERVE_FLAG, dataDir], {
+    // Node strips the types itself (quiet about it being new); only a Node without that needs the
+    // loader, which is slower to start. Nothing is inherited from this process's own flags.
+    execArgv: process.features.typescript ? ['--disable-warning=ExperimentalWarning'] : ['--import', 'tsx'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  try {
+    const port = await new Promise<number>((resolve, reject) => {
+      child.once('message', (message: StoreProcessMessage) => {
+        if (message.kind === 'ready') resolve(message.port);
+        else reject(new Error(`the embedded store failed to start: ${message.kind === 'failed' ? message.message : message.kind}`));
+      });
+      // After the start, a failure to deliver `close` is followed by the forced kill below.
+      child.on('error', reject);
+      child.once('exit', (code) => reject(new Error(`the embedded store exited (code ${String(code)}) before it was ready`)));
+    });
+    let closing = false;
+    child.once('exit', (code, signal) => {
+      if (!closing) log.error('the embedded store exited; store calls will fail until the gateway restarts', { code, signal });
+    });
+    // The gateway's own handles decide when its process may exit, not the store's.
+    child.unref();
+    child.channel?.unref();
+    return {
+      endpoint: endpointOn(port),
+      pid: child.pid,
+      close: async () => {
+        closing = true;
+        if (child.exitCode !== null || child.signalCode !== null) return;
+        if (child.connected) child.send({ kind: 'close' } satisfies StoreProcessMessage);
+        else child.kill('SIGTERM');
+        const force = setTimeout(() => child.kill('SIGKILL'), 10_000);
+        await exited;
+        clearTimeout(force);
+      },
+    };
+  } catch (error) {
+    child.kill('SIGKILL');
+    throw error;
+  }
+};
+
 /**
  * Starts the embedded DynamoDB-compatible engine on a free loopback port: LevelDB files under
- * `dataDir`, or memory only when `dataDir` is `memory`.
+ * `dataDir`, or memory only when `dataDir` is `memory`; in a child process or in this one.
  */
-export const startEmbeddedStore = async (dataDir: string): Promise<EmbeddedStore> => {
-  const inMemory = dataDir === 'memory';
-  if (!inMemory) mkdirSync(dataDir, { recursive: true });
-  const server: Server = dynalite({
-    ...(inMemory ? {} : { path: dataDir }),
-    createTableMs: 0,
-    deleteTableMs: 0,
-    updateTableMs: 0,
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
-  });
-  const { port } = server.address() as AddressInfo;
-  return {
-    endpoint: `http://127.0.0.1:${port}`,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-};
+export const startEmbeddedStore = (dataDir: string, mode: EmbeddedStoreMode = 'child-process'): Promise<EmbeddedStore> =>
+  mode === 'child-process' ? startChildProcess(dataDir) : startInProcess(dataDir);
 
 /** The CreateTable request for one of our tables, from the shared definitions. */
 export const createTableInput = (table: (typeof tableNames)[number]): CreateTableCommandInput => {

@@ -26,6 +26,8 @@ export const isStreamingHandler = (handler: unknown): handler is StreamingHandle
 export class LocalResponseStream extends Writable {
   private prelude: StreamingPrelude = {};
   private contentType: string | undefined;
+  /** Whether body bytes (or the end) have been handed to the response, the head with them. */
+  private bodyStarted = false;
 
   constructor(private readonly response: ServerResponse) {
     super();
@@ -47,7 +49,8 @@ export class LocalResponseStream extends Writable {
     this.contentType = contentType;
   }
 
-  private sendHead(): void {
+  /** Sets the status and headers, to go out with the first bytes of the body. */
+  private setHead(): void {
     if (this.response.headersSent) return;
     const headers: Record<string, string | string[]> = {};
     if (this.contentType) headers['content-type'] = this.contentType;
@@ -57,19 +60,28 @@ export class LocalResponseStream extends Writable {
     }
     if (this.prelude.cookies?.length) headers['set-cookie'] = [...this.prelude.cookies];
     this.response.writeHead(this.prelude.statusCode ?? 200, headers);
-    // Headers go out at once: a client waiting on a slow first token should already see 200.
-    this.response.flushHeaders();
   }
 
   override _write(chunk: Buffer, _encoding: BufferEncoding, callback: (error?: Error | null) => void): void {
-    this.sendHead();
-    if (chunk.length === 0) return callback();
+    this.setHead();
+    if (chunk.length === 0) {
+      // An empty write pushes the head out (middy makes one right after the prelude): a client
+      // waiting on a slow first token should already see 200. It goes at the end of this tick, so
+      // that a body written in the same tick (a buffered JSON answer) shares its packet: a write of
+      // its own costs a syscall and a wake-up of the client for nothing.
+      process.nextTick(() => {
+        if (!this.bodyStarted && !this.destroyed) this.response.flushHeaders();
+      });
+      return callback();
+    }
+    this.bodyStarted = true;
     if (this.response.write(chunk)) callback();
     else this.response.once('drain', () => callback());
   }
 
   override _final(callback: (error?: Error | null) => void): void {
-    this.sendHead();
+    this.setHead();
+    this.bodyStarted = true;
     this.response.end(() => callback());
   }
 

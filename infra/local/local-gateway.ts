@@ -8,7 +8,7 @@ import { createRouter, functionGroups } from '../../functions/shared/routes.js';
 import { resetStore } from '../../functions/shared/store/client.js';
 import { invalidateCaches } from '../../functions/shared/store/ttl-cache.js';
 import { bootstrapAdminKey, ensureDemoChannel } from './bootstrap.js';
-import { ensureTables, startEmbeddedStore, type EmbeddedStore } from './embedded-store.js';
+import { ensureTables, startEmbeddedStore, type EmbeddedStore, type EmbeddedStoreMode } from './embedded-store.js';
 import { loadHandler } from './handlers.js';
 import { invokeHandler, lambdaContext, writeError } from './invoke-handler.js';
 import { installLambdaStreamingGlobals } from './lambda-streaming.js';
@@ -23,6 +23,11 @@ export interface LocalGatewayOptions {
   readonly dataDir?: string;
   /** An external DynamoDB-compatible endpoint instead of the embedded engine. */
   readonly dynamodbEndpoint?: string;
+  /**
+   * Where the embedded engine runs: `child-process` (default) keeps it out of the gateway's event
+   * loop, CPU time and memory, as DynamoDB is in production; `in-process` runs it in this process.
+   */
+  readonly store?: EmbeddedStoreMode;
   readonly adminKey?: string;
   readonly configPath?: string;
 }
@@ -32,6 +37,8 @@ export interface LocalGateway {
   /** The admin key given, or created on this store's first start (`undefined` on later starts). */
   readonly adminKey: string | undefined;
   readonly adminKeyCreated: boolean;
+  /** The embedded store's process, when it runs in a child process (for measuring it apart). */
+  readonly storeProcessId: number | undefined;
   close(): Promise<void>;
 }
 
@@ -61,7 +68,8 @@ const handleRequest = async (request: IncomingMessage, response: ServerResponse)
 export const startLocalGateway = async (options: LocalGatewayOptions = {}): Promise<LocalGateway> => {
   installLambdaStreamingGlobals();
   let embedded: EmbeddedStore | undefined;
-  const endpoint = options.dynamodbEndpoint ?? (embedded = await startEmbeddedStore(options.dataDir ?? '.gateway')).endpoint;
+  const endpoint =
+    options.dynamodbEndpoint ?? (embedded = await startEmbeddedStore(options.dataDir ?? '.gateway', options.store)).endpoint;
   process.env.DYNAMODB_ENDPOINT = endpoint;
   // Writes through this process clear its caches at once; another writer on a shared endpoint would not.
   process.env.GATEWAY_CACHE_TTL_MS ??= options.dynamodbEndpoint ? '0' : '30000';
@@ -98,6 +106,7 @@ export const startLocalGateway = async (options: LocalGatewayOptions = {}): Prom
       url: `http://${host}:${address.port}`,
       adminKey: admin.key,
       adminKeyCreated: admin.created,
+      storeProcessId: embedded?.pid,
       close: async () => {
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
         server.closeIdleConnections();

@@ -1,13 +1,51 @@
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { startLocalGateway } from '../../infra/local/local-gateway.js';
 
 /**
  * The gateway under measurement, in its own process so that its CPU time and memory are its own.
- * Answers `cpu` and `memory` questions from the bench over IPC.
+ * Answers `cpu` and `memory` questions from the bench over IPC, for the gateway and, apart, for the
+ * embedded store's child process (read from /proc, so only on Linux).
  */
-const gateway = await startLocalGateway({ port: 0, dataDir: 'memory', adminKey: process.env.BENCH_ADMIN_KEY });
-process.send!({ kind: 'ready', url: gateway.url });
+// BENCH_STORE=in-process runs the embedded store in the gateway's process, to compare with the default.
+const store = process.env.BENCH_STORE === 'in-process' ? 'in-process' : 'child-process';
+const gateway = await startLocalGateway({ port: 0, dataDir: 'memory', adminKey: process.env.BENCH_ADMIN_KEY, store });
+
+const clockTicksPerSecond = (() => {
+  try {
+    return Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' })) || 100;
+  } catch {
+    return 100;
+  }
+})();
+
+const readProc = (file: string): string | undefined => {
+  if (gateway.storeProcessId === undefined) return undefined;
+  try {
+    return readFileSync(`/proc/${gateway.storeProcessId}/${file}`, 'utf8');
+  } catch {
+    return undefined;
+  }
+};
+
+/** User + system CPU of the store process in microseconds (utime and stime, fields 14 and 15 of stat). */
+const storeCpuMicros = (): number | undefined => {
+  const stat = readProc('stat');
+  if (!stat) return undefined;
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) / clockTicksPerSecond) * 1e6;
+};
+
+const storeMaxRssKb = (): number | undefined => {
+  const match = /VmHWM:\s+(\d+) kB/.exec(readProc('status') ?? '');
+  return match ? Number(match[1]) : undefined;
+};
+
+process.send!({ kind: 'ready', url: gateway.url, store });
 process.on('message', (message: { kind: string }) => {
-  if (message.kind === 'cpu') process.send!({ kind: 'cpu', usage: process.cpuUsage() });
-  if (message.kind === 'memory') process.send!({ kind: 'memory', maxRssKb: process.resourceUsage().maxRSS, rss: process.memoryUsage().rss });
+  if (message.kind === 'cpu') process.send!({ kind: 'cpu', usage: process.cpuUsage(), storeMicros: storeCpuMicros() });
+  if (message.kind === 'memory') {
+    process.send!({ kind: 'memory', maxRssKb: process.resourceUsage().maxRSS, rss: process.memoryUsage().rss, storeMaxRssKb: storeMaxRssKb() });
+  }
   if (message.kind === 'stop') void gateway.close().then(() => process.exit(0));
 });
