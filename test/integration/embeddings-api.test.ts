@@ -1,31 +1,26 @@
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
 import { fakeVector, openAiEmbeddingsRoutes } from '../support/fake-upstream/openai-embeddings-wire.js';
-import { openAiRoutes } from '../support/fake-upstream/openai-wire.js';
-import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream/fake-upstream.js';
-import { startTestGateway, type TestGateway } from '../support/test-gateway.js';
+import type { FakeUpstream } from '../support/fake-upstream/fake-upstream.js';
+import { startOpenAiChannel, type OpenAiChannelSetup } from '../support/openai-channel-setup.js';
+import type { TestGateway } from '../support/test-gateway.js';
 
 let upstream: FakeUpstream;
 let gateway: TestGateway;
 let client: OpenAI;
 let key: string;
 
+let setup: OpenAiChannelSetup;
+
 beforeAll(async () => {
-  upstream = await startFakeUpstream({ ...openAiRoutes, ...openAiEmbeddingsRoutes });
-  gateway = await startTestGateway();
-  const channel = await gateway.admin('PUT', '/admin/v1/channels/fake-openai', {
-    type: 'openai',
-    baseUrl: upstream.baseUrl,
+  setup = await startOpenAiChannel(openAiEmbeddingsRoutes, {
     models: ['embed-test'],
     modelMap: { 'embed-test': 'upstream-embed' },
   });
-  expect(channel.status).toBe(200);
-  ({ key } = await gateway.createAccountWithKey());
-  client = new OpenAI({ apiKey: key, baseURL: `${gateway.url}/v1`, maxRetries: 0 });
+  ({ upstream, gateway, client, key } = setup);
 });
 
 afterAll(async () => {
-  await gateway?.close();
-  await upstream?.close();
+  await setup?.close();
 });
 
 const norm = (vector: readonly number[]) => Math.sqrt(vector.reduce((sum, value) => sum + value * value, 0));

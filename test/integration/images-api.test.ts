@@ -1,8 +1,8 @@
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
 import { fakePngBase64, openAiImagesRoutes } from '../support/fake-upstream/openai-images-wire.js';
-import { openAiRoutes } from '../support/fake-upstream/openai-wire.js';
-import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream/fake-upstream.js';
-import { startTestGateway, type TestGateway } from '../support/test-gateway.js';
+import type { FakeUpstream } from '../support/fake-upstream/fake-upstream.js';
+import { startOpenAiChannel, type OpenAiChannelSetup } from '../support/openai-channel-setup.js';
+import type { TestGateway } from '../support/test-gateway.js';
 
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
@@ -11,23 +11,18 @@ let gateway: TestGateway;
 let client: OpenAI;
 let key: string;
 
+let setup: OpenAiChannelSetup;
+
 beforeAll(async () => {
-  upstream = await startFakeUpstream({ ...openAiRoutes, ...openAiImagesRoutes });
-  gateway = await startTestGateway();
-  const channel = await gateway.admin('PUT', '/admin/v1/channels/fake-openai', {
-    type: 'openai',
-    baseUrl: upstream.baseUrl,
+  setup = await startOpenAiChannel(openAiImagesRoutes, {
     models: ['image-test'],
     modelMap: { 'image-test': 'upstream-image' },
   });
-  expect(channel.status).toBe(200);
-  ({ key } = await gateway.createAccountWithKey());
-  client = new OpenAI({ apiKey: key, baseURL: `${gateway.url}/v1`, maxRetries: 0 });
+  ({ upstream, gateway, client, key } = setup);
 });
 
 afterAll(async () => {
-  await gateway?.close();
-  await upstream?.close();
+  await setup?.close();
 });
 
 describe('POST /v1/images/generations on an OpenAI-compatible channel', () => {
