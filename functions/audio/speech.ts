@@ -6,10 +6,10 @@ import { resolveUsableModel } from '../shared/catalog/resolve-model.js';
 import type { GatewayResponse } from '../shared/http/response.js';
 import { gatewayHandler } from '../shared/middleware/gateway-handler.js';
 import { speechProviders } from '../shared/providers/speech-providers.js';
-import { orderChannels, upstreamModelName } from '../shared/relay/order-channels.js';
+import { orderChannels } from '../shared/relay/order-channels.js';
 import { ClientAbortedError, noChannel } from '../shared/relay/upstream-errors.js';
-import { channelTimeouts } from '../shared/relay/upstream-http.js';
 import { upstreamCallFor } from '../shared/relay/upstream-call.js';
+import { channelCall } from '../shared/relay/channel-call.js';
 import { withFailover } from '../shared/relay/with-failover.js';
 import type { TokenUsage } from '../shared/schemas/chat-completion-result.js';
 import { speechRequestSchema } from '../shared/schemas/speech-request.js';
@@ -67,13 +67,7 @@ export const speech = gatewayHandler({ auth: 'user', body: speechRequestSchema, 
     const admission = await admit(principal, { model, promptTokens: body.input.length, maxOutputTokens: 0 });
     meter.admitted(admission);
     const { result: audio } = await withFailover(channels, (candidate) =>
-      speechProviders[candidate.type]!.speak({
-        request: body,
-        upstreamModel: upstreamModelName(candidate, model),
-        channel: candidate,
-        signal: upstreamCall.signal,
-        timeouts: channelTimeouts(candidate),
-      }),
+      speechProviders[candidate.type]!.speak(channelCall(body, candidate, model, upstreamCall.signal)),
       { signal: upstreamCall.signal, meter },
     );
     return withHeaders(

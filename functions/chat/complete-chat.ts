@@ -2,8 +2,7 @@ import type { RequestMeter } from '../shared/accounting/request-meter.js';
 import type { CatalogModel } from '../shared/catalog/model-catalog.js';
 import { json, type GatewayResponse } from '../shared/http/response.js';
 import { chatProviders } from '../shared/providers/chat-providers.js';
-import { upstreamModelName } from '../shared/relay/order-channels.js';
-import { channelTimeouts } from '../shared/relay/upstream-http.js';
+import { channelCall } from '../shared/relay/channel-call.js';
 import { withFailover } from '../shared/relay/with-failover.js';
 import type { ChatCompletionRequest } from '../shared/schemas/chat-completion-request.js';
 import { toTokenUsage } from '../shared/schemas/chat-completion-result.js';
@@ -18,13 +17,7 @@ export const completeChat = async (
   signal: AbortSignal,
 ): Promise<GatewayResponse> => {
   const { result } = await withFailover(channels, (candidate) =>
-    chatProviders[candidate.type]!.complete({
-      request: body,
-      upstreamModel: upstreamModelName(candidate, model),
-      channel: candidate,
-      signal,
-      timeouts: channelTimeouts(candidate),
-    }),
+    chatProviders[candidate.type]!.complete(channelCall(body, candidate, model, signal)),
     { signal, meter },
   );
   if (result.usage) meter.usage(toTokenUsage(result.usage));

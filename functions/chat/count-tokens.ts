@@ -2,9 +2,9 @@ import { resolveUsableModel } from '../shared/catalog/resolve-model.js';
 import { json } from '../shared/http/response.js';
 import { gatewayHandler } from '../shared/middleware/gateway-handler.js';
 import { messagesProviders } from '../shared/providers/messages-providers.js';
-import { orderChannels, upstreamModelName } from '../shared/relay/order-channels.js';
+import { orderChannels } from '../shared/relay/order-channels.js';
 import { UpstreamError } from '../shared/relay/upstream-errors.js';
-import { channelTimeouts } from '../shared/relay/upstream-http.js';
+import { channelCall } from '../shared/relay/channel-call.js';
 import { withFailover } from '../shared/relay/with-failover.js';
 import { anthropicCountTokensRequestSchema } from '../shared/schemas/anthropic-messages-request.js';
 import { estimateAnthropicInput } from '../shared/translation/estimate-anthropic-input.js';
@@ -24,13 +24,7 @@ export const countTokens = gatewayHandler(
     if (native.length > 0) {
       try {
         const { result } = await withFailover(native, (channel) =>
-          messagesProviders[channel.type]!.countTokens({
-            request: body,
-            upstreamModel: upstreamModelName(channel, model),
-            channel,
-            signal,
-            timeouts: channelTimeouts(channel),
-          }),
+          messagesProviders[channel.type]!.countTokens(channelCall(body, channel, model, signal)),
           { signal },
         );
         return json(200, { input_tokens: result });

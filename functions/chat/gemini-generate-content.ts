@@ -7,9 +7,9 @@ import { unknownUrl } from '../shared/errors.js';
 import { json } from '../shared/http/response.js';
 import { gatewayHandler } from '../shared/middleware/gateway-handler.js';
 import { chatProviders } from '../shared/providers/chat-providers.js';
-import { orderChannels, upstreamModelName } from '../shared/relay/order-channels.js';
+import { orderChannels } from '../shared/relay/order-channels.js';
 import { noChannel } from '../shared/relay/upstream-errors.js';
-import { channelTimeouts } from '../shared/relay/upstream-http.js';
+import { channelCall } from '../shared/relay/channel-call.js';
 import { withFailover } from '../shared/relay/with-failover.js';
 import { toTokenUsage } from '../shared/schemas/chat-completion-result.js';
 import { geminiGenerateContentRequestSchema } from '../shared/schemas/gemini-generate-content-request.js';
@@ -64,13 +64,7 @@ export const geminiGenerateContent = gatewayHandler(
       meter.admitted(admission);
       if (stream) return withHeaders(await streamGeminiContent(chatRequest, model, channels, meter, request.signal), admission.headers);
       const { result } = await withFailover(channels, (candidate) =>
-        chatProviders[candidate.type]!.complete({
-          request: chatRequest,
-          upstreamModel: upstreamModelName(candidate, model),
-          channel: candidate,
-          signal: request.signal,
-          timeouts: channelTimeouts(candidate),
-        }),
+        chatProviders[candidate.type]!.complete(channelCall(chatRequest, candidate, model, request.signal)),
         { signal: request.signal, meter },
       );
       if (result.usage) meter.usage(toTokenUsage(result.usage));

@@ -1,8 +1,7 @@
 import type { CatalogModel } from '../shared/catalog/model-catalog.js';
 import { chatProviders } from '../shared/providers/chat-providers.js';
 import { messagesProviders } from '../shared/providers/messages-providers.js';
-import { upstreamModelName } from '../shared/relay/order-channels.js';
-import { channelTimeouts } from '../shared/relay/upstream-http.js';
+import { channelCall } from '../shared/relay/channel-call.js';
 import type { AnthropicMessagesRequest } from '../shared/schemas/anthropic-messages-request.js';
 import type { AnthropicMessage, AnthropicStreamEvent } from '../shared/schemas/anthropic-messages-result.js';
 import type { Channel } from '../shared/store/channels.js';
@@ -18,13 +17,6 @@ import { createChatToAnthropicStream } from '../shared/translation/chat-to-anthr
 /** Whether a channel can serve /v1/messages at all (natively or through chat). */
 export const servesMessages = (channel: Channel) => messagesProviders[channel.type] !== undefined || chatProviders[channel.type] !== undefined;
 
-const callFor = <Request>(request: Request, channel: Channel, model: CatalogModel, signal: AbortSignal) => ({
-  request,
-  upstreamModel: upstreamModelName(channel, model),
-  channel,
-  signal,
-  timeouts: channelTimeouts(channel),
-});
 
 export const createMessage = async (
   body: AnthropicMessagesRequest,
@@ -33,8 +25,8 @@ export const createMessage = async (
   signal: AbortSignal,
 ): Promise<AnthropicMessage> => {
   const native = messagesProviders[channel.type];
-  if (native) return native.create(callFor(body, channel, model, signal));
-  const completion = await chatProviders[channel.type]!.complete(callFor(anthropicToChatRequest(body), channel, model, signal));
+  if (native) return native.create(channelCall(body, channel, model, signal));
+  const completion = await chatProviders[channel.type]!.complete(channelCall(anthropicToChatRequest(body), channel, model, signal));
   return chatToAnthropicMessage(completion, model.id);
 };
 
@@ -46,8 +38,8 @@ export const streamMessageEvents = async (
   inputTokens: number,
 ): Promise<AsyncIterable<AnthropicStreamEvent>> => {
   const native = messagesProviders[channel.type];
-  if (native) return native.stream(callFor(body, channel, model, signal));
-  const chunks = await chatProviders[channel.type]!.stream(callFor(anthropicToChatRequest(body), channel, model, signal));
+  if (native) return native.stream(channelCall(body, channel, model, signal));
+  const chunks = await chatProviders[channel.type]!.stream(channelCall(anthropicToChatRequest(body), channel, model, signal));
   const translator = createChatToAnthropicStream({ model: model.id, inputTokens });
   return (async function* translated(): AsyncGenerator<AnthropicStreamEvent> {
     for await (const chunk of chunks) yield* translator.push(chunk);

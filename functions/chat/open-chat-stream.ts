@@ -2,8 +2,7 @@ import type { RequestMeter } from '../shared/accounting/request-meter.js';
 import type { CatalogModel } from '../shared/catalog/model-catalog.js';
 import { chatProviders } from '../shared/providers/chat-providers.js';
 import { upstreamCallFor } from '../shared/relay/upstream-call.js';
-import { upstreamModelName } from '../shared/relay/order-channels.js';
-import { channelTimeouts } from '../shared/relay/upstream-http.js';
+import { channelCall } from '../shared/relay/channel-call.js';
 import { withFailover } from '../shared/relay/with-failover.js';
 import type { ChatCompletionRequest } from '../shared/schemas/chat-completion-request.js';
 import { toTokenUsage, type ChatCompletionChunk } from '../shared/schemas/chat-completion-result.js';
@@ -32,13 +31,7 @@ export const openChatStream = async (
 ): Promise<OpenChatStream> => {
   const upstreamCall = upstreamCallFor(client);
   const { result } = await withFailover(channels, (candidate) =>
-    chatProviders[candidate.type]!.stream({
-      request,
-      upstreamModel: upstreamModelName(candidate, model),
-      channel: candidate,
-      signal: upstreamCall.signal,
-      timeouts: channelTimeouts(candidate),
-    }),
+    chatProviders[candidate.type]!.stream(channelCall(request, candidate, model, upstreamCall.signal)),
     { signal: upstreamCall.signal, meter },
   );
   let text = '';

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import { channelCall } from '../shared/relay/channel-call.js';
 import type { CatalogModel } from '../shared/catalog/model-catalog.js';
 import { chatProviders } from '../shared/providers/chat-providers.js';
 import { responsesProviders } from '../shared/providers/responses-providers.js';
-import { orderChannels, upstreamModelName } from '../shared/relay/order-channels.js';
-import { channelTimeouts } from '../shared/relay/upstream-http.js';
+import { orderChannels } from '../shared/relay/order-channels.js';
 import type { ResponsesRequest } from '../shared/schemas/responses-request.js';
 import type { ResponseObject, ResponseStreamEvent } from '../shared/schemas/responses-result.js';
 import type { Channel } from '../shared/store/channels.js';
@@ -31,22 +31,15 @@ export const newResponseContext = (request: ResponsesRequest, model: CatalogMode
   request,
 });
 
-const callFor = (request: ResponsesRequest, model: CatalogModel, channel: Channel, signal: AbortSignal) => ({
-  request,
-  upstreamModel: upstreamModelName(channel, model),
-  channel,
-  signal,
-  timeouts: channelTimeouts(channel),
-});
 
 /** One whole Response from one channel, under the public model id. */
 export const createOn = async (channel: Channel, request: ResponsesRequest, context: ResponseContext, model: CatalogModel, signal: AbortSignal): Promise<ResponseObject> => {
   if (isNative(channel)) {
-    const response = await responsesProviders[channel.type]!.create(callFor(request, model, channel, signal));
+    const response = await responsesProviders[channel.type]!.create(channelCall(request, channel, model, signal));
     response.model = model.id;
     return response;
   }
-  const completion = await chatProviders[channel.type]!.complete({ ...callFor(request, model, channel, signal), request: toChatRequest({ ...request, stream: false }) });
+  const completion = await chatProviders[channel.type]!.complete(channelCall(toChatRequest({ ...request, stream: false }), channel, model, signal));
   return fromChatCompletion(completion, context);
 };
 
@@ -60,11 +53,11 @@ const withPublicModel = (event: ResponseStreamEvent, model: string): ResponseStr
 /** The Responses event stream from one channel; resolves once the upstream has accepted the request. */
 export const streamOn = async (channel: Channel, request: ResponsesRequest, context: ResponseContext, model: CatalogModel, signal: AbortSignal): Promise<AsyncIterable<ResponseStreamEvent>> => {
   if (isNative(channel)) {
-    const events = await responsesProviders[channel.type]!.stream(callFor(request, model, channel, signal));
+    const events = await responsesProviders[channel.type]!.stream(channelCall(request, channel, model, signal));
     return (async function* nativeEvents() {
       for await (const event of events) yield withPublicModel(event, model.id);
     })();
   }
-  const chunks = await chatProviders[channel.type]!.stream({ ...callFor(request, model, channel, signal), request: toChatRequest({ ...request, stream: true }) });
+  const chunks = await chatProviders[channel.type]!.stream(channelCall(toChatRequest({ ...request, stream: true }), channel, model, signal));
   return responsesEventsFromChat(chunks, context);
 };

@@ -6,9 +6,9 @@ import { resolveUsableModel } from '../shared/catalog/resolve-model.js';
 import { json } from '../shared/http/response.js';
 import { gatewayHandler } from '../shared/middleware/gateway-handler.js';
 import { embeddingsProviders } from '../shared/providers/embeddings-providers.js';
-import { orderChannels, upstreamModelName } from '../shared/relay/order-channels.js';
+import { orderChannels } from '../shared/relay/order-channels.js';
 import { noChannel } from '../shared/relay/upstream-errors.js';
-import { channelTimeouts } from '../shared/relay/upstream-http.js';
+import { channelCall } from '../shared/relay/channel-call.js';
 import { withFailover } from '../shared/relay/with-failover.js';
 import { embeddingsInputs, embeddingsRequestSchema } from '../shared/schemas/embeddings-request.js';
 
@@ -24,13 +24,7 @@ export const embeddings = gatewayHandler({ auth: 'user', body: embeddingsRequest
     const admission = await admit(principal, { model, promptTokens: estimatedPromptTokens, maxOutputTokens: 0 });
     meter.admitted(admission);
     const { result } = await withFailover(channels, (candidate) =>
-      embeddingsProviders[candidate.type]!.embed({
-        request: body,
-        upstreamModel: upstreamModelName(candidate, model),
-        channel: candidate,
-        signal: request.signal,
-        timeouts: channelTimeouts(candidate),
-      }),
+      embeddingsProviders[candidate.type]!.embed(channelCall(body, candidate, model, request.signal)),
       { signal: request.signal, meter },
     );
     const promptTokens = result.usage?.prompt_tokens ?? 0;

@@ -6,9 +6,9 @@ import { resolveUsableModel } from '../shared/catalog/resolve-model.js';
 import { json } from '../shared/http/response.js';
 import { gatewayHandler } from '../shared/middleware/gateway-handler.js';
 import { imagesProviders } from '../shared/providers/images-providers.js';
-import { orderChannels, upstreamModelName } from '../shared/relay/order-channels.js';
+import { orderChannels } from '../shared/relay/order-channels.js';
 import { noChannel } from '../shared/relay/upstream-errors.js';
-import { channelTimeouts } from '../shared/relay/upstream-http.js';
+import { channelCall } from '../shared/relay/channel-call.js';
 import { withFailover } from '../shared/relay/with-failover.js';
 import type { TokenUsage } from '../shared/schemas/chat-completion-result.js';
 import { imagesRequestSchema, type ImagesResult } from '../shared/schemas/images-request.js';
@@ -38,13 +38,7 @@ export const generateImages = gatewayHandler({ auth: 'user', body: imagesRequest
     const admission = await admit(principal, { model, promptTokens: estimateTokens(body.prompt), maxOutputTokens: body.n ?? 1 });
     meter.admitted(admission);
     const { result } = await withFailover(channels, (candidate) =>
-      imagesProviders[candidate.type]!.generate({
-        request: body,
-        upstreamModel: upstreamModelName(candidate, model),
-        channel: candidate,
-        signal: request.signal,
-        timeouts: channelTimeouts(candidate),
-      }),
+      imagesProviders[candidate.type]!.generate(channelCall(body, candidate, model, request.signal)),
       { signal: request.signal, meter },
     );
     meter.usage(imageUsage(result, body.prompt));

@@ -1,16 +1,10 @@
-import type { UpstreamTimeouts } from '../relay/upstream-http.js';
+import type { ChannelCall } from '../relay/channel-call.js';
 import type { EmbeddingsRequest, EmbeddingsResult } from '../schemas/embeddings-request.js';
-import type { Channel, ChannelType } from '../store/channels.js';
+import type { ChannelType } from '../store/channels.js';
 import { demoEmbeddings } from './demo/demo-embeddings.js';
 import { openAiEmbeddings } from './openai/openai-embeddings.js';
 
-export interface EmbeddingsCall {
-  readonly request: EmbeddingsRequest;
-  readonly upstreamModel: string;
-  readonly channel: Channel;
-  readonly signal: AbortSignal;
-  readonly timeouts: UpstreamTimeouts;
-}
+export type EmbeddingsCall = ChannelCall<EmbeddingsRequest>;
 
 /** Rejects with an UpstreamError when the channel fails (the router may then try another). */
 export interface EmbeddingsProvider {

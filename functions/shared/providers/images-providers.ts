@@ -1,16 +1,10 @@
-import type { UpstreamTimeouts } from '../relay/upstream-http.js';
+import type { ChannelCall } from '../relay/channel-call.js';
 import type { ImagesRequest, ImagesResult } from '../schemas/images-request.js';
-import type { Channel, ChannelType } from '../store/channels.js';
+import type { ChannelType } from '../store/channels.js';
 import { demoImages } from './demo/demo-image.js';
 import { openAiImages } from './openai/openai-images.js';
 
-export interface ImagesCall {
-  readonly request: ImagesRequest;
-  readonly upstreamModel: string;
-  readonly channel: Channel;
-  readonly signal: AbortSignal;
-  readonly timeouts: UpstreamTimeouts;
-}
+export type ImagesCall = ChannelCall<ImagesRequest>;
 
 /** Rejects with an UpstreamError when the channel fails (the router may then try another). */
 export interface ImagesProvider {

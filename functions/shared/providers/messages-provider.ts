@@ -1,15 +1,8 @@
-import type { UpstreamTimeouts } from '../relay/upstream-http.js';
+import type { ChannelCall } from '../relay/channel-call.js';
 import type { AnthropicCountTokensRequest, AnthropicMessagesRequest } from '../schemas/anthropic-messages-request.js';
 import type { AnthropicMessage, AnthropicStreamEvent } from '../schemas/anthropic-messages-result.js';
-import type { Channel } from '../store/channels.js';
 
-export interface MessagesCall<Request = AnthropicMessagesRequest> {
-  readonly request: Request;
-  readonly upstreamModel: string;
-  readonly channel: Channel;
-  readonly signal: AbortSignal;
-  readonly timeouts: UpstreamTimeouts;
-}
+export type MessagesCall<Request = AnthropicMessagesRequest> = ChannelCall<Request>;
 
 /**
  * An upstream type that serves the Messages format natively (no translation through chat). Like

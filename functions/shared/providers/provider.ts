@@ -1,17 +1,9 @@
-import type { UpstreamTimeouts } from '../relay/upstream-http.js';
+import type { ChannelCall } from '../relay/channel-call.js';
 import type { ChatCompletionRequest } from '../schemas/chat-completion-request.js';
 import type { ChatCompletion, ChatCompletionChunk } from '../schemas/chat-completion-result.js';
-import type { Channel } from '../store/channels.js';
 
 /** One call to one channel: the client's request with the upstream's model name put in. */
-export interface ChatCall {
-  readonly request: ChatCompletionRequest;
-  readonly upstreamModel: string;
-  readonly channel: Channel;
-  /** Aborted when the client goes away. */
-  readonly signal: AbortSignal;
-  readonly timeouts: UpstreamTimeouts;
-}
+export type ChatCall = ChannelCall<ChatCompletionRequest>;
 
 /**
  * What an upstream type must do to serve chat completions. Both methods reject with an UpstreamError

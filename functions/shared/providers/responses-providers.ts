@@ -1,16 +1,10 @@
-import type { UpstreamTimeouts } from '../relay/upstream-http.js';
+import type { ChannelCall } from '../relay/channel-call.js';
 import type { ResponsesRequest } from '../schemas/responses-request.js';
 import type { ResponseObject, ResponseStreamEvent } from '../schemas/responses-result.js';
 import type { Channel, ChannelType } from '../store/channels.js';
 import { openAiResponses } from './openai/openai-responses.js';
 
-export interface ResponsesCall {
-  readonly request: ResponsesRequest;
-  readonly upstreamModel: string;
-  readonly channel: Channel;
-  readonly signal: AbortSignal;
-  readonly timeouts: UpstreamTimeouts;
-}
+export type ResponsesCall = ChannelCall<ResponsesRequest>;
 
 /**
  * An upstream that serves the Responses API natively. Channel types without one are served by

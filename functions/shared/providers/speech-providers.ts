@@ -1,18 +1,11 @@
 import type { Readable } from 'node:stream';
-import type { UpstreamTimeouts } from '../relay/upstream-http.js';
+import type { ChannelCall } from '../relay/channel-call.js';
 import type { SpeechRequest } from '../schemas/speech-request.js';
-import type { Channel, ChannelType } from '../store/channels.js';
+import type { ChannelType } from '../store/channels.js';
 import { demoSpeech } from './demo/demo-speech.js';
 import { openAiSpeech } from './openai/openai-speech.js';
 
-export interface SpeechCall {
-  readonly request: SpeechRequest;
-  readonly upstreamModel: string;
-  readonly channel: Channel;
-  /** Aborted when the client goes away: the upstream request is closed with it. */
-  readonly signal: AbortSignal;
-  readonly timeouts: UpstreamTimeouts;
-}
+export type SpeechCall = ChannelCall<SpeechRequest>;
 
 /** Audio as it arrives: binary chunks, in the requested format. */
 export interface SpeechAudio {

@@ -1,0 +1,22 @@
+import type { CatalogModel } from '../catalog/model-catalog.js';
+import type { Channel } from '../store/channels.js';
+import { upstreamModelName } from './order-channels.js';
+import { channelTimeouts, type UpstreamTimeouts } from './upstream-http.js';
+
+/** One call to one channel, as every provider takes it: the request under the upstream's model name. */
+export interface ChannelCall<Request> {
+  readonly request: Request;
+  readonly upstreamModel: string;
+  readonly channel: Channel;
+  /** Aborted when the client goes away. */
+  readonly signal: AbortSignal;
+  readonly timeouts: UpstreamTimeouts;
+}
+
+export const channelCall = <Request>(request: Request, channel: Channel, model: CatalogModel, signal: AbortSignal): ChannelCall<Request> => ({
+  request,
+  upstreamModel: upstreamModelName(channel, model),
+  channel,
+  signal,
+  timeouts: channelTimeouts(channel),
+});
