@@ -12,6 +12,9 @@ const usageQuery = z.object({
   from: dateTime.optional(),
   to: dateTime.optional(),
   limit: z.coerce.number().int().min(1).max(10_000).default(1000),
+}).refine((query) => !query.from || !query.to || query.from <= query.to, {
+  path: ['from'],
+  message: "must not be after 'to'",
 });
 
 const usageView = (record: UsageRecord) => ({

@@ -1,3 +1,6 @@
+import { decodePath } from './http/decode-path.js';
+import { nullPrototypeRecord } from './http/null-prototype.js';
+
 /**
  * Every path the gateway serves, defined once: the CDK stack builds its REST resources from this
  * table, and the local runtime routes with it, so the two cannot drift.
@@ -120,9 +123,9 @@ export const createRouter = (table: readonly RouteDefinition[] = routes) => {
       if (!found) continue;
       const route = compiled.byMethod.get(method.toUpperCase());
       if (!route) return { kind: 'wrong-method', allowed: [...compiled.byMethod.keys()] as HttpMethod[] };
-      const pathParameters: Record<string, string> = {};
+      const pathParameters = nullPrototypeRecord<string>();
       compiled.names.forEach((name, index) => {
-        pathParameters[name] = decodeURIComponent(found[index + 1]!);
+        pathParameters[name] = decodePath(found[index + 1]!);
       });
       return { kind: 'found', match: { route, pathParameters } };
     }

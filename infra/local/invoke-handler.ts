@@ -1,6 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
-import { errorResponse } from '../../functions/shared/http/error-response.js';
+import { errorFormatForPath } from '../../functions/shared/http/error-format.js';
+import { errorResponse, type ErrorFormat } from '../../functions/shared/http/error-response.js';
 import { isStreamingHandler, LocalResponseStream } from './lambda-streaming.js';
 
 type BufferedHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<BufferedResult>;
@@ -31,7 +32,14 @@ export const lambdaContext = (functionName: string, requestId: string, timeoutSe
   };
 };
 
-const writeBuffered = (response: ServerResponse, result: BufferedResult | undefined): void => {
+export interface HttpAnswer {
+  readonly status: number;
+  readonly headers: Record<string, string | string[]>;
+  readonly payload: Buffer;
+}
+
+/** A buffered Lambda result as the HTTP status, headers and body bytes it stands for. */
+const httpAnswer = (result: BufferedResult | undefined): HttpAnswer => {
   const headers: Record<string, string | string[]> = {};
   for (const [name, value] of Object.entries(result?.headers ?? {})) headers[name.toLowerCase()] = String(value);
   for (const [name, values] of Object.entries(result?.multiValueHeaders ?? {})) {
@@ -40,18 +48,30 @@ const writeBuffered = (response: ServerResponse, result: BufferedResult | undefi
   const body = result?.body ?? '';
   const payload = result?.isBase64Encoded ? Buffer.from(body, 'base64') : Buffer.from(body, 'utf8');
   headers['content-length'] = String(payload.length);
-  response.writeHead(result?.statusCode ?? 200, headers);
-  response.end(payload);
+  return { status: result?.statusCode ?? 200, headers, payload };
+};
+
+const writeBuffered = (response: ServerResponse, result: BufferedResult | undefined): void => {
+  const answer = httpAnswer(result);
+  response.writeHead(answer.status, answer.headers);
+  response.end(answer.payload);
+};
+
+/** The error envelope for a thrown value, in the given format, with the request's id. */
+export const errorAnswer = (error: unknown, requestId: string, format: ErrorFormat): HttpAnswer => {
+  const result = errorResponse(error, format);
+  return httpAnswer({ ...result, headers: { ...result.headers, 'x-request-id': requestId }, body: String(result.body) });
 };
 
 /** Writes an error envelope unless the response has already started. */
-export const writeError = (response: ServerResponse, error: unknown, requestId: string): void => {
+export const writeError = (response: ServerResponse, error: unknown, requestId: string, format: ErrorFormat = 'openai'): void => {
   if (response.headersSent) {
     response.destroy();
     return;
   }
-  const result = errorResponse(error);
-  writeBuffered(response, { ...result, headers: { ...result.headers, 'x-request-id': requestId }, body: String(result.body) });
+  const answer = errorAnswer(error, requestId, format);
+  response.writeHead(answer.status, answer.headers);
+  response.end(answer.payload);
 };
 
 /** Runs a Lambda handler, buffered or streaming, and sends what it produces as the HTTP response. */
@@ -67,7 +87,7 @@ export const invokeHandler = async (
       await handler(event, stream, context);
     } catch (error) {
       // A stream torn down by the client is not an error of ours; anything else before the head is.
-      if (!stream.destroyed) writeError(response, error, context.awsRequestId);
+      if (!stream.destroyed) writeError(response, error, context.awsRequestId, errorFormatForPath(event.path));
     }
     return;
   }

@@ -1,19 +1,15 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { applyGatewayConfig } from '../../functions/shared/config/apply-config.js';
 import { loadGatewayConfigFile } from '../../functions/shared/config/gateway-config.js';
 import { log } from '../../functions/shared/log.js';
-import { MAX_BODY_BYTES } from '../../functions/shared/middleware/json-body.js';
-import { createRouter, functionGroups } from '../../functions/shared/routes.js';
 import { resetStore } from '../../functions/shared/store/client.js';
 import { invalidateCaches } from '../../functions/shared/store/ttl-cache.js';
+import { answerMalformedRequest } from './answer-malformed-request.js';
 import { bootstrapAdminKey, ensureDemoChannel } from './bootstrap.js';
 import { ensureTables, startEmbeddedStore, type EmbeddedStore, type EmbeddedStoreMode } from './embedded-store.js';
-import { loadHandler } from './handlers.js';
-import { invokeHandler, lambdaContext, writeError } from './invoke-handler.js';
+import { handleRequest } from './handle-request.js';
 import { installLambdaStreamingGlobals } from './lambda-streaming.js';
-import { buildProxyEvent } from './proxy-event.js';
-import { readBody } from './read-body.js';
 
 export interface LocalGatewayOptions {
   readonly host?: string;
@@ -42,24 +38,6 @@ export interface LocalGateway {
   close(): Promise<void>;
 }
 
-const lookup = createRouter();
-
-const handleRequest = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
-  const url = new URL(request.url ?? '/', 'http://localhost');
-  const found = lookup(request.method ?? 'GET', url.pathname);
-  // As on API Gateway: matched routes go to their group, everything else to the fallback function.
-  const group = found.kind === 'found' ? found.match.route.group : 'fallback';
-  const event = buildProxyEvent({
-    request,
-    url,
-    body: await readBody(request, MAX_BODY_BYTES),
-    resource: found.kind === 'found' ? found.match.route.path : '/{proxy+}',
-    pathParameters: found.kind === 'found' ? found.match.pathParameters : { proxy: url.pathname.slice(1) },
-  });
-  const context = lambdaContext(`model-gateway-${group}`, event.requestContext.requestId, functionGroups[group].timeoutSeconds);
-  await invokeHandler(await loadHandler(group), event, context, response);
-};
-
 /**
  * Starts the gateway on this machine: the embedded store (or an external endpoint), the same handler
  * modules Lambda runs behind an HTTP server that speaks API Gateway's proxy events, the admin key,
@@ -86,16 +64,14 @@ export const startLocalGateway = async (options: LocalGatewayOptions = {}): Prom
     const inFlight = new Set<Promise<void>>();
     const server = createServer((request, response) => {
       const handling = handleRequest(request, response).catch((error: unknown) => {
-        const status = (error as { status?: number }).status;
-        if (!status || status >= 500) log.error('local runtime failed a request', { error: String(error) });
-        // The rest of a refused body is not read: close the connection after answering.
-        response.setHeader('connection', 'close');
-        writeError(response, error, 'local');
+        log.error('local runtime failed a request', { error: String(error) });
+        response.destroy();
       });
       inFlight.add(handling);
       void handling.finally(() => inFlight.delete(handling));
     });
     server.keepAliveTimeout = 65_000;
+    server.on('clientError', answerMalformedRequest);
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(options.port ?? 8787, options.host ?? '127.0.0.1', () => resolve());

@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
-import { randomUUID } from 'node:crypto';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
+import { decodePath } from '../../functions/shared/http/decode-path.js';
+import { nullPrototypeRecord } from '../../functions/shared/http/null-prototype.js';
 
 export interface ProxyEventInput {
   readonly request: IncomingMessage;
@@ -9,22 +10,25 @@ export interface ProxyEventInput {
   /** The matched resource (`/admin/v1/keys/{id}`), or the proxy resource for unmatched paths. */
   readonly resource: string;
   readonly pathParameters: Record<string, string> | null;
+  /** The id API Gateway would give the request (`requestContext.requestId`). */
+  readonly requestId: string;
 }
 
 const TEXT_TYPES = /^(application\/(json|x-www-form-urlencoded|.*\+json)|text\/)/i;
 
 /** The API Gateway REST proxy event (payload 1.0) that API Gateway would send for this request. */
-export const buildProxyEvent = ({ request, url, body, resource, pathParameters }: ProxyEventInput): APIGatewayProxyEvent => {
-  const headers: Record<string, string> = {};
-  const multiValueHeaders: Record<string, string[]> = {};
+export const buildProxyEvent = ({ request, url, body, resource, pathParameters, requestId }: ProxyEventInput): APIGatewayProxyEvent => {
+  // Names come from the client: `__proto__` or `constructor` must be plain entries.
+  const headers = nullPrototypeRecord<string>();
+  const multiValueHeaders = nullPrototypeRecord<string[]>();
   for (let index = 0; index < request.rawHeaders.length; index += 2) {
     const name = request.rawHeaders[index]!;
     const value = request.rawHeaders[index + 1]!;
     headers[name] = value;
     (multiValueHeaders[name] ??= []).push(value);
   }
-  const query: Record<string, string> = {};
-  const multiValueQuery: Record<string, string[]> = {};
+  const query = nullPrototypeRecord<string>();
+  const multiValueQuery = nullPrototypeRecord<string[]>();
   for (const [name, value] of url.searchParams) {
     query[name] = value;
     (multiValueQuery[name] ??= []).push(value);
@@ -32,8 +36,7 @@ export const buildProxyEvent = ({ request, url, body, resource, pathParameters }
   const hasQuery = Object.keys(query).length > 0;
   const contentType = request.headers['content-type'] ?? 'application/json';
   const isText = body.length === 0 || TEXT_TYPES.test(contentType);
-  const requestId = randomUUID();
-  const path = decodeURIComponent(url.pathname);
+  const path = decodePath(url.pathname);
   return {
     resource,
     path,

@@ -10,6 +10,18 @@ import { channelTypes, endpointKinds } from '../store/channels.js';
 
 const MAX_LIST_ENTRIES = 1000;
 
+/*
+ * Every number has bounds a real setting stays far inside: a value beyond them is a typo or an attack,
+ * and would otherwise reach the store (which refuses numbers beyond 38 digits, and the SDK beyond
+ * 2^53) as a 500, or make quota and pricing arithmetic meaningless.
+ */
+/** USD: a quota or a price per million tokens above a billion dollars is a mistake. */
+const MAX_USD = 1_000_000_000;
+/** Requests or tokens per minute. */
+const MAX_PER_MINUTE = 1_000_000_000_000;
+/** Channel priority and weight: relative numbers, any sane scheme fits. */
+const MAX_PRIORITY = 1_000_000;
+
 /** Account, key and channel ids: safe in a URL path segment and a log line. */
 export const resourceId = z
   .string()
@@ -29,12 +41,12 @@ export const displayName = z.string().min(1).max(200);
 export const modelList = z.array(modelId).max(MAX_LIST_ENTRIES);
 
 export const rateLimit = z.strictObject({
-  rpm: z.int().positive().optional(),
-  tpm: z.int().positive().optional(),
+  rpm: z.int().positive().max(MAX_PER_MINUTE).optional(),
+  tpm: z.int().positive().max(MAX_PER_MINUTE).optional(),
 });
 
 /** USD; `limit: null` removes the quota. */
-export const quota = z.strictObject({ limit: z.number().min(0).nullable() });
+export const quota = z.strictObject({ limit: z.number().min(0).max(MAX_USD).nullable() });
 
 export const keyRole = z.enum(['user', 'admin']);
 
@@ -70,9 +82,9 @@ export const keyFields = {
 };
 
 export const pricing = z.strictObject({
-  inputPerMTok: z.number().min(0),
-  outputPerMTok: z.number().min(0),
-  cachedInputPerMTok: z.number().min(0).optional(),
+  inputPerMTok: z.number().min(0).max(MAX_USD),
+  outputPerMTok: z.number().min(0).max(MAX_USD),
+  cachedInputPerMTok: z.number().min(0).max(MAX_USD).optional(),
 });
 
 export const modelFields = {
@@ -92,9 +104,9 @@ export const channelFields = {
   /** Absent or `null`: every endpoint the channel type supports. */
   endpoints: z.array(z.enum(endpointKinds)).min(1).max(endpointKinds.length).nullable().optional(),
   /** Higher first. */
-  priority: z.int().default(0),
+  priority: z.int().min(-MAX_PRIORITY).max(MAX_PRIORITY).default(0),
   /** Share of traffic among channels of the same priority. */
-  weight: z.int().min(1).default(1),
+  weight: z.int().min(1).max(MAX_PRIORITY).default(1),
   enabled: z.boolean().default(true),
   /** Upstream timeouts in milliseconds: connection, first byte, silence between stream chunks. */
   timeouts: z

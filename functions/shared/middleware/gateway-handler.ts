@@ -101,7 +101,6 @@ export const gatewayHandler = <Schema extends z.ZodType | undefined = undefined>
   options: EndpointOptions<Schema>,
   handle: (request: GatewayRequest<Body<Schema>>) => Promise<GatewayResponse>,
 ) => {
-  const errorFormat = options.errorFormat ?? 'openai';
   const lambdaHandler = async (event: APIGatewayProxyEvent, context: GatewayContext, abort?: { signal: AbortSignal }) => {
     const state = context.gateway;
     const principal = state.principal;
@@ -138,7 +137,7 @@ export const gatewayHandler = <Schema extends z.ZodType | undefined = undefined>
     (options.streaming ? { ...plugin, executionMode: executionModeStreamifyResponse } : plugin) as never,
   );
   const use = (middleware: object) => stack.use(middleware as never);
-  use(requestId({ errorFormat }));
+  use(requestId({ errorFormat: options.errorFormat }));
   use(normalizeHeaders());
   use(errorEnvelope());
   // Authentication first: a caller without a valid key learns nothing about how we read bodies.

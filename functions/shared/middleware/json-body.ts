@@ -1,4 +1,5 @@
 import { invalidJson, payloadTooLarge } from '../errors.js';
+import { exceedsJsonDepth, MAX_JSON_DEPTH } from '../http/json-depth.js';
 import type { GatewayMiddyRequest } from './gateway-context.js';
 
 /** API Gateway's own limit, applied locally too so that both behave alike. */
@@ -10,7 +11,10 @@ export interface JsonBodyOptions {
   readonly maxBytes?: number;
 }
 
-/** Parses the JSON body: 413 past the size limit, 400 `invalid_json` when it is not a JSON object. */
+/**
+ * Parses the JSON body: 413 past the size limit, 400 `invalid_json` when it is not a JSON object or
+ * nests deeper than the limit.
+ */
 export const jsonBody = (options: JsonBodyOptions) => {
   const maxBytes = options.maxBytes ?? MAX_BODY_BYTES;
 
@@ -23,6 +27,8 @@ export const jsonBody = (options: JsonBodyOptions) => {
     }
     const text = event.isBase64Encoded ? Buffer.from(raw, 'base64').toString('utf8') : raw;
     if (Buffer.byteLength(text, 'utf8') > maxBytes) throw payloadTooLarge(maxBytes);
+    // Refused before parsing: everything after the parser walks the body recursively.
+    if (exceedsJsonDepth(text)) throw invalidJson(`arrays and objects are nested deeper than ${MAX_JSON_DEPTH} levels.`);
     let parsed: unknown;
     try {
       parsed = JSON.parse(text);

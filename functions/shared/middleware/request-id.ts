@@ -1,8 +1,11 @@
 import { randomUUID } from 'node:crypto';
+import { errorFormatForPath } from '../http/error-format.js';
 import type { ErrorFormat } from '../http/error-response.js';
+import { nullPrototypeRecord } from '../http/null-prototype.js';
 import type { GatewayMiddyRequest } from './gateway-context.js';
 
 export interface RequestIdOptions {
+  /** The envelope of this endpoint's errors; absent: the one the request's path calls for. */
   readonly errorFormat?: ErrorFormat;
 }
 
@@ -11,15 +14,13 @@ export interface RequestIdOptions {
  * response, errors included. Registered first so its `after`/`onError` run last, over the final response.
  */
 export const requestId = (options: RequestIdOptions = {}) => {
-  const errorFormat = options.errorFormat ?? 'openai';
-
   const requestIdBefore = (request: GatewayMiddyRequest): void => {
     request.context.gateway = {
       requestId: request.event.requestContext?.requestId || `req_${randomUUID().replaceAll('-', '')}`,
-      headers: {},
-      query: {},
+      headers: nullPrototypeRecord(),
+      query: nullPrototypeRecord(),
       body: undefined,
-      errorFormat,
+      errorFormat: options.errorFormat ?? errorFormatForPath(request.event.path ?? '/'),
       startedAt: Date.now(),
       pending: [],
     };

@@ -1,6 +1,7 @@
 import { toAnthropicStopReason } from '../providers/anthropic/map-anthropic-stop-reason.js';
 import type { AnthropicMessage, AnthropicResponseBlock, AnthropicUsage } from '../schemas/anthropic-messages-result.js';
 import type { ChatCompletion, ChatUsage } from '../schemas/chat-completion-result.js';
+import { parseNestedJson } from '../http/json-depth.js';
 
 /** OpenAI usage as Anthropic's: cached input is counted apart from `input_tokens`. */
 export const toAnthropicUsage = (usage: ChatUsage | null | undefined): AnthropicUsage => {
@@ -16,7 +17,7 @@ export const toAnthropicUsage = (usage: ChatUsage | null | undefined): Anthropic
 /** A tool call's JSON-string arguments as Anthropic's `input` object. */
 export const parseToolInput = (text: string): unknown => {
   try {
-    const parsed: unknown = JSON.parse(text || '{}');
+    const parsed: unknown = parseNestedJson(text || '{}');
     return parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? parsed : {};
   } catch {
     return {};

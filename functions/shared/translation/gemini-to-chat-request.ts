@@ -1,5 +1,6 @@
 import type { ChatCompletionRequest, ChatMessage, ContentPart } from '../schemas/chat-completion-request.js';
 import type { GeminiContent, GeminiGenerateContentRequest } from '../schemas/gemini-generate-content-request.js';
+import { nullPrototypeRecord } from '../http/null-prototype.js';
 
 /** A Gemini generateContent request → an OpenAI chat request, for serving Gemini-style clients by any channel. */
 
@@ -7,7 +8,7 @@ import type { GeminiContent, GeminiGenerateContentRequest } from '../schemas/gem
 export const toJsonSchema = (schema: unknown): unknown => {
   if (Array.isArray(schema)) return schema.map(toJsonSchema);
   if (schema === null || typeof schema !== 'object') return schema;
-  const converted: Record<string, unknown> = {};
+  const converted = nullPrototypeRecord<unknown>();
   for (const [key, value] of Object.entries(schema)) {
     if (key === 'propertyOrdering' || key === 'nullable') continue;
     if (key === 'type' && typeof value === 'string') converted.type = value.toLowerCase();

@@ -1,5 +1,6 @@
 import { alternatingTurns } from '../../translation/alternating-turns.js';
 import type { ChatCompletionRequest, ChatMessage, ContentPart } from '../../schemas/chat-completion-request.js';
+import { parseNestedJson } from '../../http/json-depth.js';
 
 /** OpenAI chat request → Anthropic Messages request: pure, so it is tested on plain data. */
 
@@ -54,7 +55,7 @@ const textOf = (content: ChatMessage['content']): string =>
 
 const parseArguments = (text: string): unknown => {
   try {
-    const parsed: unknown = JSON.parse(text || '{}');
+    const parsed: unknown = parseNestedJson(text || '{}');
     return parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? parsed : { value: parsed };
   } catch {
     return { arguments: text };

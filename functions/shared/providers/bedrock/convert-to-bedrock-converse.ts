@@ -11,6 +11,7 @@ import type {
 import { alternatingTurns } from '../../translation/alternating-turns.js';
 import type { ChatCompletionRequest, ChatMessage, ContentPart } from '../../schemas/chat-completion-request.js';
 import { toBedrockFile, toBedrockImage } from './bedrock-media.js';
+import { parseNestedJson } from '../../http/json-depth.js';
 
 /** OpenAI chat request → Bedrock Converse input: pure, so it is tested on plain data. */
 
@@ -66,7 +67,7 @@ const toolResultContent = (content: ChatMessage['content'], param: string): Tool
 /** Converse wants the tool input as a JSON object; arguments that are not one are wrapped, not lost. */
 const parseArguments = (text: string): Document => {
   try {
-    const parsed: unknown = JSON.parse(text || '{}');
+    const parsed: unknown = parseNestedJson(text || '{}');
     return (parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? parsed : { value: parsed }) as Document;
   } catch {
     return { arguments: text };

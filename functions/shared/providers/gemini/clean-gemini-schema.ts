@@ -1,3 +1,5 @@
+import { nullPrototypeRecord } from '../../http/null-prototype.js';
+
 /**
  * A JSON schema as Gemini's function declarations accept it: Gemini takes an OpenAPI 3 subset and
  * rejects the whole request over a keyword it does not know, so those are dropped, recursively.
@@ -39,7 +41,7 @@ const SCHEMA_VALUES = new Set(['items', 'anyOf', 'oneOf', 'allOf', 'prefixItems'
 export const cleanGeminiSchema = (schema: unknown): unknown => {
   if (Array.isArray(schema)) return schema.map(cleanGeminiSchema);
   if (schema === null || typeof schema !== 'object') return schema;
-  const cleaned: Record<string, unknown> = {};
+  const cleaned = nullPrototypeRecord<unknown>();
   for (const [key, value] of Object.entries(schema)) {
     if (REJECTED.has(key)) continue;
     if (key === 'const') {

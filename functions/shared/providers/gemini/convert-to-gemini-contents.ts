@@ -1,5 +1,6 @@
 import type { ChatCompletionRequest, ChatMessage, ContentPart } from '../../schemas/chat-completion-request.js';
 import { cleanGeminiSchema } from './clean-gemini-schema.js';
+import { parseNestedJson } from '../../http/json-depth.js';
 
 /** OpenAI chat request → Gemini generateContent request: pure, so it is tested on plain data. */
 
@@ -68,7 +69,7 @@ const textOf = (content: ChatMessage['content']): string =>
 
 const parseObject = (text: string): Record<string, unknown> => {
   try {
-    const parsed: unknown = JSON.parse(text || '{}');
+    const parsed: unknown = parseNestedJson(text || '{}');
     return parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : { value: parsed };
   } catch {
     return { content: text };

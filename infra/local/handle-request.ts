@@ -1,0 +1,65 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { randomUUID } from 'node:crypto';
+import { invalidValue } from '../../functions/shared/errors.js';
+import { errorFormatForPath } from '../../functions/shared/http/error-format.js';
+import { log } from '../../functions/shared/log.js';
+import { MAX_BODY_BYTES } from '../../functions/shared/middleware/json-body.js';
+import { createRouter, functionGroups } from '../../functions/shared/routes.js';
+import { answerEarly } from './answer-early.js';
+import { loadHandler } from './handlers.js';
+import { errorAnswer, invokeHandler, lambdaContext } from './invoke-handler.js';
+import { buildProxyEvent } from './proxy-event.js';
+import { readBody } from './read-body.js';
+
+const lookup = createRouter();
+
+const parseTarget = (target: string): URL => {
+  try {
+    return new URL(target, 'http://localhost');
+  } catch {
+    throw invalidValue('The request target is not a valid URL path.', null);
+  }
+};
+
+/**
+ * One HTTP request, as API Gateway and Lambda would serve it: matched routes go to their group's
+ * function, everything else to the fallback function. Every answer, the runtime's own early ones
+ * included (malformed path, body too large), carries a request id and the path's error envelope.
+ */
+export const handleRequest = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
+  const requestId = randomUUID();
+  const target = request.url ?? '/';
+  try {
+    const url = parseTarget(target);
+    const found = lookup(request.method ?? 'GET', url.pathname);
+    const group = found.kind === 'found' ? found.match.route.group : 'fallback';
+    const event = buildProxyEvent({
+      request,
+      url,
+      body: await readBody(request, MAX_BODY_BYTES),
+      resource: found.kind === 'found' ? found.match.route.path : '/{proxy+}',
+      pathParameters: found.kind === 'found' ? found.match.pathParameters : { proxy: url.pathname.slice(1) },
+      requestId,
+    });
+    const context = lambdaContext(`model-gateway-${group}`, requestId, functionGroups[group].timeoutSeconds);
+    await invokeHandler(await loadHandler(group), event, context, response);
+  } catch (error) {
+    const status = (error as { status?: number }).status;
+    if (!status || status >= 500) log.error('local runtime failed a request', { requestId, error: String(error) });
+    if (response.headersSent) {
+      response.destroy();
+      return;
+    }
+    answerEarly(request, response, errorAnswer(error, requestId, errorFormatForPath(pathOf(target))));
+  }
+};
+
+/** The path part of a request target, decoded when it can be, for choosing the error envelope. */
+const pathOf = (target: string): string => {
+  const path = target.split(/[?#]/, 1)[0] ?? '/';
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return path;
+  }
+};
