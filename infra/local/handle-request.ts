@@ -9,7 +9,7 @@ import { answerEarly } from './answer-early.js';
 import { loadHandler } from './handlers.js';
 import { errorAnswer, invokeHandler, lambdaContext } from './invoke-handler.js';
 import { buildProxyEvent } from './proxy-event.js';
-import { readBody } from './read-body.js';
+import { readBody, UploadAborted } from './read-body.js';
 
 const lookup = createRouter();
 
@@ -44,6 +44,8 @@ export const handleRequest = async (request: IncomingMessage, response: ServerRe
     const context = lambdaContext(`model-gateway-${group}`, requestId, functionGroups[group].timeoutSeconds);
     await invokeHandler(await loadHandler(group), event, context, response);
   } catch (error) {
+    // Gone, or answered already by the server's `clientError` handler (a malformed chunked body).
+    if (error instanceof UploadAborted) return;
     const status = (error as { status?: number }).status;
     if (!status || status >= 500) log.error('local runtime failed a request', { requestId, error: String(error) });
     if (response.headersSent) {

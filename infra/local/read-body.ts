@@ -1,6 +1,14 @@
 import type { IncomingMessage } from 'node:http';
 import { payloadTooLarge } from '../../functions/shared/errors.js';
 
+/** The client broke off its upload (went away, or sent a malformed chunked body): nobody to answer. */
+export class UploadAborted extends Error {
+  constructor(cause: unknown) {
+    super('the request body ended before it was complete', { cause });
+    this.name = 'UploadAborted';
+  }
+}
+
 /**
  * Reads a request body, refusing (413) as soon as it passes the limit instead of buffering it all.
  * A refused body is left flowing, not destroyed: destroying it would close the connection under a
@@ -36,12 +44,11 @@ export const readBody = (request: IncomingMessage, maxBytes: number): Promise<Bu
     };
     const onError = (error: Error) => {
       stop();
-      reject(error);
+      reject(new UploadAborted(error));
     };
-    // Closed before its end: the client went away mid-upload.
     const onClose = () => {
       stop();
-      reject(new Error('the client closed the connection before the request body ended'));
+      reject(new UploadAborted(undefined));
     };
     request.on('data', onData);
     request.on('end', onEnd);

@@ -152,11 +152,13 @@ describe('gateway REST API', () => {
   it('answers a body over 10 MB with 413 payload_too_large in the error envelope', () => {
     expect(gatewayResponse('REQUEST_TOO_LARGE').StatusCode).toBe('413');
     expect(envelopeOf('REQUEST_TOO_LARGE')).toEqual({
+      type: 'error',
       error: {
         message: 'The request body is larger than 10485760 bytes.',
         type: 'invalid_request_error',
         param: null,
         code: 'payload_too_large',
+        status: 'INVALID_ARGUMENT',
       },
     });
   });
@@ -173,13 +175,34 @@ describe('gateway REST API', () => {
     expect(envelopeOf('MISSING_AUTHENTICATION_TOKEN').error.code).toBe('unknown_url');
   });
 
-  it.each(['DEFAULT_4XX', 'DEFAULT_5XX', 'REQUEST_TOO_LARGE', 'THROTTLED', 'INTEGRATION_TIMEOUT'])(
-    'gives the %s response the JSON error envelope',
-    (type) => {
-      expect(gatewayResponse(type).ResponseParameters['gatewayresponse.header.content-type']).toBe("'application/json'");
-      expect(Object.keys(envelopeOf(type).error)).toEqual(['message', 'type', 'param', 'code']);
-    },
-  );
+  const ownResponses = ['DEFAULT_4XX', 'DEFAULT_5XX', 'REQUEST_TOO_LARGE', 'THROTTLED', 'INTEGRATION_TIMEOUT', 'MISSING_AUTHENTICATION_TOKEN'];
+
+  it.each(ownResponses)('gives the %s response the JSON error envelope of OpenAI-style clients', (type) => {
+    expect(gatewayResponse(type).ResponseParameters['gatewayresponse.header.content-type']).toBe("'application/json'");
+    expect(envelopeOf(type).error).toEqual({
+      message: expect.any(String),
+      type: expect.any(String),
+      param: null,
+      code: type === 'DEFAULT_4XX' ? null : expect.any(String),
+      status: expect.any(String),
+    });
+  });
+
+  // Gateway response templates are not run through VTL, so no template can branch on the path: the
+  // one body must also be what the Anthropic and Google SDKs read on their paths.
+  it.each(ownResponses)('gives the %s response the fields Anthropic-style clients read', (type) => {
+    const envelope = envelopeOf(type);
+    expect(envelope.type).toBe('error');
+    expect(envelope.error).toMatchObject({ type: expect.any(String), message: expect.any(String) });
+  });
+
+  it.each(ownResponses)("gives the %s response Google's canonical status", (type) => {
+    expect(envelopeOf(type).error.status).toMatch(/^(INVALID_ARGUMENT|INTERNAL|RESOURCE_EXHAUSTED|NOT_FOUND|DEADLINE_EXCEEDED)$/);
+  });
+
+  it.each(ownResponses)("carries API Gateway's request id in x-request-id on the %s response", (type) => {
+    expect(gatewayResponse(type).ResponseParameters['gatewayresponse.header.x-request-id']).toBe('context.requestId');
+  });
 
   it('keeps the status of the default families and hides server error details', () => {
     expect(gatewayResponse('DEFAULT_4XX').StatusCode).toBeUndefined();
