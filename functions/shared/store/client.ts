@@ -21,7 +21,9 @@ export const store = (): DynamoDBDocumentClient => {
       : {},
   );
   documentClient = DynamoDBDocumentClient.from(client, {
-    marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false },
+    // The marshaller tells a plain object by `value.constructor.name`: a map with a client-chosen key
+    // named `constructor` (a channel's modelMap) would otherwise be refused as a class instance.
+    marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: true },
   });
   return documentClient;
 };
