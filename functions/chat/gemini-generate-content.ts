@@ -39,7 +39,8 @@ export const geminiGenerateContent = gatewayHandler(
     auth: 'user',
     carriers: ['x-goog-api-key', 'query-key', 'bearer'],
     body: geminiGenerateContentRequestSchema,
-    errorFormat: 'gemini',
+    // No errorFormat: the path decides, as for the answers given before this handler runs (Google's
+    // on `/v1beta/...` and `/v1/models/{model}:action`).
     streaming: true,
   },
   async (request) => {
