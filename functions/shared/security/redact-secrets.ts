@@ -57,35 +57,37 @@ interface FragmentIndex {
   readonly filter: Uint8Array;
   readonly hashes: Set<number>;
   readonly fragments: Set<string>;
+  readonly short: string[];
   /** Whole short secrets, as words. */
-  readonly shortSecrets: RegExp | undefined;
+  shortSecrets: RegExp | undefined;
 }
 
-const buildIndex = (secrets: Iterable<string>): FragmentIndex => {
-  const filter = new Uint8Array(1 << FILTER_BITS);
-  const hashes = new Set<number>();
-  const fragments = new Set<string>();
-  const short: string[] = [];
-  for (const secret of secrets) {
-    if (secret.length < MIN_SECRET_FRAGMENT) {
-      short.push(secret);
-      continue;
-    }
-    for (const spelling of spellings(secret)) {
-      for (let start = 0; start + MIN_SECRET_FRAGMENT <= spelling.length; start++) {
-        const fragment = spelling.slice(start, start + MIN_SECRET_FRAGMENT);
-        if (fragments.has(fragment)) continue;
-        const hash = hashAt(fragment, 0, MIN_SECRET_FRAGMENT);
-        fragments.add(fragment);
-        hashes.add(hash);
-        filter[hash & FILTER_MASK] = 1;
-      }
+const emptyIndex = (): FragmentIndex => ({
+  filter: new Uint8Array(1 << FILTER_BITS),
+  hashes: new Set(),
+  fragments: new Set(),
+  short: [],
+  shortSecrets: undefined,
+});
+
+/** Adds one secret to the index in place: a new key costs its own length, not the whole index. */
+const indexSecret = (index: FragmentIndex, secret: string): void => {
+  if (secret.length < MIN_SECRET_FRAGMENT) {
+    index.short.push(secret);
+    const alternatives = [...index.short].sort((a, b) => b.length - a.length).map(escapeRegExp).join('|');
+    index.shortSecrets = new RegExp(`(?<![A-Za-z0-9])(?:${alternatives})(?![A-Za-z0-9])`, 'g');
+    return;
+  }
+  for (const spelling of spellings(secret)) {
+    for (let start = 0; start + MIN_SECRET_FRAGMENT <= spelling.length; start++) {
+      const fragment = spelling.slice(start, start + MIN_SECRET_FRAGMENT);
+      if (index.fragments.has(fragment)) continue;
+      const hash = hashAt(fragment, 0, MIN_SECRET_FRAGMENT);
+      index.fragments.add(fragment);
+      index.hashes.add(hash);
+      index.filter[hash & FILTER_MASK] = 1;
     }
   }
-  const shortSecrets = short.length
-    ? new RegExp(`(?<![A-Za-z0-9])(?:${short.sort((a, b) => b.length - a.length).map(escapeRegExp).join('|')})(?![A-Za-z0-9])`, 'g')
-    : undefined;
-  return { filter, hashes, fragments, shortSecrets };
 };
 
 /** How many backslashes end at `position` (exclusive), going backwards. */
@@ -159,9 +161,13 @@ export class SecretRedactor {
   /** Adds a secret to remove from now on (an upstream key, as soon as a channel is about to use it). */
   remember(secret: string | null | undefined): void {
     if (!secret || secret.length < MIN_SHORT_SECRET || this.known.has(secret)) return;
-    if (this.known.size >= MAX_KNOWN_SECRETS) this.known.delete(this.known.values().next().value!);
+    if (this.known.size >= MAX_KNOWN_SECRETS) {
+      // Forgetting needs a fresh index; it happens once per MAX_KNOWN_SECRETS new keys at most.
+      this.known.delete(this.known.values().next().value!);
+      this.index = undefined;
+    }
     this.known.add(secret);
-    this.index = undefined;
+    if (this.index) indexSecret(this.index, secret);
   }
 
   /** The text with every credential removed; the very same string when there was none. */
@@ -179,9 +185,8 @@ export class SecretRedactor {
   }
 
   /**
-   * The index of what is known, rebuilt after a new secret; the environment is read again then (it
-   * does not change under a running function, and reading it on every line would cost more than the
-   * scan).
+   * The index of what is known, built on first use; the environment is read then (it does not change
+   * under a running function, and reading it on every line would cost more than the scan).
    */
   private currentIndex(): FragmentIndex {
     if (this.index) return this.index;
@@ -189,8 +194,10 @@ export class SecretRedactor {
       const variables = this.environment();
       for (const name of AWS_CREDENTIAL_VARIABLES) this.remember(variables[name]);
     }
-    this.index = buildIndex(this.known);
-    return this.index;
+    const index = emptyIndex();
+    for (const secret of this.known) indexSecret(index, secret);
+    this.index = index;
+    return index;
   }
 }
 
