@@ -1,4 +1,5 @@
 import { applyGatewayConfig } from '../shared/config/apply-config.js';
+import { findPlaceholder } from '../shared/config/config-placeholders.js';
 import { GatewayConfigError, gatewayConfigSchema } from '../shared/config/gateway-config-schema.js';
 import { invalidValue } from '../shared/errors.js';
 import { json } from '../shared/http/response.js';
@@ -8,9 +9,19 @@ import { parseWith } from './parse-with.js';
 /**
  * POST /admin/v1/apply: applies a declarative config (the `GATEWAY_CONFIG` document, as JSON) the way
  * the local runtime does on start; idempotent. `gatewayctl apply -f` sends the file here, with its
- * `${ENV}` references already resolved on the operator's machine.
+ * `${ENV}` references already resolved on the operator's machine. The server never resolves one
+ * itself (its environment holds its own credentials): a document still holding one is a 400 naming
+ * the field.
  */
 export const apply = async ({ body }: GatewayRequest<unknown>) => {
+  const placeholder = findPlaceholder(body);
+  if (placeholder) {
+    throw invalidValue(
+      `${placeholder.param || 'The document'} holds the placeholder \${${placeholder.name}}: placeholders are resolved only by ` +
+        '`gatewayctl apply` and for GATEWAY_CONFIG at start, from the operator\'s environment; send the value itself.',
+      placeholder.param || null,
+    );
+  }
   const config = parseWith(gatewayConfigSchema, body ?? {});
   try {
     return json(200, { applied: await applyGatewayConfig(config) });

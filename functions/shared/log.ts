@@ -1,6 +1,8 @@
+import { redactSecrets } from './security/redact-secrets.js';
+
 /**
  * One JSON line per event, the format CloudWatch Logs Insights reads. Callers pass ids and prefixes,
- * never a key or a request body.
+ * never a key or a request body; every line is still scrubbed of credentials before it is written.
  */
 type Level = 'debug' | 'info' | 'warn' | 'error';
 
@@ -10,7 +12,7 @@ const threshold = () => levels[(process.env.GATEWAY_LOG_LEVEL as Level | undefin
 
 const write = (level: Level, message: string, fields: Record<string, unknown> = {}) => {
   if (levels[level] < threshold()) return;
-  const line = JSON.stringify({ level, time: new Date().toISOString(), message, ...fields });
+  const line = redactSecrets(JSON.stringify({ level, time: new Date().toISOString(), message, ...fields }));
   if (level === 'error' || level === 'warn') process.stderr.write(`${line}\n`);
   else process.stdout.write(`${line}\n`);
 };

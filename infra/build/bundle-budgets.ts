@@ -43,12 +43,12 @@ export const bundleBudgets: Readonly<Record<FunctionGroup, BundleBudget>> = {
       '+ Secrets Manager client 13 KB + gateway code (providers, translation, relay, chat) ≈ 90 KB. zod/mini would save ' +
       '≈ 47 KB; fitting 250 KB would also take Bedrock out of this function.',
   },
-  // 321.5 KB measured.
-  admin: { ceilingBytes: kilobytes(325), overBudget: dynamoZodAndSecrets },
-  // 313.6 KB measured.
-  embeddings: { ceilingBytes: kilobytes(317), overBudget: dynamoZodAndSecrets },
-  // 314.7 KB measured.
-  images: { ceilingBytes: kilobytes(318), overBudget: dynamoZodAndSecrets },
-  // 313.9 KB measured.
-  audio: { ceilingBytes: kilobytes(318), overBudget: dynamoZodAndSecrets },
+  // 326.1 KB measured.
+  admin: { ceilingBytes: kilobytes(330), overBudget: dynamoZodAndSecrets },
+  // 317.6 KB measured.
+  embeddings: { ceilingBytes: kilobytes(321), overBudget: dynamoZodAndSecrets },
+  // 318.8 KB measured.
+  images: { ceilingBytes: kilobytes(322), overBudget: dynamoZodAndSecrets },
+  // 318.0 KB measured.
+  audio: { ceilingBytes: kilobytes(322), overBudget: dynamoZodAndSecrets },
 };

@@ -27,26 +27,11 @@ export class GatewayConfigError extends Error {
   }
 }
 
-const ENVIRONMENT_REFERENCE = /^\$\{([A-Za-z_][A-Za-z0-9_]*)\}$/;
-
 /**
- * A secret, given as is or as `${ENV_NAME}`, read from the environment when the file is parsed, so the
- * file itself can be committed without it.
+ * A secret, as its value. A file may write it as `${ENV_NAME}`: that is resolved where the file is read
+ * (config-placeholders.ts), never here, since this schema also checks documents sent to the admin API.
  */
-const secret = z
-  .string()
-  .min(1)
-  .max(10_000)
-  .transform((value, context) => {
-    const reference = ENVIRONMENT_REFERENCE.exec(value);
-    if (!reference) return value;
-    const resolved = process.env[reference[1]!];
-    if (!resolved) {
-      context.addIssue({ code: 'custom', message: `the environment variable ${reference[1]} is not set` });
-      return z.NEVER;
-    }
-    return resolved;
-  });
+const secret = z.string().min(1).max(10_000);
 
 const configKey = z.strictObject({
   key: secret.refine(looksLikeApiKey, 'expected sk- followed by 20 to 200 letters or digits'),

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { parse as parseYaml, YAMLParseError } from 'yaml';
 import type * as z from 'zod';
 import { formatParamPath } from '../middleware/validate-body.js';
+import { resolvePlaceholders, UnsetPlaceholderError } from './config-placeholders.js';
 import { GatewayConfigError, gatewayConfigSchema, type GatewayConfig } from './gateway-config-schema.js';
 
 /**
@@ -69,11 +70,23 @@ const describeIssues = (error: z.ZodError): string =>
     .join('; ');
 
 /**
- * Parses and validates a config file's text. `fileName` picks the format (by extension, else by
- * content) and names the file in errors.
+ * Parses and validates a config file's text, with its `${NAME}` placeholders resolved from
+ * `environment`: the file is the operator's, read on the operator's side (`gatewayctl apply`, or
+ * `GATEWAY_CONFIG` at start), so their environment is the one to read. `fileName` picks the format (by
+ * extension, else by content) and names the file in errors.
  */
-export const parseGatewayConfig = (text: string, fileName = 'gateway config'): GatewayConfig => {
-  const document = readDocument(text, detectFormat(text, fileName), fileName);
+export const parseGatewayConfig = (
+  text: string,
+  fileName = 'gateway config',
+  environment: Readonly<Record<string, string | undefined>> = process.env,
+): GatewayConfig => {
+  let document: unknown;
+  try {
+    document = resolvePlaceholders(readDocument(text, detectFormat(text, fileName), fileName), environment);
+  } catch (error) {
+    if (error instanceof UnsetPlaceholderError) throw new GatewayConfigError(`${fileName}: ${error.message}`);
+    throw error;
+  }
   // An empty file declares nothing.
   const result = gatewayConfigSchema.safeParse(document ?? {});
   if (!result.success) throw new GatewayConfigError(`${fileName}: ${describeIssues(result.error)}`);

@@ -1,4 +1,5 @@
 import { GatewayError, internalError, isGatewayError } from '../errors.js';
+import { redactSecrets } from '../security/redact-secrets.js';
 import { json, type GatewayResponse } from './response.js';
 
 /** The client-facing envelope families: OpenAI's (default), Anthropic's, and Google's. */
@@ -32,8 +33,9 @@ export const toGatewayError = (error: unknown): GatewayError => {
   return internalError(error);
 };
 
+// Scrubbed once more on the way out: a message may quote what a client or an admin sent.
 const publicMessage = (error: GatewayError) =>
-  error.expose ? error.message : 'The server had an error while processing your request.';
+  error.expose ? redactSecrets(error.message) : 'The server had an error while processing your request.';
 
 /** The envelope body for one error, in the given format. */
 export const errorBody = (error: GatewayError, format: ErrorFormat = 'openai'): unknown => {

@@ -1,8 +1,13 @@
 import { GatewayError } from '../errors.js';
+import { redactSecrets } from '../security/redact-secrets.js';
 
 /**
  * Failures of an upstream, as the client sees them (DESIGN §3.4). `retryable` tells the router that
  * another channel may still answer: nothing has reached the client yet.
+ *
+ * This is the one way an upstream's words enter the gateway (error bodies, mid-stream error events,
+ * SDK messages): whatever text it is given is scrubbed of credentials here, since upstreams commonly
+ * echo the request they got, its key included, in their errors.
  */
 export class UpstreamError extends GatewayError {
   readonly retryable: boolean;
@@ -13,11 +18,12 @@ export class UpstreamError extends GatewayError {
     message: string,
     options: { status: number; type?: string; code: string | null; param?: string | null; retryable: boolean; retryAfterMs?: number; cause?: unknown },
   ) {
-    super(message, {
+    const clean = (text: string | null | undefined) => (text === null || text === undefined ? text : redactSecrets(text));
+    super(redactSecrets(message), {
       status: options.status,
-      type: options.type ?? 'upstream_error',
-      code: options.code,
-      param: options.param ?? null,
+      type: clean(options.type) ?? 'upstream_error',
+      code: clean(options.code) ?? null,
+      param: clean(options.param) ?? null,
       expose: true,
       // A client told to slow down also learns for how long, as the upstream said.
       headers:

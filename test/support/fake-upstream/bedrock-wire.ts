@@ -47,6 +47,9 @@ const exceptionFrame = (exception: BedrockStreamException) =>
     body: jsonBody({ message: exception.message }),
   });
 
+/** An exception frame, for an error event of the fake's own making (see the `echo-mid-stream` fault). */
+export const bedrockExceptionFrame = (type: BedrockStreamException['type'], message: string): Uint8Array => exceptionFrame({ type, message, afterEvents: 0 });
+
 const textOf = (content: any[] | undefined): string =>
   (content ?? [])
     .map((block) => block.text ?? (block.image ? `[${block.image.format} image]` : block.document ? `[${block.document.format} document]` : ''))

@@ -13,6 +13,11 @@ export interface ReceivedRequest {
 /**
  * A failure to inject into the next request: a delay before answering, an error status, a reset
  * connection, a malformed event stream, a stream that stalls or is cut after a few events.
+ *
+ * `echo` and `echo-mid-stream` play an upstream that quotes the request it got (method, URL, every
+ * header, the body) in its error message, as many OpenAI-compatible servers do: `echo` answers an
+ * error status with that message in every field the vendors' error bodies have; `echo-mid-stream`
+ * sends it as an error event after a few events, framed by `event` in the wire's own format.
  */
 export type Fault =
   | { readonly kind: 'delay'; readonly ms: number }
@@ -21,7 +26,10 @@ export type Fault =
   | { readonly kind: 'malformed-sse' }
   | { readonly kind: 'stall-mid-stream'; readonly afterEvents: number }
   | { readonly kind: 'cut-mid-stream'; readonly afterEvents: number }
-  | { readonly kind: 'slow-stream'; readonly gapMs: number };
+  | { readonly kind: 'slow-stream'; readonly gapMs: number }
+  | { readonly kind: 'echo'; readonly status: number; readonly headers?: Record<string, string> }
+  | { readonly kind: 'echo-mid-stream'; readonly afterEvents: number; readonly event: (echo: string) => string | Uint8Array }
+  | { readonly kind: 'error-mid-stream'; readonly afterEvents: number; readonly event: string | Uint8Array };
 
 export interface FakeExchange {
   readonly request: ReceivedRequest;
@@ -45,16 +53,41 @@ export interface FakeUpstream {
   close(): Promise<void>;
 }
 
-const readJson = async (request: IncomingMessage): Promise<unknown> => {
+const readBody = async (request: IncomingMessage): Promise<{ text: string; parsed: unknown }> => {
   const chunks: Buffer[] = [];
   for await (const chunk of request as AsyncIterable<Buffer>) chunks.push(chunk);
   const text = Buffer.concat(chunks).toString('utf8');
   try {
-    return text ? JSON.parse(text) : undefined;
+    return { text, parsed: text ? JSON.parse(text) : undefined };
   } catch {
-    return text;
+    return { text, parsed: text };
   }
 };
+
+/** Header values that carry a credential, quoted alone as "Incorrect API key provided: …" messages do. */
+const CREDENTIAL_HEADERS = ['authorization', 'x-api-key', 'x-goog-api-key', 'x-amz-security-token'];
+
+/** The request as an echoing upstream quotes it: every header several ways, the URL, the body. */
+export const echoOfRequest = (incoming: IncomingMessage, bodyText: string): string => {
+  const credentials = CREDENTIAL_HEADERS.map((name) => incoming.headers[name])
+    .filter((value): value is string => typeof value === 'string')
+    .map((value) => value.replace(/^Bearer\s+/i, ''));
+  return [
+    `Incorrect API key provided: ${credentials.join(', ')}.`,
+    `Request: ${incoming.method} http://${incoming.headers.host}${incoming.url}`,
+    `Headers: ${JSON.stringify(incoming.headers)}`,
+    `Raw headers: ${JSON.stringify(incoming.rawHeaders)}`,
+    `URL-encoded: ${encodeURIComponent(credentials.join('&'))}`,
+    `Body: ${bodyText}`,
+  ].join('\n');
+};
+
+/** An error body every vendor's parser reads: OpenAI's, Anthropic's, Google's and Bedrock's fields at once. */
+const echoErrorBody = (status: number, echo: string) => ({
+  type: 'error',
+  message: echo,
+  error: { message: echo, type: echo, param: echo, code: status, status: 'INVALID_ARGUMENT' },
+});
 
 /** A real HTTP server speaking the vendors' wire formats, with faults on demand. */
 export const startFakeUpstream = async (routes: Record<string, WireRoute> = openAiRoutes): Promise<FakeUpstream> => {
@@ -65,11 +98,12 @@ export const startFakeUpstream = async (routes: Record<string, WireRoute> = open
 
   const server: Server = createServer(async (incoming, response) => {
     const url = new URL(incoming.url ?? '/', 'http://fake');
+    const body = await readBody(incoming);
     const request: ReceivedRequest = {
       method: incoming.method ?? 'GET',
       path: url.pathname + url.search,
       headers: incoming.headers,
-      body: await readJson(incoming),
+      body: body.parsed,
     };
     received.push(request);
     response.once('close', () => {
@@ -84,6 +118,14 @@ export const startFakeUpstream = async (routes: Record<string, WireRoute> = open
     if (fault?.kind === 'reset') {
       incoming.socket.destroy();
       return;
+    }
+    if (fault?.kind === 'echo') {
+      response.writeHead(fault.status, { 'content-type': 'application/json', ...fault.headers });
+      response.end(JSON.stringify(echoErrorBody(fault.status, echoOfRequest(incoming, body.text))));
+      return;
+    }
+    if (fault?.kind === 'echo-mid-stream') {
+      fault = { kind: 'error-mid-stream', afterEvents: fault.afterEvents, event: fault.event(echoOfRequest(incoming, body.text)) };
     }
     if (fault?.kind === 'status') {
       response.writeHead(fault.status, { 'content-type': 'application/json', ...fault.headers });

@@ -5,8 +5,8 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * Writes a streamed body the way vendors stream it (one write per event), applying a streaming fault:
- * a malformed second event (`malformed` says what that looks like on this wire), a stall or a cut
- * after N events, or a gap between events.
+ * a malformed second event (`malformed` says what that looks like on this wire), a stall, a cut or an
+ * error event after N events, or a gap between events.
  */
 export const writeStreamed = async (
   response: ServerResponse,
@@ -24,6 +24,10 @@ export const writeStreamed = async (
       // Let the events already written reach the other side before the connection drops.
       await pause(50);
       response.socket?.destroy();
+      return;
+    }
+    if (fault?.kind === 'error-mid-stream' && index === fault.afterEvents) {
+      response.end(fault.event);
       return;
     }
     if (fault?.kind === 'slow-stream' && index > 0) await pause(fault.gapMs);

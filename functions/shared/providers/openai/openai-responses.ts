@@ -1,6 +1,7 @@
 import type { UpstreamResponse } from '../../relay/upstream-http.js';
 import { upstreamBrokenResponse } from '../../relay/upstream-errors.js';
 import type { ResponseObject, ResponseStreamEvent } from '../../schemas/responses-result.js';
+import { secretRedactor } from '../../security/redact-secrets.js';
 import { readSse } from '../../streaming/read-sse.js';
 import type { ResponsesProvider } from '../responses-providers.js';
 import { postOpenAi, postOpenAiJson } from './openai-json-call.js';
@@ -9,6 +10,15 @@ const isResponse = (payload: unknown): payload is ResponseObject =>
   typeof payload === 'object' && payload !== null && (payload as { object?: unknown }).object === 'response' && Array.isArray((payload as { output?: unknown }).output);
 
 const TERMINAL_EVENTS = new Set(['response.completed', 'response.incomplete', 'response.failed', 'error']);
+
+/**
+ * The upstream's own failure reports are relayed as they are (they are part of the Responses wire),
+ * so their words are scrubbed here as UpstreamError scrubs every other upstream error: an upstream
+ * may quote the request it got, key included.
+ */
+const FAILURE_EVENTS = new Set(['response.failed', 'error']);
+const withoutSecrets = <T extends { error?: unknown }>(payload: T): T =>
+  payload.error === null || payload.error === undefined ? payload : { ...payload, error: secretRedactor.redactDeep(payload.error) };
 
 /** The upstream's typed events; a stream that ends without a terminal event is a broken answer. */
 async function* responsesEvents(response: UpstreamResponse, idleMs: number): AsyncGenerator<ResponseStreamEvent> {
@@ -22,7 +32,7 @@ async function* responsesEvents(response: UpstreamResponse, idleMs: number): Asy
       throw upstreamBrokenResponse('a stream event was not JSON');
     }
     if (typeof payload?.type !== 'string') throw upstreamBrokenResponse('a stream event had no type');
-    yield payload;
+    yield FAILURE_EVENTS.has(payload.type) ? secretRedactor.redactDeep(payload) : payload;
     if (TERMINAL_EVENTS.has(payload.type)) ended = true;
   }
   if (!ended) throw upstreamBrokenResponse('the stream ended before its last event');
@@ -30,7 +40,8 @@ async function* responsesEvents(response: UpstreamResponse, idleMs: number): Asy
 
 /** `POST {baseUrl}/responses`, natively: the request as the client sent it, under the upstream's model name. */
 export const openAiResponses: ResponsesProvider = {
-  create: (call) => postOpenAiJson(call, '/responses', { ...call.request, model: call.upstreamModel, stream: false }, isResponse, 'a response object'),
+  create: async (call) =>
+    withoutSecrets(await postOpenAiJson(call, '/responses', { ...call.request, model: call.upstreamModel, stream: false }, isResponse, 'a response object')),
 
   async stream(call) {
     const response = await postOpenAi(call, '/responses', { ...call.request, model: call.upstreamModel, stream: true });

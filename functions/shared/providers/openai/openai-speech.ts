@@ -1,4 +1,5 @@
 import { withIdleTimeout } from '../../relay/upstream-http.js';
+import { redactSecrets } from '../../security/redact-secrets.js';
 import { speechContentTypes } from '../../schemas/speech-request.js';
 import type { SpeechProvider } from '../speech-providers.js';
 import { postOpenAi } from './openai-json-call.js';
@@ -10,7 +11,7 @@ export const openAiSpeech: SpeechProvider = {
     const upstreamType = response.headers['content-type'];
     return {
       contentType: typeof upstreamType === 'string' && upstreamType.startsWith('audio/')
-        ? upstreamType
+        ? redactSecrets(upstreamType)
         : speechContentTypes[call.request.response_format ?? 'mp3'],
       body: withIdleTimeout(response.body, call.timeouts.idleMs),
     };

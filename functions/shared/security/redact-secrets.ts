@@ -1,0 +1,229 @@
+import { REDACTED, removeCredentialPatterns } from './credential-patterns.js';
+
+export { REDACTED };
+
+/**
+ * Removes credentials from text before it reaches a client or a log: the secrets this process knows
+ * (channels' upstream keys, the function's own AWS credentials) wherever a long enough piece of one
+ * appears, raw, URL-encoded or JSON-escaped, and anything shaped like a credential (see
+ * credential-patterns.ts). Every log line goes through it, so the common case (nothing to remove) is
+ * a few passes over the text with no allocation.
+ */
+
+/**
+ * The shortest piece of a known secret that is removed. Any run of 8 or more characters of a secret
+ * is removed wherever it appears; shorter pieces are left, since they are too short to help anyone
+ * guess the rest (a 7-character piece of a 40-character random key leaves 33 unknown) and removing
+ * them would mangle ordinary words. A whole secret shorter than this is removed where it stands as a
+ * word of its own.
+ */
+export const MIN_SECRET_FRAGMENT = 8;
+
+/** Secrets shorter than this are not credentials worth the damage their removal would do. */
+const MIN_SHORT_SECRET = 4;
+
+/** Keeps the memory of rotated keys bounded: the oldest are forgotten first. */
+const MAX_KNOWN_SECRETS = 10_000;
+
+/** The function's own AWS credentials, as the Lambda runtime (and the SDK's default chain) reads them. */
+export const AWS_CREDENTIAL_VARIABLES = ['AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY', 'AWS_SESSION_TOKEN'] as const;
+
+const HASH_BASE = 31;
+const FILTER_BITS = 16;
+const FILTER_MASK = (1 << FILTER_BITS) - 1;
+
+/** The ways a secret may be written in text that quotes it. */
+const spellings = (secret: string): string[] => {
+  const json = JSON.stringify(secret).slice(1, -1);
+  const forms = [secret, json, json.replaceAll('/', '\\/'), encodeURIComponent(secret), encodeURIComponent(secret).replaceAll('%20', '+')];
+  return [...new Set(forms)];
+};
+
+/** A polynomial hash of `length` characters from `start`, in 32-bit arithmetic. */
+const hashAt = (text: string, start: number, length: number): number => {
+  let hash = 0;
+  for (let index = start; index < start + length; index++) hash = (Math.imul(hash, HASH_BASE) + text.charCodeAt(index)) | 0;
+  return hash;
+};
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * Every MIN_SECRET_FRAGMENT-long piece of every spelling of the known secrets, for a Rabin-Karp scan:
+ * a bitmap of hashes rejects almost every position of ordinary text at the cost of one array read,
+ * the exact pieces confirm the rest.
+ */
+interface FragmentIndex {
+  readonly filter: Uint8Array;
+  readonly hashes: Set<number>;
+  readonly fragments: Set<string>;
+  readonly short: string[];
+  /** Whole short secrets, as words. */
+  shortSecrets: RegExp | undefined;
+}
+
+const emptyIndex = (): FragmentIndex => ({
+  filter: new Uint8Array(1 << FILTER_BITS),
+  hashes: new Set(),
+  fragments: new Set(),
+  short: [],
+  shortSecrets: undefined,
+});
+
+/** Adds one secret to the index in place: a new key costs its own length, not the whole index. */
+const indexSecret = (index: FragmentIndex, secret: string): void => {
+  if (secret.length < MIN_SECRET_FRAGMENT) {
+    index.short.push(secret);
+    const alternatives = [...index.short].sort((a, b) => b.length - a.length).map(escapeRegExp).join('|');
+    index.shortSecrets = new RegExp(`(?<![A-Za-z0-9])(?:${alternatives})(?![A-Za-z0-9])`, 'g');
+    return;
+  }
+  for (const spelling of spellings(secret)) {
+    for (let start = 0; start + MIN_SECRET_FRAGMENT <= spelling.length; start++) {
+      const fragment = spelling.slice(start, start + MIN_SECRET_FRAGMENT);
+      if (index.fragments.has(fragment)) continue;
+      const hash = hashAt(fragment, 0, MIN_SECRET_FRAGMENT);
+      index.fragments.add(fragment);
+      index.hashes.add(hash);
+      index.filter[hash & FILTER_MASK] = 1;
+    }
+  }
+};
+
+/** How many backslashes end at `position` (exclusive), going backwards. */
+const backslashesBefore = (text: string, position: number): number => {
+  let count = 0;
+  while (position - count - 1 >= 0 && text.charCodeAt(position - count - 1) === 92) count++;
+  return count;
+};
+
+/**
+ * Widens a span so that it never splits a JSON escape (`\"`, `\\`, `\uXXXX`): replacing half of one
+ * would leave a log line that is no longer JSON.
+ */
+const widenOverEscapes = (text: string, start: number, end: number): [number, number] => {
+  if (backslashesBefore(text, start) % 2 === 1) start -= 1;
+  if (backslashesBefore(text, end) % 2 === 1) end += text.charCodeAt(end) === 117 /* u */ ? 5 : 1;
+  return [start, Math.min(end, text.length)];
+};
+
+/** The text with every run of known-secret pieces replaced by REDACTED; the same string when none. */
+const removeKnownFragments = (text: string, index: FragmentIndex): string => {
+  if (index.hashes.size === 0 || text.length < MIN_SECRET_FRAGMENT) return text;
+  const power = (() => {
+    let value = 1;
+    for (let step = 1; step < MIN_SECRET_FRAGMENT; step++) value = Math.imul(value, HASH_BASE);
+    return value;
+  })();
+  let result = '';
+  let copiedUpTo = 0;
+  let spanStart = -1;
+  let spanEnd = -1;
+  const flush = () => {
+    const [start, end] = widenOverEscapes(text, Math.max(spanStart, copiedUpTo), spanEnd);
+    result += text.slice(copiedUpTo, start) + REDACTED;
+    copiedUpTo = end;
+  };
+  let hash = hashAt(text, 0, MIN_SECRET_FRAGMENT);
+  const last = text.length - MIN_SECRET_FRAGMENT;
+  for (let position = 0; ; position++) {
+    if (index.filter[hash & FILTER_MASK] === 1 && index.hashes.has(hash) && index.fragments.has(text.slice(position, position + MIN_SECRET_FRAGMENT))) {
+      if (spanStart >= 0 && position <= spanEnd) spanEnd = position + MIN_SECRET_FRAGMENT;
+      else {
+        if (spanStart >= 0) flush();
+        spanStart = position;
+        spanEnd = position + MIN_SECRET_FRAGMENT;
+      }
+    }
+    if (position >= last) break;
+    hash = (Math.imul((hash - Math.imul(text.charCodeAt(position), power)) | 0, HASH_BASE) + text.charCodeAt(position + MIN_SECRET_FRAGMENT)) | 0;
+  }
+  if (spanStart < 0) return text;
+  flush();
+  return result + text.slice(copiedUpTo);
+};
+
+export interface SecretRedactorOptions {
+  /** Where the function's own credentials are read from, on every use (tests change them). */
+  readonly environment?: () => Readonly<Record<string, string | undefined>>;
+}
+
+/** Known secrets and the rules that remove them from text. One per process serves everything. */
+export class SecretRedactor {
+  private readonly known = new Set<string>();
+  private readonly environment: (() => Readonly<Record<string, string | undefined>>) | undefined;
+  private index: FragmentIndex | undefined;
+
+  constructor(options: SecretRedactorOptions = {}) {
+    this.environment = options.environment;
+  }
+
+  /** Adds a secret to remove from now on (an upstream key, as soon as a channel is about to use it). */
+  remember(secret: string | null | undefined): void {
+    if (!secret || secret.length < MIN_SHORT_SECRET || this.known.has(secret)) return;
+    if (this.known.size >= MAX_KNOWN_SECRETS) {
+      // Forgetting needs a fresh index; it happens once per MAX_KNOWN_SECRETS new keys at most.
+      this.known.delete(this.known.values().next().value!);
+      this.index = undefined;
+    }
+    this.known.add(secret);
+    if (this.index) indexSecret(this.index, secret);
+  }
+
+  /** The text with every credential removed; the very same string when there was none. */
+  redact(text: string): string {
+    // Known secrets first: the shapes then see their markers and treat them as part of a value.
+    const index = this.currentIndex();
+    let result = removeKnownFragments(text, index);
+    if (index.shortSecrets) result = result.replace(index.shortSecrets, REDACTED);
+    return removeCredentialPatterns(result);
+  }
+
+  /** Every string in a JSON-like value (keys included) redacted, in a copy; the value itself when clean. */
+  redactDeep<T>(value: T): T {
+    return redactValue(value, (text) => this.redact(text)) as T;
+  }
+
+  /**
+   * The index of what is known, built on first use; the environment is read then (it does not change
+   * under a running function, and reading it on every line would cost more than the scan).
+   */
+  private currentIndex(): FragmentIndex {
+    if (this.index) return this.index;
+    if (this.environment) {
+      const variables = this.environment();
+      for (const name of AWS_CREDENTIAL_VARIABLES) this.remember(variables[name]);
+    }
+    const index = emptyIndex();
+    for (const secret of this.known) indexSecret(index, secret);
+    this.index = index;
+    return index;
+  }
+}
+
+const redactValue = (value: unknown, redact: (text: string) => string): unknown => {
+  if (typeof value === 'string') return redact(value);
+  if (Array.isArray(value)) {
+    const items = value.map((item) => redactValue(item, redact));
+    return items.every((item, position) => item === value[position]) ? value : items;
+  }
+  if (value === null || typeof value !== 'object') return value;
+  let changed = false;
+  const copy: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) {
+    const cleanKey = redact(key);
+    const cleanItem = redactValue(item, redact);
+    if (cleanKey !== key || cleanItem !== item) changed = true;
+    copy[cleanKey] = cleanItem;
+  }
+  return changed ? copy : value;
+};
+
+/** The process's redactor: knows the function's AWS credentials and every upstream key in use. */
+export const secretRedactor = new SecretRedactor({ environment: () => process.env });
+
+/** Text from an upstream or for a log line, without any credential. */
+export const redactSecrets = (text: string): string => secretRedactor.redact(text);
+
+/** Remembers a secret to remove from all text from now on. */
+export const rememberSecret = (secret: string | null | undefined): void => secretRedactor.remember(secret);
