@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { applyGatewayConfig } from '../../functions/shared/config/apply-config.js';
@@ -8,12 +9,15 @@ import { createRouter, functionGroups } from '../../functions/shared/routes.js';
 import { resetStore } from '../../functions/shared/store/client.js';
 import { invalidateCaches } from '../../functions/shared/store/ttl-cache.js';
 import { bootstrapAdminKey, ensureDemoChannel } from './bootstrap.js';
+import { lockDataDir, type DataDirLock } from './data-dir-lock.js';
 import { ensureTables, startEmbeddedStore, type EmbeddedStore, type EmbeddedStoreMode } from './embedded-store.js';
 import { loadHandler } from './handlers.js';
 import { invokeHandler, lambdaContext, writeError } from './invoke-handler.js';
 import { installLambdaStreamingGlobals } from './lambda-streaming.js';
+import { listen } from './listen.js';
 import { buildProxyEvent } from './proxy-event.js';
 import { readBody } from './read-body.js';
+import { shuttingDown, storeReachable, storeUnavailable } from './store-health.js';
 
 export interface LocalGatewayOptions {
   readonly host?: string;
@@ -30,6 +34,11 @@ export interface LocalGatewayOptions {
   readonly store?: EmbeddedStoreMode;
   readonly adminKey?: string;
   readonly configPath?: string;
+  /**
+   * How long `close()` lets requests in flight finish (default 10 s) before it aborts them; aborted
+   * ones are recorded as such, and the store closes only after every record is written.
+   */
+  readonly drainMs?: number;
 }
 
 export interface LocalGateway {
@@ -39,10 +48,31 @@ export interface LocalGateway {
   readonly adminKeyCreated: boolean;
   /** The embedded store's process, when it runs in a child process (for measuring it apart). */
   readonly storeProcessId: number | undefined;
+  /**
+   * Stops accepting, lets requests in flight finish (`drainMs`), aborts the rest, waits for their
+   * usage records, then closes the store and releases the data dir. Safe to call more than once.
+   */
   close(): Promise<void>;
 }
 
 const lookup = createRouter();
+
+/** How long requests in flight may take to finish when the gateway is asked to stop. */
+const DRAIN_MS = 10_000;
+/** How long aborted requests may take to write their usage records before the store goes. */
+const RECORD_MS = 5000;
+
+/** Waits until every promise in `pending` (as it is now) has settled, or `ms` have passed. */
+const settledWithin = async (pending: ReadonlySet<Promise<void>>, ms: number): Promise<void> => {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([
+    Promise.allSettled([...pending]),
+    new Promise((resolve) => {
+      timer = setTimeout(resolve, ms);
+    }),
+  ]);
+  clearTimeout(timer);
+};
 
 const handleRequest = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
   const url = new URL(request.url ?? '/', 'http://localhost');
@@ -68,8 +98,16 @@ const handleRequest = async (request: IncomingMessage, response: ServerResponse)
 export const startLocalGateway = async (options: LocalGatewayOptions = {}): Promise<LocalGateway> => {
   installLambdaStreamingGlobals();
   let embedded: EmbeddedStore | undefined;
-  const endpoint =
-    options.dynamodbEndpoint ?? (embedded = await startEmbeddedStore(options.dataDir ?? '.gateway', options.store)).endpoint;
+  const dataDir = options.dataDir ?? '.gateway';
+  // One gateway per data dir: the second start is refused before it touches the files.
+  const lock: DataDirLock | undefined = options.dynamodbEndpoint || dataDir === 'memory' ? undefined : lockDataDir(dataDir);
+  let endpoint: string;
+  try {
+    endpoint = options.dynamodbEndpoint ?? (embedded = await startEmbeddedStore(dataDir, options.store)).endpoint;
+  } catch (error) {
+    lock?.release();
+    throw error;
+  }
   process.env.DYNAMODB_ENDPOINT = endpoint;
   // Writes through this process clear its caches at once; another writer on a shared endpoint would not.
   process.env.GATEWAY_CACHE_TTL_MS ??= options.dynamodbEndpoint ? '0' : '30000';
@@ -84,50 +122,58 @@ export const startLocalGateway = async (options: LocalGatewayOptions = {}): Prom
 
     // Requests still running (their usage writes included): close() lets them finish before the store goes.
     const inFlight = new Set<Promise<void>>();
+    let stopping = false;
+    /** Answered here rather than by a handler: requests during shutdown, and /health without a store. */
+    const refusalOf = async (request: IncomingMessage) => {
+      if (stopping) return shuttingDown();
+      if (request.method === 'GET' && request.url?.split('?')[0] === '/health' && !(await storeReachable(endpoint, embedded))) {
+        return storeUnavailable();
+      }
+      return undefined;
+    };
     const server = createServer((request, response) => {
-      const handling = handleRequest(request, response).catch((error: unknown) => {
-        const status = (error as { status?: number }).status;
-        if (!status || status >= 500) log.error('local runtime failed a request', { error: String(error) });
-        // The rest of a refused body is not read: close the connection after answering.
-        response.setHeader('connection', 'close');
-        writeError(response, error, 'local');
-      });
+      const handling = refusalOf(request)
+        .then((refusal) => (refusal ? writeError(response, refusal, randomUUID()) : handleRequest(request, response)))
+        .catch((error: unknown) => {
+          const status = (error as { status?: number }).status;
+          if (!status || status >= 500) log.error('local runtime failed a request', { error: String(error) });
+          // The rest of a refused body is not read: close the connection after answering.
+          response.setHeader('connection', 'close');
+          writeError(response, error, 'local');
+        });
       inFlight.add(handling);
       void handling.finally(() => inFlight.delete(handling));
     });
     server.keepAliveTimeout = 65_000;
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(options.port ?? 8787, options.host ?? '127.0.0.1', () => resolve());
-    });
+    await listen(server, options.port ?? 8787, options.host ?? '127.0.0.1');
     const address = server.address() as AddressInfo;
     const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+    let closing: Promise<void> | undefined;
     return {
       url: `http://${host}:${address.port}`,
       adminKey: admin.key,
       adminKeyCreated: admin.created,
       storeProcessId: embedded?.pid,
-      close: async () => {
-        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-        server.closeIdleConnections();
-        // A stream that never ends must not hold shutdown for ever: give the rest a few seconds.
-        let grace: NodeJS.Timeout | undefined;
-        await Promise.race([
-          Promise.allSettled([...inFlight]),
-          new Promise((resolve) => {
-            grace = setTimeout(resolve, 5000);
-          }),
-        ]);
-        clearTimeout(grace);
-        server.closeAllConnections();
-        await closed;
-        resetStore();
-        await embedded?.close();
-      },
+      close: () =>
+        (closing ??= (async () => {
+          stopping = true;
+          const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+          server.closeIdleConnections();
+          // A stream that never ends must not hold shutdown for ever: after the drain time, closing the
+          // connections aborts what is left, and each aborted request records itself as aborted.
+          await settledWithin(inFlight, options.drainMs ?? DRAIN_MS);
+          server.closeAllConnections();
+          await settledWithin(inFlight, RECORD_MS);
+          await closed;
+          resetStore();
+          await embedded?.close();
+          lock?.release();
+        })()),
     };
   } catch (error) {
     resetStore();
     await embedded?.close();
+    lock?.release();
     throw error;
   }
 };
