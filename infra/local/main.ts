@@ -30,7 +30,8 @@ const main = async () => {
 
   // Stop accepting, finish (or after a bound abort) the requests in flight, write their usage, then
   // stop the store: exit 0 when all of that went through.
-  await stopRequested;
+  const reason = await stopRequested;
+  process.stdout.write(`model-gateway stopping (${reason}): finishing the requests in flight\n`);
   try {
     await gateway.close();
   } catch (error) {
