@@ -149,3 +149,28 @@ describe('stopping npm start', () => {
     TIMEOUT_MS,
   );
 });
+
+describe('a request that outlasts the drain time', () => {
+  test(
+    'is aborted when the drain time is up, recorded as aborted, and the store closes after its record',
+    async () => {
+      const dataDir = newDataDir();
+      const gateway = await startLocalGateway({ port: 0, dataDir, adminKey, drainMs: 300 });
+      await admin(gateway.url, 'PUT', '/admin/v1/channels/fake', { type: 'openai', baseUrl: upstream.baseUrl, models: ['slow-model'] });
+      const account = await admin(gateway.url, 'POST', '/admin/v1/accounts', { name: 'drain' });
+      const key = await admin(gateway.url, 'POST', '/admin/v1/keys', { accountId: account.body.id });
+      // Held for good: nothing releases this stream.
+      const { rest } = await startHeldRequest(gateway.url, key.body.key);
+
+      await gateway.close();
+      releaseStream();
+
+      // The client's stream ends (cut short), rather than hanging.
+      await expect(rest.catch(() => 'cut')).resolves.toBeDefined();
+      const records = await recordsAfterRestart(dataDir, account.body.id);
+      expect(records).toHaveLength(1);
+      expect(records[0]).toMatchObject({ status: 'client_aborted', stream: true });
+    },
+    TIMEOUT_MS,
+  );
+});
