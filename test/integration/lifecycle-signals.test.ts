@@ -150,6 +150,44 @@ describe('stopping npm start', () => {
   );
 });
 
+describe('a parent that dies without cleaning up', () => {
+  test(
+    'npm killed outright: the gateway notices, finishes the request in flight, records it and stops its store',
+    async () => {
+      const { command, dataDir, base, accountId, key } = await startServing();
+      const processes = gatewayProcesses(command);
+      const { rest } = await startHeldRequest(base, key);
+
+      process.kill(command.pid, 'SIGKILL');
+      await command.line(/model-gateway stopping \(parent process exited\)/);
+      releaseStream();
+
+      expect(await rest).toContain('data: [DONE]');
+      // The output pipes close only when every process holding them (gateway, store) has exited.
+      await command.exited;
+      expect(isRunning(processes.gateway)).toBe(false);
+      expect(isRunning(processes.store)).toBe(false);
+      const records = await recordsAfterRestart(dataDir, accountId);
+      expect(records).toMatchObject([{ status: 'success', stream: true }]);
+    },
+    TIMEOUT_MS,
+  );
+
+  test(
+    'the gateway killed outright: its store does not outlive it',
+    async () => {
+      const { command } = await startServing();
+      const processes = gatewayProcesses(command);
+
+      process.kill(processes.gateway, 'SIGKILL');
+
+      await command.exited;
+      expect(isRunning(processes.store)).toBe(false);
+    },
+    TIMEOUT_MS,
+  );
+});
+
 describe('a request that outlasts the drain time', () => {
   test(
     'is aborted when the drain time is up, recorded as aborted, and the store closes after its record',
