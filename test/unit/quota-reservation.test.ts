@@ -106,6 +106,11 @@ describe('the quota reservation', () => {
     expect(promptTokenBound(withTools) - promptTokenBound(plain)).toBeGreaterThanOrEqual(1000);
   });
 
+  test('reserves the output allowance for each of the answers asked for', () => {
+    const body = { model: 'm', n: 3, max_tokens: 100, messages: [{ role: 'user', content: 'hi' }] };
+    expect(quotaReservationTokens({ model: { id: 'm' }, promptTokens: 1, maxOutputTokens: 100, request: body, choices: 3 }).completionTokens).toBe(300);
+  });
+
   test('without the request body, reserves four tokens for each estimated one', () => {
     const text = '漢字'.repeat(100);
     const estimate = Math.ceil(bytes(text) / 4);

@@ -35,6 +35,8 @@ export interface AdmissionInput {
    * tokens (`promptTokenBound`), never on the estimate. Without it, four tokens per estimated token.
    */
   readonly request?: unknown;
+  /** How many answers the request asks for (`n`): the output allowance holds for each. */
+  readonly choices?: number | null;
 }
 
 /** A request let through: headers for its response, and the settlement to run once it has ended. */

@@ -23,7 +23,8 @@ const BYTES_PER_ESTIMATED_TOKEN = 4;
  * update), and settlement replaces it with the real cost. The real cost of a request is at most its
  * reservation, because its prompt tokens are at most `promptTokenBound(request)` (for any text: no
  * tokenizer yields more tokens than UTF-8 bytes) and its completion tokens at most the output
- * allowance the upstream enforces (`max_tokens`, `max_output_tokens`…, or the default cap). So
+ * allowance the upstream enforces (`max_tokens`, `max_output_tokens`…, or the default cap, for each
+ * of the `n` answers asked for). So
  * settling never raises `committed`, and however many requests run at once, spending never passes
  * the limit plus the reservations still open; once all have settled, never the limit.
  */
@@ -32,6 +33,6 @@ export const quotaReservationTokens = (input: AdmissionInput): { promptTokens: n
     input.request === undefined
       ? PROMPT_OVERHEAD_TOKENS + BYTES_PER_ESTIMATED_TOKEN * Math.max(0, Math.ceil(input.promptTokens))
       : promptTokenBound(input.request);
-  const output = input.maxOutputTokens ?? DEFAULT_OUTPUT_TOKEN_CAP;
+  const output = (input.maxOutputTokens ?? DEFAULT_OUTPUT_TOKEN_CAP) * Math.max(1, Math.ceil(input.choices ?? 1));
   return { promptTokens: prompt, completionTokens: Math.max(0, Math.ceil(output)) };
 };
