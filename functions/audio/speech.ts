@@ -64,7 +64,7 @@ export const speech = gatewayHandler({ auth: 'user', body: speechRequestSchema, 
   try {
     if (channels.length === 0) throw noChannel(model.id, '/v1/audio/speech');
     // Speech usage counts input characters as its tokens (`characterUsage`), so admission does too.
-    const admission = await admit(principal, { model, promptTokens: body.input.length, maxOutputTokens: 0 });
+    const admission = await admit(principal, { model, promptTokens: body.input.length, maxOutputTokens: 0, request: body });
     meter.admitted(admission);
     const { result: audio } = await withFailover(channels, (candidate) =>
       speechProviders[candidate.type]!.speak(channelCall(body, candidate, model, upstreamCall.signal)),

@@ -29,6 +29,8 @@ export const chatCompletions = gatewayHandler(
         model,
         promptTokens: estimateTokens(body.messages.map((message) => contentText(message.content)).join('\n')),
         maxOutputTokens: body.max_completion_tokens ?? body.max_tokens,
+        request: body,
+        choices: body.n,
       });
       meter.admitted(admission);
       if (stream) return withHeaders(await streamChat(body, model, channels, meter, request.signal), admission.headers);

@@ -61,6 +61,8 @@ export const geminiGenerateContent = gatewayHandler(
         model,
         promptTokens: estimateTokens(chatRequest.messages.map((message) => contentText(message.content)).join('\n')),
         maxOutputTokens: chatRequest.max_completion_tokens ?? chatRequest.max_tokens,
+        request: body,
+        choices: chatRequest.n,
       });
       meter.admitted(admission);
       if (stream) return withHeaders(await streamGeminiContent(chatRequest, model, channels, meter, request.signal), admission.headers);

@@ -34,7 +34,7 @@ export const messages = gatewayHandler(
     try {
       if (channels.length === 0) throw noChannel(model.id, '/v1/messages');
       const promptTokens = estimateAnthropicInput(body);
-      const admission = await admit(principal, { model, promptTokens, maxOutputTokens: body.max_tokens });
+      const admission = await admit(principal, { model, promptTokens, maxOutputTokens: body.max_tokens, request: body });
       meter.admitted(admission);
       if (stream) return withHeaders(await streamMessages(body, model, channels, meter, request.signal, promptTokens), admission.headers);
       const { result } = await withFailover(

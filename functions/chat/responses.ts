@@ -51,7 +51,7 @@ export const responses = gatewayHandler({ auth: 'user', body: responsesRequestSc
   const context = newResponseContext(body, model);
   try {
     if (channels.length === 0) throw noChannel(model.id, '/v1/responses');
-    const admission = await admit(principal, { model, promptTokens: estimate(body, '').promptTokens, maxOutputTokens: body.max_output_tokens });
+    const admission = await admit(principal, { model, promptTokens: estimate(body, '').promptTokens, maxOutputTokens: body.max_output_tokens, request: body });
     meter.admitted(admission);
     if (!stream) {
       const { result } = await withFailover(channels, (candidate) => createOn(candidate, body, context, model, request.signal), {

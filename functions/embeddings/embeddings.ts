@@ -21,7 +21,7 @@ export const embeddings = gatewayHandler({ auth: 'user', body: embeddingsRequest
   try {
     if (channels.length === 0) throw noChannel(model.id, '/v1/embeddings');
     const estimatedPromptTokens = embeddingsInputs(body.input).reduce((sum, input) => sum + (typeof input === 'string' ? estimateTokens(input) : input.length), 0);
-    const admission = await admit(principal, { model, promptTokens: estimatedPromptTokens, maxOutputTokens: 0 });
+    const admission = await admit(principal, { model, promptTokens: estimatedPromptTokens, maxOutputTokens: 0, request: body });
     meter.admitted(admission);
     const { result } = await withFailover(channels, (candidate) =>
       embeddingsProviders[candidate.type]!.embed(channelCall(body, candidate, model, request.signal)),

@@ -35,7 +35,7 @@ export const generateImages = gatewayHandler({ auth: 'user', body: imagesRequest
   try {
     if (channels.length === 0) throw noChannel(model.id, '/v1/images/generations');
     // Without upstream token counts, usage counts one completion token an image (`imageUsage`).
-    const admission = await admit(principal, { model, promptTokens: estimateTokens(body.prompt), maxOutputTokens: body.n ?? 1 });
+    const admission = await admit(principal, { model, promptTokens: estimateTokens(body.prompt), maxOutputTokens: body.n ?? 1, request: body });
     meter.admitted(admission);
     const { result } = await withFailover(channels, (candidate) =>
       imagesProviders[candidate.type]!.generate(channelCall(body, candidate, model, request.signal)),

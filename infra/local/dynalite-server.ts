@@ -50,9 +50,15 @@ export type StoreProcessMessage =
   | { readonly kind: 'failed'; readonly message: string }
   | { readonly kind: 'close' };
 
+/** How often the child checks that its parent is still the one that started it. */
+const PARENT_CHECK_MS = 1000;
+
 /**
- * The child process: serves until the parent asks it to close, or until the parent goes away (the
- * IPC channel disconnects), so that no store outlives its gateway.
+ * The child process: serves until the parent asks it to close, until the parent goes away (the IPC
+ * channel disconnects, or the parent pid changes because the parent died and the child was
+ * re-parented), or until it is sent SIGTERM or SIGINT itself, so that no store outlives its gateway.
+ * It runs in a process group of its own: a signal to the gateway's group (Ctrl-C, `kill -- -pgid`)
+ * reaches the gateway, which finishes its requests and writes their usage before it closes the store.
  */
 const serveForParent = async (dataDir: string): Promise<void> => {
   const send = (message: StoreProcessMessage) => process.send?.(message);
@@ -77,9 +83,11 @@ const serveForParent = async (dataDir: string): Promise<void> => {
   });
   process.once('disconnect', closeAndExit);
   process.once('SIGTERM', closeAndExit);
-  // Ctrl-C reaches the whole process group: the gateway handles it, finishes its requests (usage
-  // writes included) and then closes the store, so the store must not die first.
-  process.on('SIGINT', () => undefined);
+  process.once('SIGINT', closeAndExit);
+  const parent = process.ppid;
+  setInterval(() => {
+    if (process.ppid !== parent) closeAndExit();
+  }, PARENT_CHECK_MS).unref();
   send({ kind: 'ready', port: server.port });
 };
 

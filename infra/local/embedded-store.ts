@@ -24,6 +24,8 @@ export interface EmbeddedStore {
   readonly endpoint: string;
   /** The store's process id when it runs in a child process. */
   readonly pid: number | undefined;
+  /** False once the store's process has exited without being asked to (no store call needed to know). */
+  isRunning(): boolean;
   close(): Promise<void>;
 }
 
@@ -31,7 +33,7 @@ const endpointOn = (port: number) => `http://127.0.0.1:${port}`;
 
 const startInProcess = async (dataDir: string): Promise<EmbeddedStore> => {
   const server = await listenDynalite(dataDir);
-  return { endpoint: endpointOn(server.port), pid: undefined, close: () => server.close() };
+  return { endpoint: endpointOn(server.port), pid: undefined, isRunning: () => true, close: () => server.close() };
 };
 
 const startChildProcess = async (dataDir: string): Promise<EmbeddedStore> => {
@@ -40,6 +42,9 @@ const startChildProcess = async (dataDir: string): Promise<EmbeddedStore> => {
     // loader, which is slower to start. Nothing is inherited from this process's own flags.
     execArgv: process.features.typescript ? ['--disable-warning=ExperimentalWarning'] : ['--import', 'tsx'],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    // A process group of its own: a signal sent to the gateway's group must not stop the store while
+    // the gateway still finishes its requests and writes their usage; the gateway closes it after.
+    detached: true,
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   try {
@@ -53,8 +58,15 @@ const startChildProcess = async (dataDir: string): Promise<EmbeddedStore> => {
       child.once('exit', (code) => reject(new Error(`the embedded store exited (code ${String(code)}) before it was ready`)));
     });
     let closing = false;
+    let running = true;
     child.once('exit', (code, signal) => {
-      if (!closing) log.error('the embedded store exited; store calls will fail until the gateway restarts', { code, signal });
+      running = false;
+      if (closing) return;
+      const how = signal ? `was stopped by ${signal}` : `exited with code ${String(code)}`;
+      log.error(
+        `the embedded store (pid ${String(child.pid)}) ${how}: /health answers 503 and requests fail until model-gateway is restarted`,
+        { code, signal },
+      );
     });
     // The gateway's own handles decide when its process may exit, not the store's.
     child.unref();
@@ -62,6 +74,7 @@ const startChildProcess = async (dataDir: string): Promise<EmbeddedStore> => {
     return {
       endpoint: endpointOn(port),
       pid: child.pid,
+      isRunning: () => running,
       close: async () => {
         closing = true;
         if (child.exitCode !== null || child.signalCode !== null) return;

@@ -1,4 +1,5 @@
-import { createServer } from 'node:http';
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { applyGatewayConfig } from '../../functions/shared/config/apply-config.js';
 import { loadGatewayConfigFile } from '../../functions/shared/config/gateway-config.js';
@@ -7,9 +8,14 @@ import { resetStore } from '../../functions/shared/store/client.js';
 import { invalidateCaches } from '../../functions/shared/store/ttl-cache.js';
 import { answerMalformedRequest } from './answer-malformed-request.js';
 import { bootstrapAdminKey, ensureDemoChannel } from './bootstrap.js';
+import { lockDataDir, type DataDirLock } from './data-dir-lock.js';
 import { ensureTables, startEmbeddedStore, type EmbeddedStore, type EmbeddedStoreMode } from './embedded-store.js';
 import { handleRequest } from './handle-request.js';
+import { writeError } from './invoke-handler.js';
+import { errorFormatForPath } from '../../functions/shared/http/error-format.js';
 import { installLambdaStreamingGlobals } from './lambda-streaming.js';
+import { listen } from './listen.js';
+import { shuttingDown, storeReachable, storeUnavailable } from './store-health.js';
 
 export interface LocalGatewayOptions {
   readonly host?: string;
@@ -26,6 +32,11 @@ export interface LocalGatewayOptions {
   readonly store?: EmbeddedStoreMode;
   readonly adminKey?: string;
   readonly configPath?: string;
+  /**
+   * How long `close()` lets requests in flight finish (default 10 s) before it aborts them; aborted
+   * ones are recorded as such, and the store closes only after every record is written.
+   */
+  readonly drainMs?: number;
 }
 
 export interface LocalGateway {
@@ -35,6 +46,10 @@ export interface LocalGateway {
   readonly adminKeyCreated: boolean;
   /** The embedded store's process, when it runs in a child process (for measuring it apart). */
   readonly storeProcessId: number | undefined;
+  /**
+   * Stops accepting, lets requests in flight finish (`drainMs`), aborts the rest, waits for their
+   * usage records, then closes the store and releases the data dir. Safe to call more than once.
+   */
   close(): Promise<void>;
 }
 
@@ -46,8 +61,16 @@ export interface LocalGateway {
 export const startLocalGateway = async (options: LocalGatewayOptions = {}): Promise<LocalGateway> => {
   installLambdaStreamingGlobals();
   let embedded: EmbeddedStore | undefined;
-  const endpoint =
-    options.dynamodbEndpoint ?? (embedded = await startEmbeddedStore(options.dataDir ?? '.gateway', options.store)).endpoint;
+  const dataDir = options.dataDir ?? '.gateway';
+  // One gateway per data dir: the second start is refused before it touches the files.
+  const lock: DataDirLock | undefined = options.dynamodbEndpoint || dataDir === 'memory' ? undefined : lockDataDir(dataDir);
+  let endpoint: string;
+  try {
+    endpoint = options.dynamodbEndpoint ?? (embedded = await startEmbeddedStore(dataDir, options.store)).endpoint;
+  } catch (error) {
+    lock?.release();
+    throw error;
+  }
   process.env.DYNAMODB_ENDPOINT = endpoint;
   // Writes through this process clear its caches at once; another writer on a shared endpoint would not.
   process.env.GATEWAY_CACHE_TTL_MS ??= options.dynamodbEndpoint ? '0' : '30000';
@@ -62,48 +85,58 @@ export const startLocalGateway = async (options: LocalGatewayOptions = {}): Prom
 
     // Requests still running (their usage writes included): close() lets them finish before the store goes.
     const inFlight = new Set<Promise<void>>();
+    let stopping = false;
+    /** Answered here rather than by a handler: requests during shutdown, and /health without a store. */
+    const refusalOf = async (request: IncomingMessage) => {
+      if (stopping) return shuttingDown();
+      if (request.method === 'GET' && request.url?.split('?')[0] === '/health' && !(await storeReachable(endpoint, embedded))) {
+        return storeUnavailable();
+      }
+      return undefined;
+    };
     const server = createServer((request, response) => {
-      const handling = handleRequest(request, response).catch((error: unknown) => {
-        log.error('local runtime failed a request', { error: String(error) });
-        response.destroy();
-      });
+      const handling = refusalOf(request)
+        .then((refusal) =>
+          refusal ? writeError(response, refusal, randomUUID(), errorFormatForPath(request.url?.split('?')[0] ?? '/')) : handleRequest(request, response),
+        )
+        .catch((error: unknown) => {
+          log.error('local runtime failed a request', { error: String(error) });
+          response.destroy();
+        });
       inFlight.add(handling);
       void handling.finally(() => inFlight.delete(handling));
     });
     server.keepAliveTimeout = 65_000;
     server.on('clientError', answerMalformedRequest);
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(options.port ?? 8787, options.host ?? '127.0.0.1', () => resolve());
-    });
+    await listen(server, options.port ?? 8787, options.host ?? '127.0.0.1');
     const address = server.address() as AddressInfo;
     const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+    let closing: Promise<void> | undefined;
     return {
       url: `http://${host}:${address.port}`,
       adminKey: admin.key,
       adminKeyCreated: admin.created,
       storeProcessId: embedded?.pid,
-      close: async () => {
-        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-        server.closeIdleConnections();
-        // A stream that never ends must not hold shutdown for ever: give the rest a few seconds.
-        let grace: NodeJS.Timeout | undefined;
-        await Promise.race([
-          Promise.allSettled([...inFlight]),
-          new Promise((resolve) => {
-            grace = setTimeout(resolve, 5000);
-          }),
-        ]);
-        clearTimeout(grace);
-        server.closeAllConnections();
-        await closed;
-        resetStore();
-        await embedded?.close();
-      },
+      close: () =>
+        (closing ??= (async () => {
+          stopping = true;
+          const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+          server.closeIdleConnections();
+          // A stream that never ends must not hold shutdown for ever: after the drain time, closing the
+          // connections aborts what is left, and each aborted request records itself as aborted.
+          await settledWithin(inFlight, options.drainMs ?? DRAIN_MS);
+          server.closeAllConnections();
+          await settledWithin(inFlight, RECORD_MS);
+          await closed;
+          resetStore();
+          await embedded?.close();
+          lock?.release();
+        })()),
     };
   } catch (error) {
     resetStore();
     await embedded?.close();
+    lock?.release();
     throw error;
   }
 };

@@ -1,7 +1,14 @@
 import { startLocalGateway } from './local-gateway.js';
+import { whenStopRequested } from './stop-requests.js';
+
+/** One line on stderr, whatever the error holds: operators read it, nobody needs a stack here. */
+const failureLine = (error: unknown) =>
+  `model-gateway failed to start: ${(error instanceof Error ? error.message : String(error)).replace(/\s*\n\s*/g, ' ')}\n`;
 
 /** `npm start`: the whole API on this machine (DESIGN §3.1). */
 const main = async () => {
+  // Before anything starts, so that a stop asked for during start-up is honoured, not fatal.
+  const stopRequested = whenStopRequested();
   const dataDir = process.env.GATEWAY_DATA_DIR ?? '.gateway';
   const external = process.env.DYNAMODB_ENDPOINT || undefined;
   const store = external ?? (dataDir === 'memory' ? 'in memory' : dataDir);
@@ -21,17 +28,21 @@ const main = async () => {
   }
   process.stdout.write(`model-gateway listening on ${gateway.url} (store: ${store})\n`);
 
-  const stop = () => {
-    gateway.close().then(
-      () => process.exit(0),
-      () => process.exit(1),
-    );
-  };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  // Stop accepting, finish (or after a bound abort) the requests in flight, write their usage, then
+  // stop the store: exit 0 when all of that went through.
+  const reason = await stopRequested;
+  process.stdout.write(`model-gateway stopping (${reason}): finishing the requests in flight\n`);
+  try {
+    await gateway.close();
+  } catch (error) {
+    process.stderr.write(`model-gateway did not stop cleanly: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  }
+  process.stdout.write('model-gateway stopped\n');
+  process.exit(0);
 };
 
 main().catch((error: unknown) => {
-  process.stderr.write(`model-gateway failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.stderr.write(failureLine(error));
   process.exit(1);
 });

@@ -3,6 +3,7 @@ import { GatewayError } from '../errors.js';
 import type { RateLimitSettings } from '../store/accounts.js';
 import type { ModelPricing } from '../store/models.js';
 import { type PricedUsage, usageCost } from './pricing.js';
+import { quotaReservationTokens } from './quota-reservation.js';
 import { reserveQuota, settleQuota, type QuotaReservation } from './quota.js';
 import { formatResetDuration, rateLimitHeaders } from './rate-limit-headers.js';
 import {
@@ -15,7 +16,7 @@ import {
   type WindowResult,
 } from './rate-limit-window.js';
 
-/** Completion tokens assumed for a request that sets no maximum: what it reserves of TPM and quota. */
+/** Completion tokens assumed for a request that sets no maximum, in its TPM charge (the quota reserves `DEFAULT_OUTPUT_TOKEN_CAP`). */
 export const DEFAULT_OUTPUT_TOKEN_ESTIMATE = 256;
 
 /** What an endpoint tells admission about the request it is about to relay. */
@@ -29,6 +30,13 @@ export interface AdmissionInput {
    * assumes `DEFAULT_OUTPUT_TOKEN_ESTIMATE`. Endpoints without generated tokens (embeddings) pass 0.
    */
   readonly maxOutputTokens?: number | null;
+  /**
+   * The request body as parsed from the client: the quota reserves on an upper bound of its prompt
+   * tokens (`promptTokenBound`), never on the estimate. Without it, four tokens per estimated token.
+   */
+  readonly request?: unknown;
+  /** How many answers the request asks for (`n`): the output allowance holds for each. */
+  readonly choices?: number | null;
 }
 
 /** A request let through: headers for its response, and the settlement to run once it has ended. */
@@ -46,6 +54,16 @@ export interface Admission {
    */
   settle(usage: (PricedUsage & { readonly totalTokens?: number }) | undefined): Promise<{ readonly cost: number }>;
 }
+
+/**
+ * What a reservation of `tokens` costs at most: the prompt at the dearer of the input and cached-input
+ * prices, so that no split between cached and uncached tokens can cost more than was reserved.
+ */
+const reservationCost = (pricing: ModelPricing | null | undefined, tokens: { promptTokens: number; completionTokens: number }) =>
+  usageCost(pricing, {
+    ...tokens,
+    cachedTokens: (pricing?.cachedInputPerMTok ?? 0) > (pricing?.inputPerMTok ?? 0) ? tokens.promptTokens : 0,
+  });
 
 const limitOwners = (principal: Principal): [LimitScope, string, RateLimitSettings | null][] => [
   ['key', principal.keyId, principal.keyRateLimit],
@@ -123,7 +141,8 @@ const settleOnce = (
 
 /**
  * Admits one request for a principal: charges its key's and account's per-minute windows (one request,
- * and `promptTokens + maxOutputTokens` tokens) and reserves the estimated cost on the account's quota,
+ * and `promptTokens + maxOutputTokens` tokens) and reserves on the account's quota the most the request
+ * can cost (`quotaReservationTokens`, which states the quota's invariant),
  * all in parallel, so a limited request costs one synchronous round trip to the store and an unlimited
  * one none. If any of them refuses, what the others took is given back and a 429 is thrown:
  * `rate_limit_exceeded` (type `requests` or `tokens`, with `Retry-After` and the `x-ratelimit-*`
@@ -132,7 +151,7 @@ const settleOnce = (
  * Every endpoint calls it the same way, after resolving the model and before calling the upstream:
  *
  * ```ts
- * const admission = await admit(request.principal, { model, promptTokens, maxOutputTokens });
+ * const admission = await admit(request.principal, { model, promptTokens, maxOutputTokens, request: body });
  * meter.admitted(admission);              // the meter settles it when it records the request
  * return withHeaders(response, admission.headers);
  * ```
@@ -144,10 +163,7 @@ export const admit = async (principal: Principal, input: AdmissionInput): Promis
   const charges = windowCharges(principal, estimatedTokens, windowStartOf(now));
   const pricing = input.model.settings?.pricing;
   const quotaLimit = principal.quotaLimit ?? null;
-  const reservation =
-    quotaLimit === null
-      ? 0
-      : usageCost(pricing, { promptTokens: Math.ceil(input.promptTokens), completionTokens: Math.ceil(maxOutput) });
+  const reservation = quotaLimit === null ? 0 : reservationCost(pricing, quotaReservationTokens(input));
 
   // Neither limits nor quota: no store call at all.
   if (charges.length === 0 && quotaLimit === null) {
