@@ -43,12 +43,14 @@ export const bundleBudgets: Readonly<Record<FunctionGroup, BundleBudget>> = {
       '+ Secrets Manager client 13 KB + gateway code (providers, translation, relay, chat) ≈ 90 KB. zod/mini would save ' +
       '≈ 47 KB; fitting 250 KB would also take Bedrock out of this function.',
   },
-  // 321.5 KB measured.
-  admin: { ceilingBytes: kilobytes(325), overBudget: dynamoZodAndSecrets },
+  // 342.3 KB measured: aws-jwt-verify (≈ 17 KB) checks operators' console sessions.
+  admin: { ceilingBytes: kilobytes(346), overBudget: `${dynamoZodAndSecrets} aws-jwt-verify ≈ 17 KB.` },
   // 313.6 KB measured.
   embeddings: { ceilingBytes: kilobytes(317), overBudget: dynamoZodAndSecrets },
   // 314.7 KB measured.
   images: { ceilingBytes: kilobytes(318), overBudget: dynamoZodAndSecrets },
   // 313.9 KB measured.
   audio: { ceilingBytes: kilobytes(318), overBudget: dynamoZodAndSecrets },
+  // 323.2 KB measured: the admin group's libraries and aws-jwt-verify; the page itself is beside the bundle.
+  console: { ceilingBytes: kilobytes(327), overBudget: `${dynamoZodAndSecrets} aws-jwt-verify ≈ 17 KB.` },
 };

@@ -68,10 +68,11 @@ describe('the size of each function bundle', () => {
       models: 250,
       fallback: 250,
       chat: 476,
-      admin: 325,
+      admin: 346,
       embeddings: 317,
       images: 318,
       audio: 318,
+      console: 327,
     };
     const held = Object.fromEntries(allGroups.map((group) => [group, bundleBudgets[group].ceilingBytes / 1024]));
     expect(held).toEqual(stated);
