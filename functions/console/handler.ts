@@ -6,7 +6,7 @@ import { me } from './me.js';
 import * as models from './models.js';
 import * as session from './session.js';
 import * as usage from './usage.js';
-import { webAsset } from './web-assets.js';
+import { redirect, webAsset } from './web-assets.js';
 
 type ConsoleRoute = (request: GatewayRequest<unknown>) => Promise<GatewayResponse>;
 
@@ -15,7 +15,8 @@ type ConsoleRoute = (request: GatewayRequest<unknown>) => Promise<GatewayRespons
  * session, not an API key) and every route applies the rules of `authorize.ts`.
  */
 const consoleRoutes: Readonly<Record<string, ConsoleRoute>> = {
-  'GET /console': () => webAsset(undefined),
+  // `/console` → `/console/`, so that the page's relative links resolve under it (with any stage prefix).
+  'GET /console': ({ event }) => (event.path.endsWith('/') ? webAsset(undefined) : Promise.resolve(redirect('console/'))),
   'GET /console/{asset}': ({ pathParameters }) => webAsset(pathParameters.asset),
   'GET /console/api/config': session.config,
   'POST /console/api/session': session.signIn,

@@ -73,3 +73,9 @@ export const webAsset = async (name: string | undefined): Promise<GatewayRespons
     body,
   };
 };
+
+export const redirect = (location: string): GatewayResponse => ({
+  statusCode: 302,
+  headers: { location, 'cache-control': 'no-cache' },
+  body: '',
+});

@@ -20,6 +20,7 @@ const main = async () => {
     );
   }
   process.stdout.write(`model-gateway listening on ${gateway.url} (store: ${store})\n`);
+  process.stdout.write(`Console: ${gateway.consoleUrl} (sign in with an admin key)\n`);
 
   const stop = () => {
     gateway.close().then(
