@@ -70,7 +70,7 @@ const render = async (): Promise<void> => {
       h(
         'span',
         { class: 'who' },
-        h('span', { id: 'signed-in-as' }, `${me.user.id} · ${me.user.role} · ${me.account.name}`),
+        h('span', { id: 'signed-in-as' }, `${me.user.id.startsWith('admin-key:') ? 'operator (admin key)' : me.user.id} · ${me.user.role} · ${me.account.name}`),
         h('button', { type: 'button', class: 'link', onclick: () => void signOut() }, 'Sign out'),
       ),
     ),

@@ -66,7 +66,7 @@ const drawUsage = async (root: HTMLElement, me: Me, days: number): Promise<void>
   const totals = byDay.totals;
   const rangePicker = h(
     'select',
-    { id: 'usage-range', onchange: (event: Event) => void drawUsage(root, me, Number((event.target as HTMLSelectElement).value)) },
+    { id: 'usage-range', class: 'range', onchange: (event: Event) => void drawUsage(root, me, Number((event.target as HTMLSelectElement).value)) },
     [7, 30, 90].map((choice) => h('option', { value: choice, selected: choice === days }, `Last ${choice} days`)),
   );
   const modelPoints = (byModel.groups ?? []).map((group) => ({ label: group.model!, value: group.cost }));
