@@ -100,17 +100,13 @@ describeInBrowser('the console in a browser', () => {
     expect(completion.choices[0]!.message.content).toEqual(expect.any(String));
     const requestId = response.headers.get('x-request-id')!;
 
-    // The usage record is written once the response has ended: wait until the page shows it.
-    await page.waitForFunction(
-      async ({ id }) => {
-        window.location.hash = '#/keys';
-        window.location.hash = '#/usage';
-        await new Promise((resolve) => setTimeout(resolve, 200));
-        return document.querySelector(`tr[data-request-id="${id}"]`) !== null;
-      },
-      { id: requestId },
-      { timeout: 15_000, polling: 500 },
-    );
+    // The usage record is written once the response has ended: reload the usage page until it shows it.
+    const requestRow = page.locator(`tr[data-request-id="${requestId}"]`);
+    for (let loads = 0; (await requestRow.count()) === 0; loads += 1) {
+      if (loads === 50) throw new Error(`request ${requestId} never appeared on the usage page`);
+      await page.goto(`${gateway.url}/console/#/keys`);
+      await open('usage', '#latest-requests');
+    }
     await expect(page.locator('#total-requests').textContent()).resolves.toBe('1');
     await expect(page.locator('#quota').textContent()).resolves.toMatch(/of \$5\.00/);
     await shoot('usage');
