@@ -37,8 +37,12 @@ const signOut = async (): Promise<void> => {
   void render();
 };
 
+/** Counts renders, so that a slow one overtaken by a newer one (a quick second click) draws nothing. */
+let renders = 0;
+
 /** Draws the page the address names, or the sign-in page without a session. */
 const render = async (): Promise<void> => {
+  const thisRender = (renders += 1);
   if (!session.token) {
     signInPage(app, () => void render());
     return;
@@ -51,6 +55,7 @@ const render = async (): Promise<void> => {
     signInPage(app, () => void render());
     return;
   }
+  if (thisRender !== renders) return;
   const visible = pages.filter((entry) => !entry.operatorOnly || me.user.role === 'admin');
   const active = visible.find((entry) => entry.path === currentPath()) ?? visible[0]!;
   const main = h('main', { id: 'page', 'aria-live': 'polite' });

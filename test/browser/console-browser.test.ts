@@ -13,6 +13,7 @@ import { startTestGateway, type TestGateway } from '../support/test-gateway.js';
 const availability = chromiumAvailability();
 const screenshots = path.join(process.cwd(), 'test-results', 'console');
 const MEMBER = { email: 'alice@example.com', password: 'correct horse battery' };
+const ACCOUNT_ADMIN = { email: 'bob@example.com', password: 'another long password' };
 
 if (availability.kind === 'skip') {
   console.warn(`Skipping the console browser tests: ${availability.reason}`);
@@ -54,6 +55,7 @@ describeInBrowser('the console in a browser', () => {
     accountId = account.body.id;
     const member = await gateway.admin('PUT', `/admin/v1/members/${MEMBER.email}`, { accountId, role: 'member', password: MEMBER.password });
     expect(member.status).toBe(201);
+    await gateway.admin('PUT', `/admin/v1/members/${ACCOUNT_ADMIN.email}`, { accountId, role: 'account-admin', password: ACCOUNT_ADMIN.password });
     // A price, so that the request costs something on the usage page.
     await gateway.admin('PUT', '/admin/v1/models/demo-1', { pricing: { inputPerMTok: 3000, outputPerMTok: 15000 } });
     chromium = await launchChromium();
@@ -88,8 +90,16 @@ describeInBrowser('the console in a browser', () => {
     await page.fill('#key-name', 'laptop');
     await page.check('input[name=models][value=demo-1]');
     await page.click('#create-key button[type=submit]');
+    // Either the key is shown, or the form says why not (and the test fails with that).
+    await Promise.race([
+      page.locator('#new-key').waitFor(),
+      page.locator('#create-key .error:not(:empty)').waitFor().then(async () => {
+        throw new Error(`key creation failed: ${await page.locator('#create-key .error').textContent()}`);
+      }),
+    ]);
     const key = (await page.locator('#new-key').textContent())!;
     expect(key).toMatch(/^sk-[0-9A-Za-z]{48}$/);
+    await page.locator('#keys tbody tr', { hasText: 'laptop' }).waitFor();
     await expect(page.locator('#keys tbody tr', { hasText: 'laptop' }).count()).resolves.toBe(1);
     await shoot('keys-created');
 
@@ -125,13 +135,27 @@ describeInBrowser('the console in a browser', () => {
     });
   }, 60_000);
 
+  it("shows an account admin every member's keys and usage", async () => {
+    await page.click('header button.link');
+    await signIn(ACCOUNT_ADMIN);
+    await open('keys', '#keys');
+    await page.locator('#keys tbody tr', { hasText: MEMBER.email }).waitFor();
+    await expect(page.locator('#keys tbody tr', { hasText: MEMBER.email }).count()).resolves.toBe(1);
+    await open('usage', '#usage-by-key');
+    await page.locator('#usage-by-key tbody tr', { hasText: MEMBER.email }).waitFor();
+    await expect(page.locator('#usage-by-key tbody tr', { hasText: MEMBER.email }).count()).resolves.toBe(1);
+    await shoot('usage-account-admin');
+  }, 60_000);
+
   it('shows operators the accounts, members, channels and prices pages', async () => {
     await page.click('header button.link');
     await signIn({ key: gateway.adminKey });
     await open('accounts', '#accounts');
+    await page.locator('#accounts tbody tr', { hasText: 'team-a' }).waitFor();
     await expect(page.locator('#accounts tbody tr', { hasText: 'team-a' }).count()).resolves.toBe(1);
     await shoot('operator-accounts');
     await open('members', '#members');
+    await page.locator('#members tbody tr', { hasText: MEMBER.email }).waitFor();
     await expect(page.locator('#members tbody tr', { hasText: MEMBER.email }).count()).resolves.toBe(1);
     await shoot('operator-members');
 

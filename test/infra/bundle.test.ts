@@ -264,5 +264,5 @@ describe('the deployed bundles', () => {
       return readFile(path.join(assembly.directory, `asset.${assetHash}`, 'index.mjs'), 'utf8');
     };
     for (const group of allGroups) expect([group, (await deployed(group)) === bundleOf(group).code]).toEqual([group, true]);
-  }, 60_000);
+  }, 120_000);
 });

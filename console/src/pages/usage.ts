@@ -2,6 +2,7 @@ import { call, query } from '../api.js';
 import { barChart, type ChartPoint } from '../charts.js';
 import { formatCost, formatNumber, formatTime, h, replaceChildren } from '../dom.js';
 import type { Me } from '../main.js';
+import type { KeyView } from './keys.js';
 
 interface Totals {
   readonly requests: number;
@@ -58,11 +59,14 @@ const drawUsage = async (root: HTMLElement, me: Me, days: number): Promise<void>
   const from = new Date(Date.now() - days * DAY_MS);
   const range = { from: from.toISOString() };
   const wholeAccount = me.user.role !== 'member';
-  const [byDay, byModel, byKey] = await Promise.all([
+  const [byDay, byModel, byKey, keys] = await Promise.all([
     call<UsageAnswer>('GET', `/console/api/usage${query({ ...range, groupBy: 'day', limit: 20 })}`),
     call<UsageAnswer>('GET', `/console/api/usage${query({ ...range, groupBy: 'model', limit: 1 })}`),
     wholeAccount ? call<UsageAnswer>('GET', `/console/api/usage${query({ ...range, groupBy: 'key', limit: 1 })}`) : undefined,
+    wholeAccount ? call<{ data: KeyView[] }>('GET', '/console/api/keys') : undefined,
   ]);
+  // Account admins see whose key each is: the members' usage.
+  const keysById = new Map((keys?.data ?? []).map((key) => [key.id, key]));
   const totals = byDay.totals;
   const rangePicker = h(
     'select',
@@ -99,12 +103,28 @@ const drawUsage = async (root: HTMLElement, me: Me, days: number): Promise<void>
     ),
     byKey
       ? [
-          h('h2', {}, 'By key'),
+          h('h2', {}, 'By key and member'),
           h(
             'table',
             { id: 'usage-by-key' },
-            h('thead', {}, h('tr', {}, h('th', {}, 'Key'), h('th', {}, 'Requests'), h('th', {}, 'Tokens'), h('th', {}, 'Cost'))),
-            h('tbody', {}, (byKey.groups ?? []).map((group) => h('tr', {}, h('td', {}, h('code', {}, group.keyId!)), h('td', {}, formatNumber(group.requests)), h('td', {}, formatNumber(group.totalTokens)), h('td', {}, formatCost(group.cost))))),
+            h('thead', {}, h('tr', {}, h('th', {}, 'Key'), h('th', {}, 'Name'), h('th', {}, 'Member'), h('th', {}, 'Requests'), h('th', {}, 'Tokens'), h('th', {}, 'Cost'))),
+            h(
+              'tbody',
+              {},
+              (byKey.groups ?? []).map((group) => {
+                const key = keysById.get(group.keyId!);
+                return h(
+                  'tr',
+                  {},
+                  h('td', {}, h('code', {}, group.keyId!)),
+                  h('td', {}, key?.name ?? '—'),
+                  h('td', {}, key?.owner ?? '—'),
+                  h('td', {}, formatNumber(group.requests)),
+                  h('td', {}, formatNumber(group.totalTokens)),
+                  h('td', {}, formatCost(group.cost)),
+                );
+              }),
+            ),
           ),
         ]
       : null,
