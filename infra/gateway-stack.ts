@@ -1,6 +1,7 @@
 import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 import type { FunctionGroupDefinition } from '../functions/shared/routes.js';
+import { ConsoleAuth } from './constructs/console-auth.js';
 import { GatewayApi, type ApiRoute } from './constructs/gateway-api.js';
 import { GatewayFunctions } from './constructs/gateway-functions.js';
 import { GatewayTables } from './constructs/gateway-tables.js';
@@ -19,6 +20,7 @@ export class ModelGatewayStack extends Stack {
   readonly tables: GatewayTables;
   readonly functions: GatewayFunctions;
   readonly api: GatewayApi;
+  readonly consoleAuth: ConsoleAuth;
 
   constructor(scope: Construct, id: string, props: ModelGatewayStackProps = {}) {
     super(scope, id, props);
@@ -34,6 +36,11 @@ export class ModelGatewayStack extends Stack {
       routes: props.routes,
     });
 
+    // The console's sign-in, read by the console's API and by the admin API (operators' sessions).
+    this.consoleAuth = new ConsoleAuth(this, 'ConsoleAuth', {
+      functions: ['console', 'admin'].flatMap((group) => this.functions.functions[group] ?? []),
+    });
+
     new CfnOutput(this, 'ApiUrl', {
       description: 'Base URL of the gateway; requests go to <ApiUrl>/v1/... and <ApiUrl>/admin/v1/...',
       value: this.api.url,
@@ -45,5 +52,7 @@ export class ModelGatewayStack extends Stack {
     // `npm run admin-key` writes the first admin key straight into these two tables.
     new CfnOutput(this, 'KeysTableName', { value: this.tables.tables.keys.tableName });
     new CfnOutput(this, 'AccountsTableName', { value: this.tables.tables.accounts.tableName });
+    new CfnOutput(this, 'ConsoleUrl', { description: 'The console', value: `${this.api.url}/console/` });
+    new CfnOutput(this, 'ConsoleUserPoolId', { value: this.consoleAuth.userPool.userPoolId });
   }
 }

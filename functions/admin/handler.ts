@@ -5,7 +5,9 @@ import * as accounts from './accounts.js';
 import { apply } from './apply.js';
 import * as channels from './channels.js';
 import * as keys from './keys.js';
+import * as members from './members.js';
 import * as models from './models.js';
+import { operatorPrincipal } from './operator-session.js';
 import * as usage from './usage.js';
 
 type AdminRoute = (request: GatewayRequest<unknown>) => Promise<GatewayResponse>;
@@ -35,6 +37,10 @@ const adminRoutes: Readonly<Record<string, AdminRoute>> = {
 
   'GET /admin/v1/usage': usage.list,
   'POST /admin/v1/apply': apply,
+
+  'GET /admin/v1/members': members.list,
+  'PUT /admin/v1/members/{id}': members.put,
+  'DELETE /admin/v1/members/{id}': members.remove,
 };
 
 const allowedMethods = (resource: string): string[] =>
@@ -42,8 +48,11 @@ const allowedMethods = (resource: string): string[] =>
     .filter((route) => route.endsWith(` ${resource}`))
     .map((route) => route.slice(0, route.indexOf(' ')));
 
-/** Every `/admin/v1` route: one function, since they share the store and are rarely called. */
-export const handler = gatewayHandler({ auth: 'admin', optionalJsonBody: true }, async (request) => {
+/**
+ * Every `/admin/v1` route: one function, since they share the store and are rarely called. An admin
+ * key or an operator's console session may call it.
+ */
+export const handler = gatewayHandler({ auth: 'admin', optionalJsonBody: true, sessionPrincipal: operatorPrincipal }, async (request) => {
   const { httpMethod, resource, path } = request.event;
   const route = adminRoutes[`${httpMethod} ${resource}`];
   if (route) return route(request);

@@ -32,6 +32,7 @@ export const keyView = (record: ApiKeyRecord) => ({
   allowedIps: record.allowedIps ?? null,
   createdAt: record.createdAt,
   revokedAt: record.revokedAt ?? null,
+  owner: record.owner ?? null,
 });
 
 /** The only view with the plaintext key: the answer to its creation. */

@@ -8,7 +8,7 @@ import { nullPrototypeRecord } from './http/null-prototype.js';
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /** One Lambda function per endpoint group (DESIGN §2). */
-export type FunctionGroup = 'models' | 'chat' | 'admin' | 'fallback' | 'embeddings' | 'images' | 'audio';
+export type FunctionGroup = 'models' | 'chat' | 'admin' | 'fallback' | 'embeddings' | 'images' | 'audio' | 'console';
 
 export interface FunctionGroupDefinition {
   /** Streamed through Lambda response streaming (REST `responseTransferMode: STREAM`). */
@@ -28,6 +28,8 @@ export const functionGroups: Readonly<Record<FunctionGroup, FunctionGroupDefinit
   images: { streaming: false, memorySize: 512, timeoutSeconds: 29 },
   // Speech audio is streamed as binary, as it arrives.
   audio: { streaming: true, memorySize: 256, timeoutSeconds: 300 },
+  // The console's page and its API (functions/console).
+  console: { streaming: false, memorySize: 256, timeoutSeconds: 29 },
 };
 
 export interface RouteDefinition {
@@ -36,6 +38,24 @@ export interface RouteDefinition {
   readonly path: string;
   readonly group: FunctionGroup;
 }
+
+const consoleRoutes: readonly RouteDefinition[] = [
+  { method: 'GET', path: '/console', group: 'console' },
+  { method: 'GET', path: '/console/{asset}', group: 'console' },
+  ...(
+    [
+      ['GET', '/console/api/config'],
+      ['POST', '/console/api/session'],
+      ['DELETE', '/console/api/session'],
+      ['GET', '/console/api/me'],
+      ['GET', '/console/api/keys'],
+      ['POST', '/console/api/keys'],
+      ['DELETE', '/console/api/keys/{id}'],
+      ['GET', '/console/api/models'],
+      ['GET', '/console/api/usage'],
+    ] as const
+  ).map(([method, path]) => ({ method, path, group: 'console' as const })),
+];
 
 export const routes: readonly RouteDefinition[] = [
   { method: 'GET', path: '/health', group: 'fallback' },
@@ -72,6 +92,11 @@ export const routes: readonly RouteDefinition[] = [
   { method: 'DELETE', path: '/admin/v1/models/{model}', group: 'admin' },
   { method: 'GET', path: '/admin/v1/usage', group: 'admin' },
   { method: 'POST', path: '/admin/v1/apply', group: 'admin' },
+  { method: 'GET', path: '/admin/v1/members', group: 'admin' },
+  { method: 'PUT', path: '/admin/v1/members/{id}', group: 'admin' },
+  { method: 'DELETE', path: '/admin/v1/members/{id}', group: 'admin' },
+
+  ...consoleRoutes,
 ];
 
 export interface RouteMatch {

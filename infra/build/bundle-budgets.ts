@@ -43,12 +43,14 @@ export const bundleBudgets: Readonly<Record<FunctionGroup, BundleBudget>> = {
       '+ Secrets Manager client 13 KB + gateway code (providers, translation, relay, chat) ≈ 90 KB. zod/mini would save ' +
       '≈ 47 KB; fitting 250 KB would also take Bedrock out of this function.',
   },
-  // 326.1 KB measured.
-  admin: { ceilingBytes: kilobytes(330), overBudget: dynamoZodAndSecrets },
-  // 317.6 KB measured.
+  // 342.3 KB measured: aws-jwt-verify (≈ 17 KB) checks operators' console sessions.
+  admin: { ceilingBytes: kilobytes(350), overBudget: `${dynamoZodAndSecrets} aws-jwt-verify ≈ 17 KB.` },
+  // 313.6 KB measured.
   embeddings: { ceilingBytes: kilobytes(321), overBudget: dynamoZodAndSecrets },
-  // 318.8 KB measured.
+  // 314.7 KB measured.
   images: { ceilingBytes: kilobytes(322), overBudget: dynamoZodAndSecrets },
-  // 318.0 KB measured.
+  // 313.9 KB measured.
   audio: { ceilingBytes: kilobytes(322), overBudget: dynamoZodAndSecrets },
+  // 323.2 KB measured: the admin group's libraries and aws-jwt-verify; the page itself is beside the bundle.
+  console: { ceilingBytes: kilobytes(331), overBudget: `${dynamoZodAndSecrets} aws-jwt-verify ≈ 17 KB.` },
 };

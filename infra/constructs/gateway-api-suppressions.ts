@@ -15,7 +15,7 @@ export const acknowledgeApiFindings = (api: apigateway.RestApi): void => {
     {
       id: 'AwsSolutions-COG4',
       reason:
-        'Clients are programs using the OpenAI, Anthropic and Google SDKs with static gateway keys, not Cognito users; authentication is the key check in the functions described for AwsSolutions-APIG4.',
+        'Clients are programs using the OpenAI, Anthropic and Google SDKs with static gateway keys, not Cognito users; authentication is the key check in the functions described for AwsSolutions-APIG4. The console routes verify ID tokens of the stack user pool in the function (aws-jwt-verify).',
     },
     {
       id: 'AwsSolutions-APIG2',

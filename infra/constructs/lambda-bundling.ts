@@ -1,5 +1,17 @@
+import path from 'node:path';
 import * as nodejs from 'aws-cdk-lib/aws-lambda-nodejs';
-import { esbuildOptions, lambdaNodeTarget } from '../build/esbuild-options.js';
+import { esbuildOptions, lambdaNodeTarget, projectRoot } from '../build/esbuild-options.js';
+
+/** The console function serves its page from `web/` beside its bundle: built right after bundling. */
+const consoleWebHooks: nodejs.ICommandHooks = {
+  beforeBundling: () => [],
+  beforeInstall: () => [],
+  afterBundling: (_inputDir, outputDir) => [
+    [process.execPath, path.join(projectRoot, 'node_modules', 'tsx', 'dist', 'cli.mjs'), path.join(projectRoot, 'infra', 'build', 'console-web.ts'), path.join(outputDir, 'web')]
+      .map((part) => JSON.stringify(part))
+      .join(' '),
+  ],
+};
 
 /**
  * The shared esbuild options (`infra/build/esbuild-options.ts`) in the shape `NodejsFunction`
@@ -22,5 +34,6 @@ export const lambdaBundlingOptions = (group: string): nodejs.BundlingOptions => 
     },
     // esbuild from node_modules: synthesis needs neither Docker nor a network.
     forceDockerBundling: false,
+    ...(group === 'console' ? { commandHooks: consoleWebHooks } : {}),
   };
 };

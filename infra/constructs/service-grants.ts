@@ -69,6 +69,7 @@ export const serviceGrantsByGroup: Readonly<Record<string, readonly ServiceGrant
   chat: [readUpstreamKeys, invokeBedrockModels],
   models: [],
   fallback: [],
+  console: [],
 };
 
 /** The grants of one group, relay grants for a group not in the table. */

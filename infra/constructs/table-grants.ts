@@ -22,6 +22,8 @@ export const tableGrantsByGroup: Readonly<Record<string, TableGrants>> = {
   models: catalogRead,
   // Health and 404/405 answers: no store at all.
   fallback: {},
+  // The console: issues and revokes keys, reads the catalogue, usage and who is a member.
+  console: { ...catalogRead, keys: 'read-write', usage: 'read', members: 'read' },
 };
 
 /** The grants of one group, relay grants for a group not in the table. */

@@ -14,6 +14,7 @@ const loaders: Readonly<Record<FunctionGroup, () => Promise<HandlerModule>>> = {
   embeddings: () => import('../../functions/embeddings/handler.js'),
   images: () => import('../../functions/images/handler.js'),
   audio: () => import('../../functions/audio/handler.js'),
+  console: () => import('../../functions/console/handler.js'),
 };
 
 const loaded = new Map<FunctionGroup, Promise<HandlerModule>>();

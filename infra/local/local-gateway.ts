@@ -9,6 +9,7 @@ import { invalidateCaches } from '../../functions/shared/store/ttl-cache.js';
 import { answerMalformedRequest } from './answer-malformed-request.js';
 import { bootstrapAdminKey, ensureDemoChannel } from './bootstrap.js';
 import { lockDataDir, type DataDirLock } from './data-dir-lock.js';
+import { prepareLocalConsole, type LocalConsole } from './console-web.js';
 import { ensureTables, startEmbeddedStore, type EmbeddedStore, type EmbeddedStoreMode } from './embedded-store.js';
 import { handleRequest } from './handle-request.js';
 import { writeError } from './invoke-handler.js';
@@ -41,6 +42,8 @@ export interface LocalGatewayOptions {
 
 export interface LocalGateway {
   readonly url: string;
+  /** Where the console is served (`<url>/console/`). */
+  readonly consoleUrl: string;
   /** The admin key given, or created on this store's first start (`undefined` on later starts). */
   readonly adminKey: string | undefined;
   readonly adminKeyCreated: boolean;
@@ -61,6 +64,7 @@ export interface LocalGateway {
 export const startLocalGateway = async (options: LocalGatewayOptions = {}): Promise<LocalGateway> => {
   installLambdaStreamingGlobals();
   let embedded: EmbeddedStore | undefined;
+  let localConsole: LocalConsole | undefined;
   const dataDir = options.dataDir ?? '.gateway';
   // One gateway per data dir: the second start is refused before it touches the files.
   const lock: DataDirLock | undefined = options.dynamodbEndpoint || dataDir === 'memory' ? undefined : lockDataDir(dataDir);
@@ -82,6 +86,7 @@ export const startLocalGateway = async (options: LocalGatewayOptions = {}): Prom
     const admin = await bootstrapAdminKey(options.adminKey);
     if (options.configPath) await applyGatewayConfig(await loadGatewayConfigFile(options.configPath));
     await ensureDemoChannel();
+    localConsole = await prepareLocalConsole();
 
     // Requests still running (their usage writes included): close() lets them finish before the store goes.
     const inFlight = new Set<Promise<void>>();
@@ -114,6 +119,7 @@ export const startLocalGateway = async (options: LocalGatewayOptions = {}): Prom
     let closing: Promise<void> | undefined;
     return {
       url: `http://${host}:${address.port}`,
+      consoleUrl: `http://${host}:${address.port}/console/`,
       adminKey: admin.key,
       adminKeyCreated: admin.created,
       storeProcessId: embedded?.pid,
@@ -130,12 +136,14 @@ export const startLocalGateway = async (options: LocalGatewayOptions = {}): Prom
           await closed;
           resetStore();
           await embedded?.close();
+          await localConsole?.close();
           lock?.release();
         })()),
     };
   } catch (error) {
     resetStore();
     await embedded?.close();
+    await localConsole?.close();
     lock?.release();
     throw error;
   }

@@ -27,6 +27,7 @@ const main = async () => {
     );
   }
   process.stdout.write(`model-gateway listening on ${gateway.url} (store: ${store})\n`);
+  process.stdout.write(`Console: ${gateway.consoleUrl} (sign in with an admin key)\n`);
 
   // Stop accepting, finish (or after a bound abort) the requests in flight, write their usage, then
   // stop the store: exit 0 when all of that went through.

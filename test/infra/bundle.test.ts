@@ -68,10 +68,11 @@ describe('the size of each function bundle', () => {
       models: 250,
       fallback: 250,
       chat: 476,
-      admin: 330,
+      admin: 350,
       embeddings: 321,
       images: 322,
       audio: 322,
+      console: 331,
     };
     const held = Object.fromEntries(allGroups.map((group) => [group, bundleBudgets[group].ceilingBytes / 1024]));
     expect(held).toEqual(stated);
@@ -263,5 +264,5 @@ describe('the deployed bundles', () => {
       return readFile(path.join(assembly.directory, `asset.${assetHash}`, 'index.mjs'), 'utf8');
     };
     for (const group of allGroups) expect([group, (await deployed(group)) === bundleOf(group).code]).toEqual([group, true]);
-  }, 60_000);
+  }, 120_000);
 });

@@ -1,5 +1,6 @@
 import { assertIpAllowed } from '../auth/ip-allow-list.js';
-import { resolvePrincipal } from '../auth/principal.js';
+import { looksLikeApiKey } from '../auth/api-key.js';
+import { resolvePrincipal, type Principal } from '../auth/principal.js';
 import { forbidden, invalidApiKey } from '../errors.js';
 import type { KeyRole } from '../store/keys.js';
 import type { GatewayMiddyRequest, GatewayState } from './gateway-context.js';
@@ -13,6 +14,11 @@ export type KeyCarrier = 'bearer' | 'x-api-key' | 'x-goog-api-key' | 'query-key'
 export interface AuthenticateOptions {
   readonly carriers?: readonly KeyCarrier[];
   readonly role?: KeyRole;
+  /**
+   * Resolves a bearer value that is not an API key (a console session) to a principal. Passed by the
+   * endpoints that accept one, so the other bundles do not carry the session code.
+   */
+  readonly sessionPrincipal?: (token: string) => Promise<Principal>;
 }
 
 const readCarrier = (carrier: KeyCarrier, state: GatewayState): string | undefined => {
@@ -49,7 +55,8 @@ export const authenticate = (options: AuthenticateOptions = {}) => {
       if (key) break;
     }
     if (!key) throw invalidApiKey();
-    const principal = await resolvePrincipal(key);
+    const principal =
+      options.sessionPrincipal && !looksLikeApiKey(key) ? await options.sessionPrincipal(key) : await resolvePrincipal(key);
     assertIpAllowed(principal, request.event.requestContext?.identity?.sourceIp);
     if (role === 'admin' && principal.role !== 'admin') {
       throw forbidden('This key may not use the admin API: it needs the admin role.');

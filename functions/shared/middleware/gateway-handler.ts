@@ -20,6 +20,8 @@ import { validateBody } from './validate-body.js';
 export interface EndpointOptions<Schema extends z.ZodType | undefined> {
   /** The role a key needs, or `false` for an open endpoint. */
   readonly auth: KeyRole | false;
+  /** Also accept a console session in `Authorization: Bearer` (see `AuthenticateOptions`). */
+  readonly sessionPrincipal?: (token: string) => Promise<Principal>;
   /** Where the key may be carried; bearer only by default. */
   readonly carriers?: readonly KeyCarrier[];
   /** The request body's schema: a JSON object body is then required and validated. */
@@ -141,7 +143,7 @@ export const gatewayHandler = <Schema extends z.ZodType | undefined = undefined>
   use(normalizeHeaders());
   use(errorEnvelope());
   // Authentication first: a caller without a valid key learns nothing about how we read bodies.
-  if (options.auth) use(authenticate({ carriers: options.carriers, role: options.auth }));
+  if (options.auth) use(authenticate({ carriers: options.carriers, role: options.auth, sessionPrincipal: options.sessionPrincipal }));
   if (options.body || options.optionalJsonBody) use(jsonBody({ required: Boolean(options.body) }));
   if (options.body) use(validateBody(options.body));
   const handler = stack.handler(lambdaHandler as never);

@@ -25,6 +25,8 @@ export interface ApiKeyRecord {
   readonly allowedIps?: readonly string[] | null;
   readonly createdAt: string;
   readonly revokedAt?: string;
+  /** The console user who created the key (members see and revoke only their own); absent for keys made otherwise. */
+  readonly owner?: string | null;
 }
 
 export type KeyChanges = Partial<Pick<ApiKeyRecord, 'name' | 'models' | 'rateLimit' | 'expiresAt' | 'allowedIps'>>;

@@ -2,7 +2,7 @@
  * The gateway's DynamoDB tables, defined once. The CDK stack creates them from this list and the
  * local runtime creates the same tables in the embedded engine, so the two cannot drift.
  */
-export type TableName = 'keys' | 'accounts' | 'channels' | 'models' | 'counters' | 'usage';
+export type TableName = 'keys' | 'accounts' | 'channels' | 'models' | 'counters' | 'usage' | 'members';
 
 export interface IndexDefinition {
   readonly name: string;
@@ -50,6 +50,13 @@ export const tableDefinitions: Readonly<Record<TableName, TableDefinition>> = {
     ttlAttribute: 'expiresAt',
     pointInTimeRecovery: true,
     environmentVariable: 'GATEWAY_TABLE_USAGE',
+  },
+  // Console users by e-mail: the account they belong to and their role there.
+  members: {
+    partitionKey: 'id',
+    indexes: [{ name: 'byAccount', partitionKey: 'accountId', sortKey: 'id' }],
+    pointInTimeRecovery: true,
+    environmentVariable: 'GATEWAY_TABLE_MEMBERS',
   },
 };
 

@@ -1,0 +1,94 @@
+import { call, session, whenSignedOut, type ConsoleUser } from './api.js';
+import { h, replaceChildren } from './dom.js';
+import { keysPage } from './pages/keys.js';
+import { modelsPage } from './pages/models.js';
+import { operatorPages } from './pages/operator.js';
+import { signInPage } from './pages/sign-in.js';
+import { usagePage } from './pages/usage.js';
+
+export interface Me {
+  readonly user: ConsoleUser;
+  readonly account: { id: string; name: string; models: string[] | null; quota: { limit: number | null; used: number } };
+}
+
+type Page = (root: HTMLElement, me: Me) => Promise<void>;
+
+interface NavEntry {
+  readonly path: string;
+  readonly label: string;
+  readonly page: Page;
+  readonly operatorOnly?: boolean;
+}
+
+const pages: readonly NavEntry[] = [
+  { path: 'keys', label: 'API keys', page: keysPage },
+  { path: 'models', label: 'Models', page: modelsPage },
+  { path: 'usage', label: 'Usage', page: usagePage },
+  ...operatorPages.map((entry) => ({ ...entry, operatorOnly: true })),
+];
+
+const app = document.getElementById('app')!;
+
+const currentPath = (): string => location.hash.replace(/^#\/?/, '') || 'keys';
+
+const signOut = async (): Promise<void> => {
+  await call('DELETE', '/console/api/session').catch(() => undefined);
+  session.clear();
+  void render();
+};
+
+/** Counts renders, so that a slow one overtaken by a newer one (a quick second click) draws nothing. */
+let renders = 0;
+
+/** Draws the page the address names, or the sign-in page without a session. */
+const render = async (): Promise<void> => {
+  const thisRender = (renders += 1);
+  if (!session.token) {
+    signInPage(app, () => void render());
+    return;
+  }
+  let me: Me;
+  try {
+    me = await call<Me>('GET', '/console/api/me');
+  } catch {
+    session.clear();
+    signInPage(app, () => void render());
+    return;
+  }
+  if (thisRender !== renders) return;
+  const visible = pages.filter((entry) => !entry.operatorOnly || me.user.role === 'admin');
+  const active = visible.find((entry) => entry.path === currentPath()) ?? visible[0]!;
+  const main = h('main', { id: 'page', 'aria-live': 'polite' });
+  replaceChildren(
+    app,
+    h(
+      'header',
+      { class: 'top' },
+      h('span', { class: 'brand' }, 'model-gateway'),
+      h(
+        'nav',
+        {},
+        visible.map((entry) =>
+          h('a', { href: `#/${entry.path}`, class: entry === active ? 'active' : '', 'aria-current': entry === active ? 'page' : null }, entry.label),
+        ),
+      ),
+      h(
+        'span',
+        { class: 'who' },
+        h('span', { id: 'signed-in-as' }, `${me.user.id.startsWith('admin-key:') ? 'operator (admin key)' : me.user.id} · ${me.user.role} · ${me.account.name}`),
+        h('button', { type: 'button', class: 'link', onclick: () => void signOut() }, 'Sign out'),
+      ),
+    ),
+    main,
+  );
+  document.title = `${active.label} · model-gateway console`;
+  try {
+    await active.page(main, me);
+  } catch (error) {
+    replaceChildren(main, h('p', { class: 'error', role: 'alert' }, (error as Error).message));
+  }
+};
+
+whenSignedOut(() => void render());
+window.addEventListener('hashchange', () => void render());
+void render();

@@ -1,0 +1,74 @@
+import * as z from 'zod';
+import { hashPassword } from '../shared/console/local-passwords.js';
+import { consoleAuthMode } from '../shared/console/console-user.js';
+import { localSessions } from '../shared/console/local-sessions.js';
+import { resourceId } from '../shared/config/resource-schemas.js';
+import { invalidValue, notFound } from '../shared/errors.js';
+import { json } from '../shared/http/response.js';
+import type { GatewayRequest } from '../shared/middleware/gateway-handler.js';
+import { deleteMember, getMember, listMembers, listMembersOfAccount, memberId, putMember, type Member } from '../shared/store/members.js';
+import { requireAccount } from './accounts.js';
+import { parseWith } from './parse-with.js';
+import { deletedView, listView } from './views.js';
+
+type Request = GatewayRequest<unknown>;
+
+const memberPath = z.object({ id: z.email().max(254) });
+const memberListQuery = z.object({ accountId: resourceId.optional() });
+const memberPut = z.strictObject({
+  accountId: resourceId,
+  role: z.enum(['member', 'account-admin', 'admin']),
+  /** Local sign-in only; deployed, the user pool keeps passwords. */
+  password: z.string().min(8).max(256).optional(),
+});
+
+/** Never the password hash. */
+const memberView = (member: Member) => ({
+  id: member.id,
+  accountId: member.accountId,
+  role: member.role,
+  hasLocalPassword: Boolean(member.passwordHash),
+  createdAt: member.createdAt,
+  updatedAt: member.updatedAt,
+});
+
+/** GET /admin/v1/members?accountId= */
+export const list = async ({ query }: Request) => {
+  const { accountId } = parseWith(memberListQuery, query);
+  const members = accountId ? await listMembersOfAccount(accountId) : await listMembers();
+  return json(200, listView(members.map(memberView)));
+};
+
+/**
+ * PUT /admin/v1/members/{email}: who may sign in to the console, in which account, with which role.
+ * Deployed, the person signs in through the stack's user pool with that e-mail address.
+ */
+export const put = async ({ pathParameters, body }: Request) => {
+  const { id } = parseWith(memberPath, pathParameters);
+  const input = parseWith(memberPut, body ?? {});
+  if (input.password !== undefined && consoleAuthMode() !== 'local') {
+    throw invalidValue('Passwords are kept by the user pool: create the user there.', 'password');
+  }
+  await requireAccount(input.accountId);
+  const existing = await getMember(id);
+  const now = new Date().toISOString();
+  const member = await putMember({
+    id: memberId(id),
+    accountId: input.accountId,
+    role: input.role,
+    passwordHash: input.password !== undefined ? await hashPassword(input.password) : (existing?.passwordHash ?? null),
+    createdAt: existing?.createdAt ?? now,
+    updatedAt: now,
+  });
+  // A changed password ends the sessions signed in with the old one.
+  if (input.password !== undefined) localSessions.endAllOf(member.id);
+  return json(existing ? 200 : 201, memberView(member));
+};
+
+/** DELETE /admin/v1/members/{email}: the person can no longer use the console (their keys stay). */
+export const remove = async ({ pathParameters }: Request) => {
+  const { id } = parseWith(memberPath, pathParameters);
+  if (!(await deleteMember(id))) throw notFound(`No member '${memberId(id)}'.`);
+  localSessions.endAllOf(memberId(id));
+  return json(200, deletedView(memberId(id)));
+};

@@ -1,0 +1,59 @@
+import * as z from 'zod';
+import { requireAccount } from '../admin/accounts.js';
+import { parseWith } from '../admin/parse-with.js';
+import { dateTime, modelId, resourceId } from '../shared/config/resource-schemas.js';
+import { json } from '../shared/http/response.js';
+import type { GatewayRequest } from '../shared/middleware/gateway-handler.js';
+import { listKeysOfAccount } from '../shared/store/keys.js';
+import { accountInScope, mayTouchKey, seesWholeAccount } from './authorize.js';
+import { requireUser } from './console-request.js';
+import { consoleUsage } from './console-usage.js';
+
+const usageQuery = z.object({
+  accountId: resourceId.optional(),
+  keyId: resourceId.optional(),
+  model: modelId.optional(),
+  from: dateTime.optional(),
+  to: dateTime.optional(),
+  groupBy: z.enum(['model', 'account', 'key', 'day']).optional(),
+  limit: z.coerce.number().int().min(1).max(1000).default(50),
+});
+
+const recordView = (record: Awaited<ReturnType<typeof consoleUsage>>['data'][number]) => ({
+  requestId: record.requestId,
+  time: record.time,
+  accountId: record.accountId,
+  keyId: record.keyId,
+  model: record.model,
+  endpoint: record.endpoint,
+  stream: record.stream,
+  status: record.status,
+  httpStatus: record.httpStatus,
+  promptTokens: record.promptTokens,
+  completionTokens: record.completionTokens,
+  totalTokens: record.totalTokens,
+  cost: record.cost ?? 0,
+  latencyMs: record.latencyMs,
+});
+
+/**
+ * GET /console/api/usage: the admin usage contract's shape (`data` newest first, `totals`, `groups`),
+ * plus the account's quota. A member sees the usage of their own keys, an account admin the whole
+ * account's, an operator any account's.
+ */
+export const list = async (request: GatewayRequest<unknown>) => {
+  const user = await requireUser(request);
+  const query = parseWith(usageQuery, request.query);
+  const account = await requireAccount(accountInScope(user, query.accountId));
+  const keyIds = seesWholeAccount(user)
+    ? undefined
+    : new Set((await listKeysOfAccount(account.id)).filter((key) => mayTouchKey(user, key)).map((key) => key.id));
+  const usage = await consoleUsage({ ...query, accountId: account.id, keyIds });
+  return json(200, {
+    data: usage.data.map(recordView),
+    totals: usage.totals,
+    ...(usage.groups ? { groups: usage.groups } : {}),
+    truncated: usage.truncated,
+    quota: { limit: account.quota.limit, used: account.quota.used },
+  });
+};

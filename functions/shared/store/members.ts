@@ -1,0 +1,65 @@
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { store } from './client.js';
+import { scanAll } from './scan-all.js';
+import { physicalTableName } from './tables.js';
+
+/** What a console user may do: within one account (`member`, `account-admin`), or everything (`admin`). */
+export type MemberRole = 'member' | 'account-admin' | 'admin';
+
+/**
+ * A person who signs in to the console, by e-mail address (lower case). Deployed, the Cognito user
+ * pool says who they are and this record says what they may do; locally, `passwordHash` lets them sign
+ * in without AWS.
+ */
+export interface Member {
+  readonly id: string;
+  readonly accountId: string;
+  readonly role: MemberRole;
+  /** scrypt hash (local sign-in only); never returned by any API. */
+  readonly passwordHash?: string | null;
+  readonly createdAt: string;
+  readonly updatedAt: string;
+}
+
+const table = () => physicalTableName('members');
+
+export const memberId = (email: string): string => email.trim().toLowerCase();
+
+export const getMember = async (id: string): Promise<Member | undefined> => {
+  const { Item } = await store().send(new GetCommand({ TableName: table(), Key: { id: memberId(id) } }));
+  return Item as Member | undefined;
+};
+
+export const putMember = async (member: Member): Promise<Member> => {
+  await store().send(new PutCommand({ TableName: table(), Item: member }));
+  return member;
+};
+
+export const deleteMember = async (id: string): Promise<boolean> => {
+  const { Attributes } = await store().send(
+    new DeleteCommand({ TableName: table(), Key: { id: memberId(id) }, ReturnValues: 'ALL_OLD' }),
+  );
+  return Attributes !== undefined;
+};
+
+export const listMembersOfAccount = async (accountId: string): Promise<Member[]> => {
+  const items: Member[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await store().send(
+      new QueryCommand({
+        TableName: table(),
+        IndexName: 'byAccount',
+        KeyConditionExpression: 'accountId = :accountId',
+        ExpressionAttributeValues: { ':accountId': accountId },
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    items.push(...((page.Items ?? []) as Member[]));
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+  return items.sort((a, b) => a.id.localeCompare(b.id));
+};
+
+export const listMembers = async (): Promise<Member[]> =>
+  (await scanAll<Member>(table())).sort((a, b) => a.id.localeCompare(b.id));

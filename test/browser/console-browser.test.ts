@@ -1,0 +1,186 @@
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import OpenAI from 'openai';
+import type { Page } from 'playwright-core';
+import { chromiumAvailability, launchChromium, type LaunchedChromium } from '../support/chromium.js';
+import { startTestGateway, type TestGateway } from '../support/test-gateway.js';
+
+/**
+ * The console as a person uses it, in Debian's chromium: sign in, create a key, call the gateway
+ * with it through the openai SDK, find that request on the usage page, revoke the key and get 401.
+ * Every page is saved as a screenshot under test-results/console/.
+ */
+const availability = chromiumAvailability();
+const screenshots = path.join(process.cwd(), 'test-results', 'console');
+const MEMBER = { email: 'alice@example.com', password: 'correct horse battery' };
+const ACCOUNT_ADMIN = { email: 'bob@example.com', password: 'another long password' };
+
+if (availability.kind === 'skip') {
+  console.warn(`Skipping the console browser tests: ${availability.reason}`);
+}
+
+const describeInBrowser = availability.kind === 'skip' ? describe.skip : describe;
+
+describeInBrowser('the console in a browser', () => {
+  let gateway: TestGateway;
+  let chromium: LaunchedChromium;
+  let page: Page;
+  let accountId: string;
+  const pageErrors: string[] = [];
+
+  const shoot = (name: string) => page.screenshot({ path: path.join(screenshots, `${name}.png`), fullPage: true });
+  const open = async (hash: string, ready: string) => {
+    await page.goto(`${gateway.url}/console/#/${hash}`);
+    await page.locator(ready).first().waitFor();
+  };
+  const signIn = async (fields: { email: string; password: string } | { key: string }) => {
+    await page.goto(`${gateway.url}/console`);
+    if ('key' in fields) {
+      await page.locator('#admin-key-form').waitFor();
+      await page.fill('#admin-key', fields.key);
+      await page.click('#admin-key-form button[type=submit]');
+    } else {
+      await page.fill('#email', fields.email);
+      await page.fill('#password', fields.password);
+      await page.click('#sign-in-form button[type=submit]');
+    }
+    await page.locator('#signed-in-as').waitFor();
+  };
+
+  beforeAll(async () => {
+    if (availability.kind === 'fail') throw new Error(`The browser tests cannot run: ${availability.reason}`);
+    await mkdir(screenshots, { recursive: true });
+    gateway = await startTestGateway();
+    const account = await gateway.admin('POST', '/admin/v1/accounts', { name: 'team-a', quota: { limit: 5 } });
+    accountId = account.body.id;
+    const member = await gateway.admin('PUT', `/admin/v1/members/${MEMBER.email}`, { accountId, role: 'member', password: MEMBER.password });
+    expect(member.status).toBe(201);
+    await gateway.admin('PUT', `/admin/v1/members/${ACCOUNT_ADMIN.email}`, { accountId, role: 'account-admin', password: ACCOUNT_ADMIN.password });
+    // A price, so that the request costs something on the usage page.
+    await gateway.admin('PUT', '/admin/v1/models/demo-1', { pricing: { inputPerMTok: 3000, outputPerMTok: 15000 } });
+    chromium = await launchChromium();
+    page = await chromium.context.newPage();
+    // Anything the page's CSP blocks, or any script error, shows up here.
+    page.on('console', (message) => {
+      if (message.type() === 'error') pageErrors.push(message.text());
+    });
+    page.on('pageerror', (error) => pageErrors.push(error.message));
+    page.on('dialog', (dialog) => void dialog.accept());
+  }, 60_000);
+
+  afterAll(async () => {
+    await chromium?.close();
+    await gateway?.close();
+  });
+
+  it('refuses a wrong password on the sign-in page', async () => {
+    await page.goto(`${gateway.url}/console/`);
+    await page.fill('#email', MEMBER.email);
+    await page.fill('#password', 'not the password');
+    await page.click('#sign-in-form button[type=submit]');
+    await expect(page.locator('#sign-in-error').filter({ hasText: /not right/ }).waitFor()).resolves.toBeUndefined();
+    await shoot('sign-in');
+    // The browser logs the refused sign-in's 401 as a failed load: expected here, and only here.
+    pageErrors.splice(0, pageErrors.length);
+  });
+
+  it('creates a key that works with the openai SDK, shows its request under usage, and revokes it', async () => {
+    await signIn(MEMBER);
+    await open('keys', '#create-key');
+    await page.fill('#key-name', 'laptop');
+    await page.check('input[name=models][value=demo-1]');
+    await page.click('#create-key button[type=submit]');
+    // Either the key is shown, or the form says why not (and the test fails with that).
+    await Promise.race([
+      page.locator('#new-key').waitFor(),
+      page.locator('#create-key .error:not(:empty)').waitFor().then(async () => {
+        throw new Error(`key creation failed: ${await page.locator('#create-key .error').textContent()}`);
+      }),
+    ]);
+    const key = (await page.locator('#new-key').textContent())!;
+    expect(key).toMatch(/^sk-[0-9A-Za-z]{48}$/);
+    await page.locator('#keys tbody tr', { hasText: 'laptop' }).waitFor();
+    await expect(page.locator('#keys tbody tr', { hasText: 'laptop' }).count()).resolves.toBe(1);
+    await shoot('keys-created');
+
+    const client = new OpenAI({ baseURL: `${gateway.url}/v1`, apiKey: key, maxRetries: 0 });
+    const { data: completion, response } = await client.chat.completions
+      .create({ model: 'demo-1', messages: [{ role: 'user', content: 'hello from the console test' }] })
+      .withResponse();
+    expect(completion.choices[0]!.message.content).toEqual(expect.any(String));
+    const requestId = response.headers.get('x-request-id')!;
+
+    // The usage record is written once the response has ended: reload the usage page until it shows it.
+    const requestRow = page.locator(`tr[data-request-id="${requestId}"]`);
+    for (let loads = 0; (await requestRow.count()) === 0; loads += 1) {
+      if (loads === 50) throw new Error(`request ${requestId} never appeared on the usage page`);
+      await page.goto(`${gateway.url}/console/#/keys`);
+      await open('usage', '#latest-requests');
+    }
+    await expect(page.locator('#total-requests').textContent()).resolves.toBe('1');
+    await expect(page.locator('#quota').textContent()).resolves.toMatch(/of \$5\.00/);
+    await shoot('usage');
+
+    await open('models', '#snippets');
+    await expect(page.locator('#base-url').textContent()).resolves.toBe(gateway.url);
+    await expect(page.locator('[data-client=openai] code').textContent()).resolves.toContain(`${gateway.url}/v1`);
+    await shoot('models');
+
+    await open('keys', '#keys');
+    await page.click('#keys tbody tr:has-text("laptop") button.danger');
+    await page.locator('#keys tbody tr:has-text("laptop") .status.revoked').waitFor();
+    await shoot('keys-revoked');
+    await expect(client.chat.completions.create({ model: 'demo-1', messages: [{ role: 'user', content: 'again' }] })).rejects.toMatchObject({
+      status: 401,
+    });
+  }, 60_000);
+
+  it("shows an account admin every member's keys and usage", async () => {
+    await page.click('header button.link');
+    await signIn(ACCOUNT_ADMIN);
+    await open('keys', '#keys');
+    await page.locator('#keys tbody tr', { hasText: MEMBER.email }).waitFor();
+    await expect(page.locator('#keys tbody tr', { hasText: MEMBER.email }).count()).resolves.toBe(1);
+    await open('usage', '#usage-by-key');
+    await page.locator('#usage-by-key tbody tr', { hasText: MEMBER.email }).waitFor();
+    await expect(page.locator('#usage-by-key tbody tr', { hasText: MEMBER.email }).count()).resolves.toBe(1);
+    await shoot('usage-account-admin');
+  }, 60_000);
+
+  it('shows operators the accounts, members, channels and prices pages', async () => {
+    await page.click('header button.link');
+    await signIn({ key: gateway.adminKey });
+    await open('accounts', '#accounts');
+    await page.locator('#accounts tbody tr', { hasText: 'team-a' }).waitFor();
+    await expect(page.locator('#accounts tbody tr', { hasText: 'team-a' }).count()).resolves.toBe(1);
+    await shoot('operator-accounts');
+    await open('members', '#members');
+    await page.locator('#members tbody tr', { hasText: MEMBER.email }).waitFor();
+    await expect(page.locator('#members tbody tr', { hasText: MEMBER.email }).count()).resolves.toBe(1);
+    await shoot('operator-members');
+
+    await open('channels', '#put-channel');
+    await page.fill('#channel-id', 'upstream');
+    await page.selectOption('#channel-type', 'openai');
+    await page.fill('#channel-base-url', 'http://127.0.0.1:9/v1');
+    await page.fill('#channel-api-key', 'sk-upstream-secret-never-shown');
+    await page.fill('#channel-models', 'gpt-test');
+    await page.click('#put-channel button[type=submit]');
+    await page.locator('#channels tbody tr', { hasText: 'upstream' }).waitFor();
+    expect(await page.content()).not.toContain('sk-upstream-secret-never-shown');
+    await shoot('operator-channels');
+
+    await open('prices', '#put-model');
+    await page.fill('#model-id', 'demo-1');
+    await page.fill('#model-input-price', '1.5');
+    await page.fill('#model-output-price', '6');
+    await page.click('#put-model button[type=submit]');
+    await page.locator('#model-prices tbody tr', { hasText: '1.5' }).waitFor();
+    await expect(page.locator('#model-prices tbody tr', { hasText: 'demo-1' }).textContent()).resolves.toContain('6');
+    await shoot('operator-prices');
+  }, 60_000);
+
+  it('loads every page without a script error or a blocked resource', () => {
+    expect(pageErrors).toEqual([]);
+  });
+});
