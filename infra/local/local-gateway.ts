@@ -56,6 +56,23 @@ export interface LocalGateway {
   close(): Promise<void>;
 }
 
+/** How long requests in flight may take to finish when the gateway is asked to stop. */
+const DRAIN_MS = 10_000;
+/** How long aborted requests may take to write their usage records before the store goes. */
+const RECORD_MS = 5000;
+
+/** Waits until every promise in `pending` (as it is now) has settled, or `ms` have passed. */
+const settledWithin = async (pending: ReadonlySet<Promise<void>>, ms: number): Promise<void> => {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([
+    Promise.allSettled([...pending]),
+    new Promise((resolve) => {
+      timer = setTimeout(resolve, ms);
+    }),
+  ]);
+  clearTimeout(timer);
+};
+
 /**
  * Starts the gateway on this machine: the embedded store (or an external endpoint), the same handler
  * modules Lambda runs behind an HTTP server that speaks API Gateway's proxy events, the admin key,
