@@ -8,7 +8,7 @@ import { createRouter, functionGroups } from '../../functions/shared/routes.js';
 import { resetStore } from '../../functions/shared/store/client.js';
 import { invalidateCaches } from '../../functions/shared/store/ttl-cache.js';
 import { bootstrapAdminKey, ensureDemoChannel } from './bootstrap.js';
-import { prepareLocalConsole, type LocalConsole } from './console-web.js';
+import { prepareLocalConsole } from './console-web.js';
 import { ensureTables, startEmbeddedStore, type EmbeddedStore, type EmbeddedStoreMode } from './embedded-store.js';
 import { loadHandler } from './handlers.js';
 import { invokeHandler, lambdaContext, writeError } from './invoke-handler.js';
@@ -71,7 +71,6 @@ const handleRequest = async (request: IncomingMessage, response: ServerResponse)
 export const startLocalGateway = async (options: LocalGatewayOptions = {}): Promise<LocalGateway> => {
   installLambdaStreamingGlobals();
   let embedded: EmbeddedStore | undefined;
-  let localConsole: LocalConsole | undefined;
   const endpoint =
     options.dynamodbEndpoint ?? (embedded = await startEmbeddedStore(options.dataDir ?? '.gateway', options.store)).endpoint;
   process.env.DYNAMODB_ENDPOINT = endpoint;
@@ -85,7 +84,7 @@ export const startLocalGateway = async (options: LocalGatewayOptions = {}): Prom
     const admin = await bootstrapAdminKey(options.adminKey);
     if (options.configPath) await applyGatewayConfig(await loadGatewayConfigFile(options.configPath));
     await ensureDemoChannel();
-    localConsole = await prepareLocalConsole();
+    await prepareLocalConsole();
 
     // Requests still running (their usage writes included): close() lets them finish before the store goes.
     const inFlight = new Set<Promise<void>>();
@@ -129,13 +128,11 @@ export const startLocalGateway = async (options: LocalGatewayOptions = {}): Prom
         await closed;
         resetStore();
         await embedded?.close();
-        await localConsole?.close();
       },
     };
   } catch (error) {
     resetStore();
     await embedded?.close();
-    await localConsole?.close();
     throw error;
   }
 };
