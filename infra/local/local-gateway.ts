@@ -9,7 +9,7 @@ import { invalidateCaches } from '../../functions/shared/store/ttl-cache.js';
 import { answerMalformedRequest } from './answer-malformed-request.js';
 import { bootstrapAdminKey, ensureDemoChannel } from './bootstrap.js';
 import { lockDataDir, type DataDirLock } from './data-dir-lock.js';
-import { prepareLocalConsole, type LocalConsole } from './console-web.js';
+import { prepareLocalConsole } from './console-web.js';
 import { ensureTables, startEmbeddedStore, type EmbeddedStore, type EmbeddedStoreMode } from './embedded-store.js';
 import { handleRequest } from './handle-request.js';
 import { writeError } from './invoke-handler.js';
@@ -81,7 +81,6 @@ const settledWithin = async (pending: ReadonlySet<Promise<void>>, ms: number): P
 export const startLocalGateway = async (options: LocalGatewayOptions = {}): Promise<LocalGateway> => {
   installLambdaStreamingGlobals();
   let embedded: EmbeddedStore | undefined;
-  let localConsole: LocalConsole | undefined;
   const dataDir = options.dataDir ?? '.gateway';
   // One gateway per data dir: the second start is refused before it touches the files.
   const lock: DataDirLock | undefined = options.dynamodbEndpoint || dataDir === 'memory' ? undefined : lockDataDir(dataDir);
@@ -103,7 +102,7 @@ export const startLocalGateway = async (options: LocalGatewayOptions = {}): Prom
     const admin = await bootstrapAdminKey(options.adminKey);
     if (options.configPath) await applyGatewayConfig(await loadGatewayConfigFile(options.configPath));
     await ensureDemoChannel();
-    localConsole = await prepareLocalConsole();
+    await prepareLocalConsole();
 
     // Requests still running (their usage writes included): close() lets them finish before the store goes.
     const inFlight = new Set<Promise<void>>();
@@ -153,14 +152,12 @@ export const startLocalGateway = async (options: LocalGatewayOptions = {}): Prom
           await closed;
           resetStore();
           await embedded?.close();
-          await localConsole?.close();
           lock?.release();
         })()),
     };
   } catch (error) {
     resetStore();
     await embedded?.close();
-    await localConsole?.close();
     lock?.release();
     throw error;
   }
