@@ -105,7 +105,12 @@ describeInBrowser('the console in a browser', () => {
 
     const client = new OpenAI({ baseURL: `${gateway.url}/v1`, apiKey: key, maxRetries: 0 });
     const { data: completion, response } = await client.chat.completions
-      .create({ model: 'demo-1', messages: [{ role: 'user', content: 'hello from the console test' }] })
+      .create({
+        model: 'demo-1',
+        // The quota reserves the most a request could cost: a bounded answer keeps it within $5 at these prices.
+        max_tokens: 50,
+        messages: [{ role: 'user', content: 'hello from the console test' }],
+      })
       .withResponse();
     expect(completion.choices[0]!.message.content).toEqual(expect.any(String));
     const requestId = response.headers.get('x-request-id')!;
