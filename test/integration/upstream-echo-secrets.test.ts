@@ -189,7 +189,7 @@ const expectCleanEcho = (text: string, where: string) => {
   expectNoSecretIn(text, secrets, where);
 };
 
-describe.each(cases)('%s clients of a %s channel whose upstream echoes the request in its errors', (protocol, type) => {
+describe.each(cases)('%s clients of the %s channel, whose upstream echoes the request in its errors,', (protocol, type) => {
   const streams = CONVERSATION_PROTOCOLS.includes(protocol);
 
   test.each([400, 500] as const)('get the error envelope of an upstream %i with no key in it', async (status) => {

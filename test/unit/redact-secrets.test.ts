@@ -18,7 +18,13 @@ const SECRET_ALPHABET = `${BASE62}-_./+=~!*'()@:"\\ `;
 /** Text around a secret, sharing no character with it: whatever is left of the secret is then visible. */
 const FILLER_ALPHABET = '#|<>{}^`$ ,;\n\t';
 
-const secretArbitrary = stringOf(SECRET_ALPHABET, MIN_SECRET_FRAGMENT, 80);
+/**
+ * A random key, with a digit at least every fourth character as random keys have: no piece of it is
+ * a run of plain words, which the redactor leaves unless it is a whole key (tested on its own below).
+ */
+const keyLike = (alphabet: string, minLength: number, maxLength: number) =>
+  stringOf(alphabet, minLength, maxLength).map((text) => text.replace(/(.{3})/g, '$17'));
+const secretArbitrary = keyLike(SECRET_ALPHABET, MIN_SECRET_FRAGMENT, 60);
 const filler = stringOf(FILLER_ALPHABET, 0, 40);
 
 type Spelling = (secret: string) => string;
@@ -59,7 +65,7 @@ describe('known secrets (upstream keys, the function’s AWS credentials)', () =
   test('a secret cut in pieces of at least the minimum length, with text between, leaves none of them', () => {
     fc.assert(
       fc.property(
-        stringOf(SECRET_ALPHABET, 3 * MIN_SECRET_FRAGMENT, 120),
+        keyLike(SECRET_ALPHABET, 3 * MIN_SECRET_FRAGMENT, 90),
         fc.array(fc.nat(), { minLength: 1, maxLength: 3 }),
         filler,
         (secret, cutSeeds, between) => {
@@ -82,7 +88,7 @@ describe('known secrets (upstream keys, the function’s AWS credentials)', () =
 
   test(`a piece shorter than ${MIN_SECRET_FRAGMENT} characters is left, one of ${MIN_SECRET_FRAGMENT} is removed`, () => {
     fc.assert(
-      fc.property(stringOf(BASE62, 20, 60), fc.nat(), (secret, seed) => {
+      fc.property(keyLike(BASE62, 20, 45), fc.nat(), (secret, seed) => {
         const redactor = new SecretRedactor();
         redactor.remember(secret);
         const start = seed % (secret.length - MIN_SECRET_FRAGMENT);
@@ -94,6 +100,18 @@ describe('known secrets (upstream keys, the function’s AWS credentials)', () =
       }),
       RUNS,
     );
+  });
+
+  test('a key made of words gives up none of its words alone, but the whole key and any piece with more in it', () => {
+    const redactor = new SecretRedactor();
+    redactor.remember('upstream-key-of-first');
+    redactor.remember('sk-upstream-secret-value-0123456789');
+
+    expect(redactor.redact('{"code":"upstream_error","message":"The upstream provider failed"}')).toBe(
+      '{"code":"upstream_error","message":"The upstream provider failed"}',
+    );
+    expect(redactor.redact('key upstream-key-of-first, then sk-upstream-secret-value-0123456789.')).toBe(`key ${REDACTED}, then ${REDACTED}.`);
+    expect(redactor.redact('pieces: secret-value-01 and upstream-secret-value')).toBe(`pieces: ${REDACTED} and ${REDACTED}`);
   });
 
   test('a short secret is removed where it stands as a word, not inside other words', () => {

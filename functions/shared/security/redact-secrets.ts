@@ -19,6 +19,22 @@ export { REDACTED };
  */
 export const MIN_SECRET_FRAGMENT = 8;
 
+/**
+ * A run of plain words (`upstream`, `provider_error`) shorter than this is removed only when it is a
+ * whole secret: a key made of words (`upstream-key-of-first`) shares them with ordinary text, the
+ * gateway's own error codes among them, and a word is no secret. Random keys are almost never cut
+ * into such runs, so every other piece of 8 characters still goes.
+ */
+const PLAIN_WORDS_KEPT_BELOW = 16;
+const PLAIN_WORDS = /^(?:[a-z]+|[A-Z][a-z]+|[A-Z]+)(?:[-_. ]?(?:[a-z]+|[A-Z][a-z]+|[A-Z]+))*[-_. ]?$/;
+
+/** Whether a run of secret pieces found in text is one to remove (see PLAIN_WORDS_KEPT_BELOW). */
+const isSecretRun = (run: string, index: FragmentIndex): boolean => {
+  if (run.length >= PLAIN_WORDS_KEPT_BELOW || !PLAIN_WORDS.test(run)) return true;
+  for (const whole of index.wordSecrets) if (run.includes(whole)) return true;
+  return false;
+};
+
 /** Secrets shorter than this are not credentials worth the damage their removal would do. */
 const MIN_SHORT_SECRET = 4;
 
@@ -57,6 +73,8 @@ interface FragmentIndex {
   readonly filter: Uint8Array;
   readonly hashes: Set<number>;
   readonly fragments: Set<string>;
+  /** Spellings of secrets short enough to look like plain words: removed whenever they appear whole. */
+  readonly wordSecrets: Set<string>;
   readonly short: string[];
   /** Whole short secrets, as words. */
   shortSecrets: RegExp | undefined;
@@ -66,6 +84,7 @@ const emptyIndex = (): FragmentIndex => ({
   filter: new Uint8Array(1 << FILTER_BITS),
   hashes: new Set(),
   fragments: new Set(),
+  wordSecrets: new Set(),
   short: [],
   shortSecrets: undefined,
 });
@@ -79,6 +98,7 @@ const indexSecret = (index: FragmentIndex, secret: string): void => {
     return;
   }
   for (const spelling of spellings(secret)) {
+    if (spelling.length < PLAIN_WORDS_KEPT_BELOW) index.wordSecrets.add(spelling);
     for (let start = 0; start + MIN_SECRET_FRAGMENT <= spelling.length; start++) {
       const fragment = spelling.slice(start, start + MIN_SECRET_FRAGMENT);
       if (index.fragments.has(fragment)) continue;
@@ -119,10 +139,13 @@ const removeKnownFragments = (text: string, index: FragmentIndex): string => {
   let copiedUpTo = 0;
   let spanStart = -1;
   let spanEnd = -1;
+  let removed = false;
   const flush = () => {
     const [start, end] = widenOverEscapes(text, Math.max(spanStart, copiedUpTo), spanEnd);
+    if (!isSecretRun(text.slice(start, end), index)) return;
     result += text.slice(copiedUpTo, start) + REDACTED;
     copiedUpTo = end;
+    removed = true;
   };
   let hash = hashAt(text, 0, MIN_SECRET_FRAGMENT);
   const last = text.length - MIN_SECRET_FRAGMENT;
@@ -140,7 +163,7 @@ const removeKnownFragments = (text: string, index: FragmentIndex): string => {
   }
   if (spanStart < 0) return text;
   flush();
-  return result + text.slice(copiedUpTo);
+  return removed ? result + text.slice(copiedUpTo) : text;
 };
 
 export interface SecretRedactorOptions {
