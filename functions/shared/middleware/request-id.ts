@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { ErrorFormat } from '../http/error-response.js';
+import { RequestTrace } from '../observability/request-trace.js';
 import type { GatewayMiddyRequest } from './gateway-context.js';
 
 export interface RequestIdOptions {
@@ -21,6 +22,7 @@ export const requestId = (options: RequestIdOptions = {}) => {
       body: undefined,
       errorFormat,
       startedAt: Date.now(),
+      trace: new RequestTrace(),
       pending: [],
     };
   };
