@@ -54,6 +54,7 @@ export const routes: readonly RouteDefinition[] = [
   { method: 'GET', path: '/admin/v1/accounts', group: 'admin' },
   { method: 'GET', path: '/admin/v1/accounts/{id}', group: 'admin' },
   { method: 'PATCH', path: '/admin/v1/accounts/{id}', group: 'admin' },
+  { method: 'DELETE', path: '/admin/v1/accounts/{id}', group: 'admin' },
   { method: 'POST', path: '/admin/v1/keys', group: 'admin' },
   { method: 'GET', path: '/admin/v1/keys', group: 'admin' },
   { method: 'GET', path: '/admin/v1/keys/{id}', group: 'admin' },
@@ -68,6 +69,7 @@ export const routes: readonly RouteDefinition[] = [
   { method: 'PUT', path: '/admin/v1/models/{model}', group: 'admin' },
   { method: 'DELETE', path: '/admin/v1/models/{model}', group: 'admin' },
   { method: 'GET', path: '/admin/v1/usage', group: 'admin' },
+  { method: 'GET', path: '/admin/v1/metrics', group: 'admin' },
   { method: 'POST', path: '/admin/v1/apply', group: 'admin' },
 ];
 
