@@ -3,6 +3,7 @@ import type { Construct } from 'constructs';
 import type { FunctionGroupDefinition } from '../functions/shared/routes.js';
 import { GatewayApi, type ApiRoute } from './constructs/gateway-api.js';
 import { GatewayFunctions } from './constructs/gateway-functions.js';
+import { GatewayMonitoring } from './constructs/gateway-monitoring.js';
 import { GatewayTables } from './constructs/gateway-tables.js';
 
 export interface ModelGatewayStackProps extends StackProps {
@@ -19,6 +20,7 @@ export class ModelGatewayStack extends Stack {
   readonly tables: GatewayTables;
   readonly functions: GatewayFunctions;
   readonly api: GatewayApi;
+  readonly monitoring: GatewayMonitoring;
 
   constructor(scope: Construct, id: string, props: ModelGatewayStackProps = {}) {
     super(scope, id, props);
@@ -33,6 +35,7 @@ export class ModelGatewayStack extends Stack {
       groups: this.functions.groups,
       routes: props.routes,
     });
+    this.monitoring = new GatewayMonitoring(this, 'Monitoring', { functions: this.functions.functions, api: this.api.api });
 
     new CfnOutput(this, 'ApiUrl', {
       description: 'Base URL of the gateway; requests go to <ApiUrl>/v1/... and <ApiUrl>/admin/v1/...',
