@@ -130,7 +130,7 @@ export class GatewayMonitoring extends Construct {
         [
           graph('Requests by account', [searchBy('accountId', 'requests', 'Sum')]),
           graph('Cost by account (USD)', [searchBy('accountId', 'cost', 'Sum')]),
-          graph('Upstream errors by account', [searchBy('accountId', 'upstreamErrors', 'Sum')]),
+          graph('Throttled (429) by account', [searchBy('accountId', 'throttled', 'Sum')]),
         ],
       ],
     });

@@ -6,9 +6,11 @@ import type { RequestMetrics } from './request-metrics.js';
  * metrics, with no API call and no agent. Dimension sets are chosen for bounded cardinality (every
  * dimension value is a billed custom metric per metric name):
  * - none: the whole gateway, every metric (alarms and the dashboard's totals);
- * - `model`: every metric per public model id, a value only for requests that reached a configured
- *   model (a client's unknown model name never becomes a metric);
- * - `accountId`: only requests, errors, tokens and cost per account, the numbers billed per team.
+ * - `model`: traffic, failures, times, tokens and cost per public model id, set only for requests
+ *   that reached a configured model (a client's unknown model name never becomes a metric);
+ * - `accountId`: requests, throttles, tokens and cost per account, the numbers billed per team.
+ * A metric costs the same each month whatever its traffic, so the per-model and per-account sets are
+ * kept short (see docs/cost.md).
  */
 export const METRICS_NAMESPACE_VARIABLE = 'GATEWAY_METRICS_NAMESPACE';
 export const DEFAULT_METRICS_NAMESPACE = 'ModelGateway';
@@ -33,8 +35,12 @@ const units: Readonly<Record<keyof RequestMetrics, Unit>> = {
 };
 
 export const metricNames = Object.keys(units) as (keyof RequestMetrics)[];
-/** The metrics kept per account: what an account is billed and how often it fails. */
-export const accountMetricNames: readonly (keyof RequestMetrics)[] = ['requests', 'serverErrors', 'upstreamErrors', 'throttled', 'totalTokens', 'cost'];
+/** The metrics kept per model: how much it is used, how it fails, how fast it answers. */
+export const modelMetricNames: readonly (keyof RequestMetrics)[] = [
+  'requests', 'serverErrors', 'upstreamErrors', 'latencyMs', 'firstByteMs', 'overheadMs', 'totalTokens', 'cost',
+];
+/** The metrics kept per account: what an account uses and is billed, and how often it hits its limits. */
+export const accountMetricNames: readonly (keyof RequestMetrics)[] = ['requests', 'throttled', 'totalTokens', 'cost'];
 
 const definitions = (names: readonly (keyof RequestMetrics)[]) => names.map((name) => ({ Name: name, Unit: units[name] }));
 
@@ -46,7 +52,7 @@ interface MetricDirective {
 
 const directivesFor = (namespace: string, hasModel: boolean, hasAccount: boolean): MetricDirective[] => [
   { Namespace: namespace, Dimensions: [[]], Metrics: definitions(metricNames) },
-  ...(hasModel ? [{ Namespace: namespace, Dimensions: [['model']], Metrics: definitions(metricNames) }] : []),
+  ...(hasModel ? [{ Namespace: namespace, Dimensions: [['model']], Metrics: definitions(modelMetricNames) }] : []),
   ...(hasAccount ? [{ Namespace: namespace, Dimensions: [['accountId']], Metrics: definitions(accountMetricNames) }] : []),
 ];
 
