@@ -15,7 +15,6 @@ interface MetricsGroupView {
 
 interface MetricsAnswer {
   readonly since: string;
-  readonly scope: 'gateway' | 'instance';
   readonly total: MetricsGroupView;
   readonly byModel: readonly MetricsGroupView[];
   readonly byAccount: readonly MetricsGroupView[];
@@ -40,7 +39,7 @@ const columns = (name: string, label: (row: MetricsGroupView) => string | undefi
 export const metricsCommand = async (context: CommandContext): Promise<void> => {
   const answer = (await context.client.request('GET', '/admin/v1/metrics')) as MetricsAnswer;
   if (context.json) return context.print(JSON.stringify(answer, null, 2));
-  context.print(`Since ${answer.since}${answer.scope === 'instance' ? ' (one function instance only: see the CloudWatch dashboard for the whole gateway)' : ''}\n`);
+  context.print(`Since ${answer.since}\n`);
   context.print(formatTable([answer.total], columns('TOTAL', () => 'all')));
   if (answer.byModel.length > 0) context.print(`\n${formatTable(answer.byModel, columns('MODEL', (row) => row.model))}`);
   if (answer.byAccount.length > 0) context.print(`\n${formatTable(answer.byAccount, columns('ACCOUNT', (row) => row.accountId))}`);

@@ -36,19 +36,19 @@ export const bundleBudgets: Readonly<Record<FunctionGroup, BundleBudget>> = {
   models: withinBudget,
   fallback: withinBudget,
   chat: {
-    // 470.8 KB measured.
+    // 474.1 KB measured.
     ceilingBytes: kilobytes(476),
     overBudget:
       'DynamoDB stack ≈ 190 KB + zod (classic API) 96 KB + Bedrock Runtime client with its event-stream decoding ≈ 55 KB ' +
       '+ Secrets Manager client 13 KB + gateway code (providers, translation, relay, chat) ≈ 90 KB. zod/mini would save ' +
       '≈ 47 KB; fitting 250 KB would also take Bedrock out of this function.',
   },
-  // 321.5 KB measured.
-  admin: { ceilingBytes: kilobytes(325), overBudget: dynamoZodAndSecrets },
-  // 313.6 KB measured.
-  embeddings: { ceilingBytes: kilobytes(317), overBudget: dynamoZodAndSecrets },
-  // 314.7 KB measured.
-  images: { ceilingBytes: kilobytes(318), overBudget: dynamoZodAndSecrets },
-  // 313.9 KB measured.
-  audio: { ceilingBytes: kilobytes(318), overBudget: dynamoZodAndSecrets },
+  // 326.5 KB measured (the shared stack's request log line, metrics and timing headers are ≈ 4 KB of every bundle).
+  admin: { ceilingBytes: kilobytes(330), overBudget: dynamoZodAndSecrets },
+  // 317.2 KB measured.
+  embeddings: { ceilingBytes: kilobytes(321), overBudget: dynamoZodAndSecrets },
+  // 318.4 KB measured.
+  images: { ceilingBytes: kilobytes(322), overBudget: dynamoZodAndSecrets },
+  // 317.5 KB measured.
+  audio: { ceilingBytes: kilobytes(321), overBudget: dynamoZodAndSecrets },
 };

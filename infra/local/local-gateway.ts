@@ -4,6 +4,7 @@ import { applyGatewayConfig } from '../../functions/shared/config/apply-config.j
 import { loadGatewayConfigFile } from '../../functions/shared/config/gateway-config.js';
 import { log } from '../../functions/shared/log.js';
 import { MAX_BODY_BYTES } from '../../functions/shared/middleware/json-body.js';
+import { collectMetricsSummary } from '../../functions/shared/observability/metrics-summary.js';
 import { createRouter, functionGroups } from '../../functions/shared/routes.js';
 import { resetStore } from '../../functions/shared/store/client.js';
 import { invalidateCaches } from '../../functions/shared/store/ttl-cache.js';
@@ -67,6 +68,7 @@ const handleRequest = async (request: IncomingMessage, response: ServerResponse)
  */
 export const startLocalGateway = async (options: LocalGatewayOptions = {}): Promise<LocalGateway> => {
   installLambdaStreamingGlobals();
+  collectMetricsSummary();
   let embedded: EmbeddedStore | undefined;
   const endpoint =
     options.dynamodbEndpoint ?? (embedded = await startEmbeddedStore(options.dataDir ?? '.gateway', options.store)).endpoint;

@@ -17,24 +17,14 @@ export const DEFAULT_METRICS_NAMESPACE = 'ModelGateway';
 
 type Unit = 'Count' | 'Milliseconds' | 'None';
 
-const units: Readonly<Record<keyof RequestMetrics, Unit>> = {
-  requests: 'Count',
-  clientErrors: 'Count',
-  throttled: 'Count',
-  serverErrors: 'Count',
-  upstreamErrors: 'Count',
-  clientAborts: 'Count',
-  latencyMs: 'Milliseconds',
-  firstByteMs: 'Milliseconds',
-  upstreamMs: 'Milliseconds',
-  overheadMs: 'Milliseconds',
-  promptTokens: 'Count',
-  completionTokens: 'Count',
-  totalTokens: 'Count',
-  cost: 'None',
-};
+const times: readonly (keyof RequestMetrics)[] = ['latencyMs', 'firstByteMs', 'upstreamMs', 'overheadMs'];
+const unitOf = (name: keyof RequestMetrics): Unit => (times.includes(name) ? 'Milliseconds' : name === 'cost' ? 'None' : 'Count');
 
-export const metricNames = Object.keys(units) as (keyof RequestMetrics)[];
+/** Every metric of a request line, in the order of `RequestMetrics`. */
+export const metricNames: readonly (keyof RequestMetrics)[] = [
+  'requests', 'clientErrors', 'throttled', 'serverErrors', 'upstreamErrors', 'clientAborts', ...times,
+  'promptTokens', 'completionTokens', 'totalTokens', 'cost',
+];
 /** The metrics kept per model: how much it is used, how it fails, how fast it answers. */
 export const modelMetricNames: readonly (keyof RequestMetrics)[] = [
   'requests', 'serverErrors', 'upstreamErrors', 'latencyMs', 'firstByteMs', 'overheadMs', 'totalTokens', 'cost',
@@ -42,7 +32,7 @@ export const modelMetricNames: readonly (keyof RequestMetrics)[] = [
 /** The metrics kept per account: what an account uses and is billed, and how often it hits its limits. */
 export const accountMetricNames: readonly (keyof RequestMetrics)[] = ['requests', 'throttled', 'totalTokens', 'cost'];
 
-const definitions = (names: readonly (keyof RequestMetrics)[]) => names.map((name) => ({ Name: name, Unit: units[name] }));
+const definitions = (names: readonly (keyof RequestMetrics)[]) => names.map((name) => ({ Name: name, Unit: unitOf(name) }));
 
 interface MetricDirective {
   readonly Namespace: string;

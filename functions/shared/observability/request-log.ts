@@ -2,9 +2,11 @@ import type { APIGatewayProxyEvent } from 'aws-lambda';
 import type { Principal } from '../auth/principal.js';
 import { log } from '../log.js';
 import { metricsMetadata } from './embedded-metrics.js';
-import { metricsSummary } from './metrics-summary.js';
-import { requestMetrics } from './request-metrics.js';
+import { requestMetrics, type RequestMetrics } from './request-metrics.js';
 import type { RequestTrace } from './request-trace.js';
+
+/** Told of every finished request (the local runtime's metrics summary); none on Lambda. */
+export const finishedRequestObservers = new Set<(metrics: RequestMetrics, model: string | undefined, accountId: string | undefined) => void>();
 
 export interface FinishedRequest {
   readonly event: APIGatewayProxyEvent;
@@ -28,7 +30,7 @@ export const logFinishedRequest = ({ event, requestId, status, principal, trace 
     upstreamMs: trace.upstreamMs,
     overheadMs: trace.overheadMs,
   }, metered);
-  metricsSummary.record(metrics, metered?.model, principal?.accountId);
+  for (const observe of finishedRequestObservers) observe(metrics, metered?.model, principal?.accountId);
   log.info('request', {
     _aws: metricsMetadata(metered !== undefined, principal !== undefined, Date.now()),
     requestId,
