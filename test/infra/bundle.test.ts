@@ -68,10 +68,10 @@ describe('the size of each function bundle', () => {
       models: 250,
       fallback: 250,
       chat: 476,
-      admin: 325,
-      embeddings: 317,
-      images: 318,
-      audio: 318,
+      admin: 330,
+      embeddings: 321,
+      images: 322,
+      audio: 321,
     };
     const held = Object.fromEntries(allGroups.map((group) => [group, bundleBudgets[group].ceilingBytes / 1024]));
     expect(held).toEqual(stated);
