@@ -10,5 +10,6 @@ export default {
   },
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   testMatch: ['<rootDir>/test/**/*.test.ts'],
+  setupFiles: ['<rootDir>/test/support/quiet-logs.ts'],
   testTimeout: 30000,
 };

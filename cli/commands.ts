@@ -1,7 +1,9 @@
 import { readFile } from 'node:fs/promises';
-import { GatewayConfigError, loadGatewayConfigFile } from '../functions/shared/config/gateway-config.js';
 import { CliError, type AdminClient } from './admin-client.js';
+import { metricsCommand } from './metrics-command.js';
+import { listModelsCommand } from './models-command.js';
 import { formatRecord, formatTable, type Column } from './table.js';
+import { usageCommand } from './usage-command.js';
 
 export type Options = Record<string, string | boolean | undefined>;
 
@@ -92,19 +94,6 @@ const modelColumns: Column<any>[] = [
   { header: 'OWNED BY', value: (row) => row.ownedBy },
 ];
 
-const usageColumns: Column<any>[] = [
-  { header: 'TIME', value: (row) => row.time },
-  { header: 'ACCOUNT', value: (row) => row.accountId },
-  { header: 'KEY', value: (row) => row.keyId },
-  { header: 'MODEL', value: (row) => row.model },
-  { header: 'ENDPOINT', value: (row) => row.endpoint },
-  { header: 'STATUS', value: (row) => row.status },
-  { header: 'PROMPT', value: (row) => row.promptTokens },
-  { header: 'COMPLETION', value: (row) => row.completionTokens },
-  { header: 'COST $', value: (row) => row.cost },
-  { header: 'MS', value: (row) => row.latencyMs },
-];
-
 const readJsonFile = async (path: string): Promise<unknown> => {
   try {
     return JSON.parse(await readFile(path, 'utf8'));
@@ -137,6 +126,12 @@ export const commands: Readonly<Record<string, Readonly<Record<string, Command>>
     update: async (context) => {
       const id = required(context.args[0], 'the account id');
       show(context, await context.client.request('PATCH', `/admin/v1/accounts/${encodeURIComponent(id)}`, accountBody(context.options)), accountColumns);
+    },
+    delete: async (context) => {
+      const id = required(context.args[0], 'the account id');
+      const deleted = await context.client.request('DELETE', `/admin/v1/accounts/${encodeURIComponent(id)}`);
+      if (context.json) return context.print(JSON.stringify(deleted, null, 2));
+      context.print(`Deleted account ${deleted.id} and its ${deleted.keysDeleted} keys (its usage records stay until they expire).`);
     },
   },
   keys: {
@@ -186,7 +181,7 @@ export const commands: Readonly<Record<string, Readonly<Record<string, Command>>
     },
   },
   models: {
-    list: async (context) => show(context, await context.client.request('GET', '/admin/v1/models'), modelColumns),
+    list: listModelsCommand,
     put: async (context) => {
       const id = required(context.args[0], 'the model id');
       const input = number(text(context.options, 'input'), 'input');
@@ -201,30 +196,13 @@ export const commands: Readonly<Record<string, Readonly<Record<string, Command>>
       show(context, await context.client.request('PUT', `/admin/v1/models/${encodeURIComponent(id)}`, body), modelColumns);
     },
   },
-  usage: {
-    '': async (context) => {
-      const query = new URLSearchParams(
-        withoutUndefined({
-          accountId: text(context.options, 'account'),
-          keyId: text(context.options, 'key-id'),
-          from: text(context.options, 'from'),
-          to: text(context.options, 'to'),
-          limit: text(context.options, 'limit'),
-        }) as Record<string, string>,
-      );
-      const payload = await context.client.request('GET', `/admin/v1/usage?${query}`);
-      if (context.json) return context.print(JSON.stringify(payload, null, 2));
-      context.print(formatTable(payload.data, usageColumns));
-      const totals = payload.totals;
-      context.print(
-        `\n${totals.requests} requests, ${totals.promptTokens} prompt + ${totals.completionTokens} completion tokens, $${totals.cost}` +
-          (payload.truncated ? ' (truncated: narrow the filter)' : ''),
-      );
-    },
-  },
+  usage: { '': usageCommand },
+  metrics: { '': metricsCommand },
   apply: {
     '': async (context) => {
       const file = required(text(context.options, 'file'), '-f config.yaml');
+      // Loaded only here: the config schema and YAML parser are most of the CLI's start-up time.
+      const { GatewayConfigError, loadGatewayConfigFile } = await import('../functions/shared/config/gateway-config.js');
       let config;
       try {
         config = await loadGatewayConfigFile(file);

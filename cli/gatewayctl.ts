@@ -8,11 +8,14 @@ Usage: gatewayctl <command> [subcommand] [arguments] [options]
 
   accounts list | get <id> | create --name N [--models a,b] [--quota USD] [--rpm N] [--tpm N]
            update <id> [--name N] [--status active|disabled] [--models a,b|all] [--quota USD|none] [--rpm N] [--tpm N]
+           delete <id>   (the account and all its keys; its usage records stay until they expire)
   keys     list --account ID | create --account ID [--name N] [--role user|admin] [--expires ISO]
            [--models a,b] [--rpm N] [--tpm N] [--allowed-ips CIDR,CIDR] | revoke <key id>
   channels list | put <id> (-f body.json | --type T --models a,b [--base-url U] [--api-key K]) | delete <id>
-  models   list | put <model> [--input USD/MTok --output USD/MTok [--cached-input USD/MTok]] [--aliases a,b]
-  usage    [--account ID] [--key-id ID] [--from ISO] [--to ISO] [--limit N]
+  models   list (served models, their channels and pricing) | put <model> [--input USD/MTok --output USD/MTok [--cached-input USD/MTok]] [--aliases a,b]
+  usage    [--account ID] [--key-id ID] [--model M] [--from ISO] [--to ISO] [--limit N] [--cursor C]
+           [--group-by model|account|key|day]   (records newest first, totals over the whole query)
+  metrics  requests, errors, tokens, cost and times since the gateway started, per model and account
   apply    -f config.yaml
 
 Options:
@@ -25,7 +28,7 @@ Options:
 const optionNames = [
   'url', 'key', 'name', 'models', 'quota', 'rpm', 'tpm', 'status', 'account', 'role', 'expires', 'allowed-ips',
   'type', 'base-url', 'api-key', 'priority', 'weight', 'input', 'output', 'cached-input', 'aliases', 'owned-by',
-  'key-id', 'from', 'to', 'limit',
+  'key-id', 'from', 'to', 'limit', 'model', 'cursor', 'group-by',
 ] as const;
 
 const main = async (argv: readonly string[]): Promise<void> => {

@@ -4,6 +4,7 @@ import type { FunctionGroupDefinition } from '../functions/shared/routes.js';
 import { ConsoleAuth } from './constructs/console-auth.js';
 import { GatewayApi, type ApiRoute } from './constructs/gateway-api.js';
 import { GatewayFunctions } from './constructs/gateway-functions.js';
+import { GatewayMonitoring } from './constructs/gateway-monitoring.js';
 import { GatewayTables } from './constructs/gateway-tables.js';
 
 export interface ModelGatewayStackProps extends StackProps {
@@ -21,6 +22,7 @@ export class ModelGatewayStack extends Stack {
   readonly functions: GatewayFunctions;
   readonly api: GatewayApi;
   readonly consoleAuth: ConsoleAuth;
+  readonly monitoring: GatewayMonitoring;
 
   constructor(scope: Construct, id: string, props: ModelGatewayStackProps = {}) {
     super(scope, id, props);
@@ -35,6 +37,7 @@ export class ModelGatewayStack extends Stack {
       groups: this.functions.groups,
       routes: props.routes,
     });
+    this.monitoring = new GatewayMonitoring(this, 'Monitoring', { functions: this.functions.functions, api: this.api.api });
 
     // The console's sign-in, read by the console's API and by the admin API (operators' sessions).
     this.consoleAuth = new ConsoleAuth(this, 'ConsoleAuth', {

@@ -3,6 +3,8 @@ import type { GatewayResponse } from '../shared/http/response.js';
 import { gatewayHandler, type GatewayRequest } from '../shared/middleware/gateway-handler.js';
 import * as accounts from './accounts.js';
 import { apply } from './apply.js';
+import * as accountDeletion from './delete-account.js';
+import * as metrics from './metrics.js';
 import * as channels from './channels.js';
 import * as keys from './keys.js';
 import * as members from './members.js';
@@ -18,6 +20,7 @@ const adminRoutes: Readonly<Record<string, AdminRoute>> = {
   'GET /admin/v1/accounts': accounts.list,
   'GET /admin/v1/accounts/{id}': accounts.get,
   'PATCH /admin/v1/accounts/{id}': accounts.update,
+  'DELETE /admin/v1/accounts/{id}': accountDeletion.remove,
 
   'POST /admin/v1/keys': keys.create,
   'GET /admin/v1/keys': keys.list,
@@ -36,6 +39,7 @@ const adminRoutes: Readonly<Record<string, AdminRoute>> = {
   'DELETE /admin/v1/models/{model}': models.remove,
 
   'GET /admin/v1/usage': usage.list,
+  'GET /admin/v1/metrics': metrics.summary,
   'POST /admin/v1/apply': apply,
 
   'GET /admin/v1/members': members.list,

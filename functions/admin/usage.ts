@@ -37,6 +37,7 @@ const usageView = (record: UsageRecord) => ({
   usageSource: record.usageSource,
   cost: record.cost ?? 0,
   latencyMs: record.latencyMs,
+  overheadMs: record.overheadMs ?? null,
 });
 
 /**

@@ -17,7 +17,7 @@ import { servesMessages } from './messages-channel.js';
  */
 export const countTokens = gatewayHandler(
   { auth: 'user', carriers: ['x-api-key', 'bearer'], body: anthropicCountTokensRequestSchema, errorFormat: 'anthropic', streaming: true },
-  async ({ body, principal, signal }) => {
+  async ({ body, principal, signal, trace }) => {
     const model = await resolveUsableModel(principal, body.model);
     if (!model.endpoints.includes('messages')) throw messagesUnsupported(model.id);
     const native = orderChannels(model, 'messages', servesMessages).filter((channel) => messagesProviders[channel.type] !== undefined);
@@ -25,7 +25,7 @@ export const countTokens = gatewayHandler(
       try {
         const { result } = await withFailover(native, (channel) =>
           messagesProviders[channel.type]!.countTokens(channelCall(body, channel, model, signal)),
-          { signal },
+          { signal, meter: trace },
         );
         return json(200, { input_tokens: result });
       } catch (error) {

@@ -85,7 +85,8 @@ const runChild = async (outfile: string, events: readonly unknown[] | undefined,
   const args = ['--input-type=module', '--eval', childScript, pathToFileURL(outfile).href];
   if (events) args.push(JSON.stringify(events));
   const { stdout } = await run(process.execPath, args, { env: environment, maxBuffer: 16 * 1024 * 1024 });
-  return JSON.parse(stdout) as ChildOutput;
+  // The bundle's own log lines come first; the child's report is the last line.
+  return JSON.parse(stdout.trimEnd().split('\n').at(-1) ?? '') as ChildOutput;
 };
 
 /**

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { applyGatewayConfig } from '../../functions/shared/config/apply-config.js';
 import { loadGatewayConfigFile } from '../../functions/shared/config/gateway-config.js';
 import { log } from '../../functions/shared/log.js';
+import { collectMetricsSummary } from '../../functions/shared/observability/metrics-summary.js';
 import { resetStore } from '../../functions/shared/store/client.js';
 import { invalidateCaches } from '../../functions/shared/store/ttl-cache.js';
 import { answerMalformedRequest } from './answer-malformed-request.js';
@@ -80,6 +81,7 @@ const settledWithin = async (pending: ReadonlySet<Promise<void>>, ms: number): P
  */
 export const startLocalGateway = async (options: LocalGatewayOptions = {}): Promise<LocalGateway> => {
   installLambdaStreamingGlobals();
+  collectMetricsSummary();
   let embedded: EmbeddedStore | undefined;
   const dataDir = options.dataDir ?? '.gateway';
   // One gateway per data dir: the second start is refused before it touches the files.

@@ -3,6 +3,7 @@ import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { store } from '../../functions/shared/store/client.js';
 import { physicalTableName } from '../../functions/shared/store/tables.js';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream/fake-upstream.js';
+import { addOfflineDemoChannel } from '../support/offline-demo-channel.js';
 import { startTestGateway, type TestGateway } from '../support/test-gateway.js';
 
 const UPSTREAM_KEY = 'sk-upstream-secret-value-0123456789';
@@ -45,6 +46,7 @@ beforeAll(async () => {
     timeouts: { firstByteMs: 1500, idleMs: 400 },
   });
   expect(channel.status).toBe(200);
+  await addOfflineDemoChannel(gateway);
   const { key, account } = await gateway.createAccountWithKey();
   accountId = account.id;
   client = sdk(key);

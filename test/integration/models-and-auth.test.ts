@@ -73,14 +73,14 @@ describe('authentication on /v1', () => {
 });
 
 describe('GET /v1/models', () => {
-  it('lists every configured model, aliases included, for an account without a list', async () => {
+  it('lists every configured model, aliases included, for an account without a list (the built-in demo channel no longer serves)', async () => {
     const { key } = await gateway.createAccountWithKey();
 
     const response = await gateway.request('GET', '/v1/models', { key });
 
     expect(response.status).toBe(200);
     expect(response.body.object).toBe('list');
-    expect(ids(response.body)).toEqual(['claude-c', 'demo-1', 'gpt-a', 'gpt-b', 'gpt-latest']);
+    expect(ids(response.body)).toEqual(['claude-c', 'gpt-a', 'gpt-b', 'gpt-latest']);
     expect(response.body.data.find((model: any) => model.id === 'gpt-a')).toMatchObject({ object: 'model', owned_by: 'acme', created: expect.any(Number) });
   });
 

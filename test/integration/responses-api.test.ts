@@ -2,6 +2,7 @@ import OpenAI from 'openai';
 import { openAiResponsesRoutes } from '../support/fake-upstream/openai-responses-wire.js';
 import { openAiRoutes } from '../support/fake-upstream/openai-wire.js';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream/fake-upstream.js';
+import { addOfflineDemoChannel } from '../support/offline-demo-channel.js';
 import { startTestGateway, type TestGateway } from '../support/test-gateway.js';
 
 let upstream: FakeUpstream;
@@ -22,6 +23,7 @@ beforeAll(async () => {
     type: 'openai', baseUrl: upstream.baseUrl, models: ['gpt-chat'], endpoints: ['chat'],
   });
   expect([native.status, chatOnly.status]).toEqual([200, 200]);
+  await addOfflineDemoChannel(gateway);
   ({ key } = await gateway.createAccountWithKey());
   client = new OpenAI({ apiKey: key, baseURL: `${gateway.url}/v1`, maxRetries: 0 });
 });

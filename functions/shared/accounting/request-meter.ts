@@ -15,6 +15,8 @@ import { writeUsageRecord, type UsageStatus } from './usage-records.js';
  */
 export interface RequestMeter {
   served(channel: Channel, attempts: number): void;
+  /** Time spent waiting on an upstream (told by `withFailover`), kept apart from the gateway's own. */
+  upstreamTime(milliseconds: number): void;
   usage(usage: TokenUsage): void;
   /** The request's admission: recording settles it (token windows, quota) and takes its cost. */
   admitted(admission: Admission): void;
@@ -51,6 +53,7 @@ export const startMeter = (
       channelId = channel.id;
       attempts = count;
     },
+    upstreamTime: request.trace.upstreamTime,
     usage(usage) {
       reported = usage;
     },
@@ -65,6 +68,20 @@ export const startMeter = (
         const usage = reported ?? fallbackUsage;
         // Priced here too, so a record keeps its cost even when settling the admission fails.
         const cost = usageCost(model.settings?.pricing, usage ?? { promptTokens: 0, completionTokens: 0 });
+        const trace = request.trace;
+        if (stream) trace.responseEnded();
+        trace.metered = {
+          model: model.id,
+          endpoint,
+          stream,
+          channelId,
+          attempts,
+          outcome: status,
+          promptTokens: usage?.promptTokens ?? 0,
+          completionTokens: usage?.completionTokens ?? 0,
+          totalTokens: usage?.totalTokens ?? 0,
+          cost,
+        };
         await Promise.all([
           admission?.settle(usage),
           writeUsageRecord({
@@ -87,6 +104,7 @@ export const startMeter = (
           usageSource: usage?.source ?? 'none',
           cost,
           latencyMs: Date.now() - request.startedAt,
+          overheadMs: trace.overheadMs,
           }),
         ]);
       })();

@@ -28,6 +28,8 @@ export interface UsageRecord {
   readonly usageSource: TokenUsage['source'] | 'none';
   readonly cost: number;
   readonly latencyMs: number;
+  /** The gateway's own time up to the response head (upstream excluded), as `x-gateway-overhead-ms` said. */
+  readonly overheadMs?: number;
 }
 
 const USAGE_RETENTION_DAYS = () => Number(process.env.GATEWAY_USAGE_RETENTION_DAYS ?? 400);

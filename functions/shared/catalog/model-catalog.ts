@@ -3,6 +3,7 @@ import { channelCapabilities, defaultOwner } from '../providers/channel-capabili
 import { listChannels, type Channel, type EndpointKind, endpointKinds } from '../store/channels.js';
 import { listModelSettings, type ModelSettings } from '../store/models.js';
 import { cacheTtlMs, TtlCache } from '../store/ttl-cache.js';
+import { servingChannels } from './built-in-demo.js';
 
 /** A public model id as clients see it: what serves it and what it can do. */
 export interface CatalogModel {
@@ -37,7 +38,7 @@ export const buildCatalog = (channels: readonly Channel[], settings: readonly Mo
   // Every channel names its models, enabled or not: a model whose channels are all disabled is still
   // configured (listed, and answered 503 no_channel), not unknown (404).
   const namedBy = new Map<string, Channel[]>();
-  for (const channel of channels) {
+  for (const channel of servingChannels(channels)) {
     for (const model of channel.models) {
       const list = namedBy.get(model) ?? [];
       list.push(channel);

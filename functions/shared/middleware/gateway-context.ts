@@ -1,6 +1,7 @@
 import type { Context } from 'aws-lambda';
 import type { Principal } from '../auth/principal.js';
 import type { ErrorFormat } from '../http/error-response.js';
+import type { RequestTrace } from '../observability/request-trace.js';
 
 /** What the shared middlewares learn about a request, for the next middleware and the handler. */
 export interface GatewayState {
@@ -13,6 +14,8 @@ export interface GatewayState {
   principal?: Principal;
   errorFormat: ErrorFormat;
   startedAt: number;
+  /** Where the request's time goes, and what its meter learned: for its headers and its log line. */
+  trace: RequestTrace;
   /** Work that must finish before the function returns, but after the response has gone out. */
   pending: Promise<unknown>[];
 }

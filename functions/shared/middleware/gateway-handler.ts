@@ -8,6 +8,8 @@ import { internalError } from '../errors.js';
 import type { ErrorFormat } from '../http/error-response.js';
 import type { GatewayResponse } from '../http/response.js';
 import { log } from '../log.js';
+import { logFinishedRequest } from '../observability/request-log.js';
+import type { RequestTrace } from '../observability/request-trace.js';
 import type { KeyRole } from '../store/keys.js';
 import { authenticate, type KeyCarrier } from './authenticate.js';
 import { errorEnvelope } from './error-envelope.js';
@@ -15,6 +17,7 @@ import type { GatewayContext, GatewayMiddyRequest } from './gateway-context.js';
 import { jsonBody } from './json-body.js';
 import { normalizeHeaders } from './normalize-headers.js';
 import { requestId } from './request-id.js';
+import { timingHeaders } from './timing-headers.js';
 import { validateBody } from './validate-body.js';
 
 export interface EndpointOptions<Schema extends z.ZodType | undefined> {
@@ -46,6 +49,8 @@ export interface GatewayRequest<Body> {
   /** Aborted when the function runs out of time, or (streaming functions) when the client goes away. */
   readonly signal: AbortSignal;
   readonly startedAt: number;
+  /** Where the request's time goes; the meter reports to it. */
+  readonly trace: RequestTrace;
   /**
    * Runs work off the client's critical path: the function does not return before it settles, but
    * the response (or the stream) is not held for it. Failures are logged, never sent to the client.
@@ -120,6 +125,7 @@ export const gatewayHandler = <Schema extends z.ZodType | undefined = undefined>
       },
       signal: requestSignal(abort?.signal, client),
       startedAt: state.startedAt,
+      trace: state.trace,
       defer: (work) => {
         state.pending.push(work.catch((error: unknown) => log.error('deferred work failed', { requestId: state.requestId, error: String(error) })));
       },
@@ -129,10 +135,19 @@ export const gatewayHandler = <Schema extends z.ZodType | undefined = undefined>
 
   const plugin = {
     timeoutEarlyInMillis: 0,
-    // After the response has been sent (streaming) or produced (buffered): settle the deferred work.
-    requestEnd: async (request: { context: GatewayContext }) => {
-      const pending = request.context.gateway?.pending;
-      if (pending?.length) await Promise.all(pending);
+    // After the response has been sent (streaming) or produced (buffered): settle the deferred work,
+    // then write the request's one log line, which needs what that work recorded.
+    requestEnd: async (request: GatewayMiddyRequest) => {
+      const state = request.context.gateway;
+      if (!state) return;
+      if (state.pending.length) await Promise.all(state.pending);
+      logFinishedRequest({
+        event: request.event,
+        requestId: state.requestId,
+        status: (request.response as GatewayResponse | undefined)?.statusCode ?? 500,
+        principal: state.principal,
+        trace: state.trace,
+      });
     },
   };
   const stack = middy<APIGatewayProxyEvent, GatewayResponse, Error, GatewayContext>(
@@ -140,6 +155,7 @@ export const gatewayHandler = <Schema extends z.ZodType | undefined = undefined>
   );
   const use = (middleware: object) => stack.use(middleware as never);
   use(requestId({ errorFormat: options.errorFormat }));
+  use(timingHeaders());
   use(normalizeHeaders());
   use(errorEnvelope());
   // Authentication first: a caller without a valid key learns nothing about how we read bodies.

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { errorFormatForPath } from '../http/error-format.js';
 import type { ErrorFormat } from '../http/error-response.js';
 import { nullPrototypeRecord } from '../http/null-prototype.js';
+import { RequestTrace } from '../observability/request-trace.js';
 import type { GatewayMiddyRequest } from './gateway-context.js';
 
 export interface RequestIdOptions {
@@ -22,6 +23,7 @@ export const requestId = (options: RequestIdOptions = {}) => {
       body: undefined,
       errorFormat: options.errorFormat ?? errorFormatForPath(request.event.path ?? '/'),
       startedAt: Date.now(),
+      trace: new RequestTrace(),
       pending: [],
     };
   };

@@ -21,8 +21,11 @@ export interface FailoverResult<T> {
 export interface FailoverOptions {
   /** Aborted when the client goes away: no further attempt, no waiting. */
   readonly signal?: AbortSignal;
-  /** Told of every attempt before it starts, so a request that fails still names its last channel. */
-  readonly meter?: { served(channel: Channel, attempts: number): void };
+  /**
+   * Told of every attempt before it starts, so a request that fails still names its last channel, and
+   * of the time each attempt (and each Retry-After wait) took, which is the upstream's, not the gateway's.
+   */
+  readonly meter?: { served?(channel: Channel, attempts: number): void; upstreamTime?(milliseconds: number): void };
 }
 
 const isRetryable = (error: unknown): error is UpstreamError => error instanceof UpstreamError && error.retryable;
@@ -63,15 +66,26 @@ export const withFailover = async <T>(
       retryLater.sort((a, b) => a.at - b.at);
       const next = retryLater.shift();
       if (!next) break;
-      await wait(next.at - Date.now(), options.signal);
+      const waitStarted = performance.now();
+      try {
+        await wait(next.at - Date.now(), options.signal);
+      } finally {
+        options.meter?.upstreamTime?.(performance.now() - waitStarted);
+      }
       channel = next.channel;
     }
-    options.meter?.served(channel, attempts);
+    options.meter?.served?.(channel, attempts);
+    // Reading the channel's key is the gateway's own work; the attempt from there on is the upstream's.
+    let attemptStarted: number | undefined;
     try {
-      const result = await attempt(await channelWithKey(channel));
+      const withKey = await channelWithKey(channel);
+      attemptStarted = performance.now();
+      const result = await attempt(withKey);
+      options.meter?.upstreamTime?.(performance.now() - attemptStarted);
       recordChannelSuccess(channel.id);
       return { result, channel, attempts };
     } catch (error) {
+      if (attemptStarted !== undefined) options.meter?.upstreamTime?.(performance.now() - attemptStarted);
       lastError = error;
       if (!isRetryable(error)) break;
       const coolUntil = recordChannelFailure(channel.id, error.retryAfterMs);

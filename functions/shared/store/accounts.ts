@@ -1,4 +1,4 @@
-import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { store } from './client.js';
 import { scanAll } from './scan-all.js';
 import { physicalTableName } from './tables.js';
@@ -88,4 +88,11 @@ export const updateAccount = async (id: string, changes: AccountChanges): Promis
     if ((error as Error).name === 'ConditionalCheckFailedException') return undefined;
     throw error;
   }
+};
+
+/** Removes an account's item; `false` when there was none. */
+export const deleteAccount = async (id: string): Promise<boolean> => {
+  const { Attributes } = await store().send(new DeleteCommand({ TableName: table(), Key: { id }, ReturnValues: 'ALL_OLD' }));
+  invalidateCaches();
+  return Attributes !== undefined;
 };

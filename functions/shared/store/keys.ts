@@ -1,4 +1,4 @@
-import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { RateLimitSettings } from './accounts.js';
 import { store } from './client.js';
 import { physicalTableName } from './tables.js';
@@ -118,3 +118,9 @@ export const updateKey = (keyHash: string, changes: KeyChanges) =>
 /** Marks a key revoked; it stays listed (with its status) for audit. */
 export const revokeKey = (keyHash: string) =>
   updateByHash(keyHash, { status: 'revoked', revokedAt: new Date().toISOString() });
+
+/** Removes a key's item for good (its account is being deleted); a key already gone is fine. */
+export const deleteKey = async (keyHash: string): Promise<void> => {
+  await store().send(new DeleteCommand({ TableName: table(), Key: { keyHash } }));
+  invalidateCaches();
+};

@@ -1,0 +1,46 @@
+import type { APIGatewayProxyEvent } from 'aws-lambda';
+import type { Principal } from '../auth/principal.js';
+import { log } from '../log.js';
+import { metricsMetadata } from './embedded-metrics.js';
+import { requestMetrics, type RequestMetrics } from './request-metrics.js';
+import type { RequestTrace } from './request-trace.js';
+
+/** Told of every finished request (the local runtime's metrics summary); none on Lambda. */
+export const finishedRequestObservers = new Set<(metrics: RequestMetrics, model: string | undefined, accountId: string | undefined) => void>();
+
+export interface FinishedRequest {
+  readonly event: APIGatewayProxyEvent;
+  readonly requestId: string;
+  /** The status the client got; 200 for a stream, however it ended. */
+  readonly status: number;
+  readonly principal: Principal | undefined;
+  readonly trace: RequestTrace;
+}
+
+/**
+ * The one log line of a request, written when it has completely ended (stream and usage record
+ * included): who, what, how it ended, tokens, cost and where the time went, plus the `_aws` member
+ * that makes CloudWatch read the same line as metrics. Ids and a key's prefix only, never a key.
+ */
+export const logFinishedRequest = ({ event, requestId, status, principal, trace }: FinishedRequest): void => {
+  const metered = trace.metered;
+  const metrics = requestMetrics(status, {
+    latencyMs: trace.latencyMs,
+    firstByteMs: trace.firstByteMs,
+    upstreamMs: trace.upstreamMs,
+    overheadMs: trace.overheadMs,
+  }, metered);
+  for (const observe of finishedRequestObservers) observe(metrics, metered?.model, principal?.accountId);
+  log.info('request', {
+    _aws: metricsMetadata(metered !== undefined, principal !== undefined, Date.now()),
+    requestId,
+    method: event.httpMethod,
+    path: event.path,
+    status,
+    ...(principal ? { accountId: principal.accountId, keyId: principal.keyId, keyPrefix: principal.keyPrefix } : {}),
+    ...(metered
+      ? { model: metered.model, endpoint: metered.endpoint, stream: metered.stream, channelId: metered.channelId, attempts: metered.attempts, outcome: metered.outcome }
+      : {}),
+    ...metrics,
+  });
+};
