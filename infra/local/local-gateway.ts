@@ -4,11 +4,12 @@ import { applyGatewayConfig } from '../../functions/shared/config/apply-config.j
 import { loadGatewayConfigFile } from '../../functions/shared/config/gateway-config.js';
 import { log } from '../../functions/shared/log.js';
 import { MAX_BODY_BYTES } from '../../functions/shared/middleware/json-body.js';
-import { createRouter, functionGroups } from '../../functions/shared/routes.js';
+import { createRouter } from '../../functions/shared/routes.js';
 import { resetStore } from '../../functions/shared/store/client.js';
 import { invalidateCaches } from '../../functions/shared/store/ttl-cache.js';
 import { bootstrapAdminKey, ensureDemoChannel } from './bootstrap.js';
 import { ensureTables, startEmbeddedStore, type EmbeddedStore, type EmbeddedStoreMode } from './embedded-store.js';
+import { functionTimeoutSeconds, withinFunctionTimeout, type FunctionTimeouts } from './function-timeout.js';
 import { loadHandler } from './handlers.js';
 import { invokeHandler, lambdaContext, writeError } from './invoke-handler.js';
 import { installLambdaStreamingGlobals } from './lambda-streaming.js';
@@ -30,6 +31,8 @@ export interface LocalGatewayOptions {
   readonly store?: EmbeddedStoreMode;
   readonly adminKey?: string;
   readonly configPath?: string;
+  /** Function timeouts (seconds) instead of the groups' own, enforced as Lambda does. */
+  readonly functionTimeouts?: FunctionTimeouts;
 }
 
 export interface LocalGateway {
@@ -44,7 +47,7 @@ export interface LocalGateway {
 
 const lookup = createRouter();
 
-const handleRequest = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
+const handleRequest = async (request: IncomingMessage, response: ServerResponse, options: LocalGatewayOptions): Promise<void> => {
   const url = new URL(request.url ?? '/', 'http://localhost');
   const found = lookup(request.method ?? 'GET', url.pathname);
   // As on API Gateway: matched routes go to their group, everything else to the fallback function.
@@ -56,8 +59,10 @@ const handleRequest = async (request: IncomingMessage, response: ServerResponse)
     resource: found.kind === 'found' ? found.match.route.path : '/{proxy+}',
     pathParameters: found.kind === 'found' ? found.match.pathParameters : { proxy: url.pathname.slice(1) },
   });
-  const context = lambdaContext(`model-gateway-${group}`, event.requestContext.requestId, functionGroups[group].timeoutSeconds);
-  await invokeHandler(await loadHandler(group), event, context, response);
+  const timeoutSeconds = functionTimeoutSeconds(group, options.functionTimeouts);
+  const context = lambdaContext(`model-gateway-${group}`, event.requestContext.requestId, timeoutSeconds);
+  const invocation = invokeHandler(await loadHandler(group), event, context, response);
+  await withinFunctionTimeout(invocation, { functionName: context.functionName, requestId: context.awsRequestId, timeoutSeconds }, response);
 };
 
 /**
@@ -85,7 +90,7 @@ export const startLocalGateway = async (options: LocalGatewayOptions = {}): Prom
     // Requests still running (their usage writes included): close() lets them finish before the store goes.
     const inFlight = new Set<Promise<void>>();
     const server = createServer((request, response) => {
-      const handling = handleRequest(request, response).catch((error: unknown) => {
+      const handling = handleRequest(request, response, options).catch((error: unknown) => {
         const status = (error as { status?: number }).status;
         if (!status || status >= 500) log.error('local runtime failed a request', { error: String(error) });
         // The rest of a refused body is not read: close the connection after answering.

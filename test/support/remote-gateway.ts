@@ -10,7 +10,7 @@ interface Created {
   readonly accounts: Set<string>;
 }
 
-const IN_PROCESS_OPTIONS: ReadonlyArray<keyof LocalGatewayOptions> = ['configPath', 'dataDir', 'dynamodbEndpoint', 'store', 'port', 'host'];
+const IN_PROCESS_OPTIONS: ReadonlyArray<keyof LocalGatewayOptions> = ['configPath', 'dataDir', 'dynamodbEndpoint', 'store', 'port', 'host', 'functionTimeouts'];
 
 /** Notes what an admin call created, from its path and answer. */
 const track = (created: Created, method: string, path: string, result: HttpResult): void => {

@@ -11,6 +11,7 @@ import { log } from '../log.js';
 import type { KeyRole } from '../store/keys.js';
 import { authenticate, type KeyCarrier } from './authenticate.js';
 import { errorEnvelope } from './error-envelope.js';
+import { watchDeadline, type FunctionDeadline } from './function-deadline.js';
 import type { GatewayContext, GatewayMiddyRequest } from './gateway-context.js';
 import { jsonBody } from './json-body.js';
 import { normalizeHeaders } from './normalize-headers.js';
@@ -59,6 +60,8 @@ type StreamingEntry = (event: APIGatewayProxyEvent, responseStream: Writable, co
 
 /** Per invocation (keyed by its Lambda context): aborted when the client went away. */
 const clientGone = new WeakMap<object, AbortSignal>();
+/** Per invocation (keyed by its Lambda context): when it must wrap up, before Lambda stops it. */
+const deadlines = new WeakMap<object, FunctionDeadline>();
 
 /**
  * A client that goes away destroys the response stream (Lambda's, or the local runtime's). Middy
@@ -88,10 +91,8 @@ const discardWhenClientGone = (response: GatewayResponse, client: AbortSignal | 
   return response;
 };
 
-const requestSignal = (timeout: AbortSignal | undefined, client: AbortSignal | undefined): AbortSignal => {
-  const signals = [timeout, client].filter((signal): signal is AbortSignal => signal !== undefined);
-  return signals.length === 1 ? signals[0]! : AbortSignal.any(signals);
-};
+const requestSignal = (deadline: AbortSignal, client: AbortSignal | undefined): AbortSignal =>
+  client ? AbortSignal.any([deadline, client]) : deadline;
 
 /**
  * Wraps an endpoint's handler in the shared middleware stack: request id, header normalisation,
@@ -102,8 +103,10 @@ export const gatewayHandler = <Schema extends z.ZodType | undefined = undefined>
   handle: (request: GatewayRequest<Body<Schema>>) => Promise<GatewayResponse>,
 ) => {
   const errorFormat = options.errorFormat ?? 'openai';
-  const lambdaHandler = async (event: APIGatewayProxyEvent, context: GatewayContext, abort?: { signal: AbortSignal }) => {
+  const lambdaHandler = async (event: APIGatewayProxyEvent, context: GatewayContext) => {
     const state = context.gateway;
+    const deadline = watchDeadline(context);
+    deadlines.set(context, deadline);
     const principal = state.principal;
     const client = clientGone.get(context);
     const response = await handle({
@@ -117,7 +120,7 @@ export const gatewayHandler = <Schema extends z.ZodType | undefined = undefined>
         if (!principal) throw internalError(new Error('principal read on an endpoint without auth'));
         return principal;
       },
-      signal: requestSignal(abort?.signal, client),
+      signal: requestSignal(deadline.signal, client),
       startedAt: state.startedAt,
       defer: (work) => {
         state.pending.push(work.catch((error: unknown) => log.error('deferred work failed', { requestId: state.requestId, error: String(error) })));
@@ -127,11 +130,13 @@ export const gatewayHandler = <Schema extends z.ZodType | undefined = undefined>
   };
 
   const plugin = {
+    // The handler watches the deadline itself (function-deadline.ts), streamed bodies included.
     timeoutEarlyInMillis: 0,
     // After the response has been sent (streaming) or produced (buffered): settle the deferred work.
     requestEnd: async (request: { context: GatewayContext }) => {
       const pending = request.context.gateway?.pending;
       if (pending?.length) await Promise.all(pending);
+      deadlines.get(request.context)?.clear();
     },
   };
   const stack = middy<APIGatewayProxyEvent, GatewayResponse, Error, GatewayContext>(
