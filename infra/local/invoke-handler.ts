@@ -1,6 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import { errorResponse } from '../../functions/shared/http/error-response.js';
+import { overPayloadLimit } from './lambda-payload-limit.js';
 import { isStreamingHandler, LocalResponseStream } from './lambda-streaming.js';
 
 type BufferedHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<BufferedResult>;
@@ -72,5 +73,5 @@ export const invokeHandler = async (
     return;
   }
   const result = await (handler as BufferedHandler)(event, context);
-  writeBuffered(response, result);
+  writeBuffered(response, overPayloadLimit(result, context.functionName) ?? result);
 };

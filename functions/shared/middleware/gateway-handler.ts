@@ -5,6 +5,7 @@ import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import type { z } from 'zod';
 import type { Principal } from '../auth/principal.js';
 import { internalError } from '../errors.js';
+import { bufferedResponseLimit } from '../http/buffered-response-limit.js';
 import type { ErrorFormat } from '../http/error-response.js';
 import type { GatewayResponse } from '../http/response.js';
 import { log } from '../log.js';
@@ -146,6 +147,7 @@ export const gatewayHandler = <Schema extends z.ZodType | undefined = undefined>
   use(requestId({ errorFormat }));
   use(normalizeHeaders());
   use(errorEnvelope());
+  if (!options.streaming) use(bufferedResponseLimit());
   // Authentication first: a caller without a valid key learns nothing about how we read bodies.
   if (options.auth) use(authenticate({ carriers: options.carriers, role: options.auth }));
   if (options.body || options.optionalJsonBody) use(jsonBody({ required: Boolean(options.body) }));
