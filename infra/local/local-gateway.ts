@@ -9,6 +9,7 @@ import { resetStore } from '../../functions/shared/store/client.js';
 import { invalidateCaches } from '../../functions/shared/store/ttl-cache.js';
 import { bootstrapAdminKey, ensureDemoChannel } from './bootstrap.js';
 import { ensureTables, startEmbeddedStore, type EmbeddedStore, type EmbeddedStoreMode } from './embedded-store.js';
+import { answerCorsPreflight } from './cors-preflight.js';
 import { functionTimeoutSeconds, withinFunctionTimeout, type FunctionTimeouts } from './function-timeout.js';
 import { loadHandler } from './handlers.js';
 import { invokeHandler, lambdaContext, writeError } from './invoke-handler.js';
@@ -48,6 +49,7 @@ export interface LocalGateway {
 const lookup = createRouter();
 
 const handleRequest = async (request: IncomingMessage, response: ServerResponse, options: LocalGatewayOptions): Promise<void> => {
+  if (answerCorsPreflight(request, response)) return;
   const url = new URL(request.url ?? '/', 'http://localhost');
   const found = lookup(request.method ?? 'GET', url.pathname);
   // As on API Gateway: matched routes go to their group, everything else to the fallback function.

@@ -6,11 +6,13 @@ import type { z } from 'zod';
 import type { Principal } from '../auth/principal.js';
 import { internalError } from '../errors.js';
 import { bufferedResponseLimit } from '../http/buffered-response-limit.js';
+import { CORS_ORIGINS_VARIABLE, parseCorsOrigins } from '../http/cors-policy.js';
 import type { ErrorFormat } from '../http/error-response.js';
 import type { GatewayResponse } from '../http/response.js';
 import { log } from '../log.js';
 import type { KeyRole } from '../store/keys.js';
 import { authenticate, type KeyCarrier } from './authenticate.js';
+import { cors } from './cors.js';
 import { errorEnvelope } from './error-envelope.js';
 import { watchDeadline, type FunctionDeadline } from './function-deadline.js';
 import type { GatewayContext, GatewayMiddyRequest } from './gateway-context.js';
@@ -104,6 +106,8 @@ export const gatewayHandler = <Schema extends z.ZodType | undefined = undefined>
   handle: (request: GatewayRequest<Body<Schema>>) => Promise<GatewayResponse>,
 ) => {
   const errorFormat = options.errorFormat ?? 'openai';
+  // Browser origins allowed, read once when the function starts; none: CORS stays off.
+  const corsOrigins = parseCorsOrigins(process.env[CORS_ORIGINS_VARIABLE]);
   const lambdaHandler = async (event: APIGatewayProxyEvent, context: GatewayContext) => {
     const state = context.gateway;
     const deadline = watchDeadline(context);
@@ -145,6 +149,7 @@ export const gatewayHandler = <Schema extends z.ZodType | undefined = undefined>
   );
   const use = (middleware: object) => stack.use(middleware as never);
   use(requestId({ errorFormat }));
+  if (corsOrigins.length > 0) use(cors(corsOrigins));
   use(normalizeHeaders());
   use(errorEnvelope());
   if (!options.streaming) use(bufferedResponseLimit());
