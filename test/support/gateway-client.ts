@@ -40,7 +40,13 @@ const send = async (url: string, method: string, headers: Record<string, string>
 export type AdminObserver = (method: string, path: string, result: HttpResult) => void;
 
 /** A client of the gateway at `url`, acting as admin with `adminKey`; `close` is what ends it. */
-export const gatewayClient = (url: string, adminKey: string, close: () => Promise<void>, observe?: AdminObserver): TestGateway => {
+export const gatewayClient = (
+  url: string,
+  adminKey: string,
+  close: () => Promise<void>,
+  observe?: AdminObserver,
+  accountName = 'test account',
+): TestGateway => {
   const request: TestGateway['request'] = (method, path, requestOptions = {}) =>
     send(
       `${url}${path}`,
@@ -62,7 +68,7 @@ export const gatewayClient = (url: string, adminKey: string, close: () => Promis
     admin,
     request,
     createAccountWithKey: async (account = {}, key = {}) => {
-      const created = await admin('POST', '/admin/v1/accounts', { name: 'test account', ...account });
+      const created = await admin('POST', '/admin/v1/accounts', { name: accountName, ...account });
       if (created.status !== 201) throw new Error(`account creation failed: ${created.text}`);
       const issued = await admin('POST', '/admin/v1/keys', { accountId: created.body.id, ...key });
       if (issued.status !== 201) throw new Error(`key creation failed: ${issued.text}`);

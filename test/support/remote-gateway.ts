@@ -1,6 +1,6 @@
 import type { LocalGatewayOptions } from '../../infra/local/local-gateway.js';
 import { gatewayClient, type HttpResult, type TestGateway } from './gateway-client.js';
-import type { RemoteTarget } from './gateway-target.js';
+import { runId, type RemoteTarget } from './gateway-target.js';
 
 /** What a test made on a shared gateway, to be removed (or, where nothing can be removed, switched off) at the end. */
 interface Created {
@@ -47,6 +47,7 @@ export const connectRemoteGateway = async (target: RemoteTarget, options: LocalG
     const failed = results.filter((result) => result.status >= 300 && result.status !== 404);
     if (failed.length > 0) throw new Error(`clean-up left ${failed.length} resources behind: ${failed[0]!.text}`);
   };
-  const client = gatewayClient(target.url, target.adminKey, () => cleanUp(), (method, path, result) => track(created, method, path, result));
+  // Accounts carry the run's id: on a shared stage, whose they are is plain to see.
+  const client = gatewayClient(target.url, target.adminKey, () => cleanUp(), (method, path, result) => track(created, method, path, result), `test account ${runId}`);
   return client;
 };
