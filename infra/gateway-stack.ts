@@ -6,6 +6,7 @@ import { GatewayApi, type ApiRoute } from './constructs/gateway-api.js';
 import { GatewayFunctions } from './constructs/gateway-functions.js';
 import { GatewayMonitoring } from './constructs/gateway-monitoring.js';
 import { GatewayTables } from './constructs/gateway-tables.js';
+import { parseCorsOrigins } from '../functions/shared/http/cors-policy.js';
 
 export interface ModelGatewayStackProps extends StackProps {
   /** The routes to serve; the shared route table by default. */
@@ -26,16 +27,20 @@ export class ModelGatewayStack extends Stack {
 
   constructor(scope: Construct, id: string, props: ModelGatewayStackProps = {}) {
     super(scope, id, props);
+    // `-c corsOrigins=https://app.example,https://other.example` (or `*`): CORS for browser clients.
+    const corsOrigins = parseCorsOrigins(this.node.tryGetContext('corsOrigins'));
     this.tables = new GatewayTables(this, 'Tables');
     this.functions = new GatewayFunctions(this, 'Functions', {
       tables: this.tables.tables,
       groups: props.functionGroups,
       entryFor: props.entryFor,
+      corsOrigins,
     });
     this.api = new GatewayApi(this, 'Api', {
       functions: this.functions.functions,
       groups: this.functions.groups,
       routes: props.routes,
+      corsOrigins,
     });
     this.monitoring = new GatewayMonitoring(this, 'Monitoring', { functions: this.functions.functions, api: this.api.api });
 

@@ -1,13 +1,14 @@
 import { Readable } from 'node:stream';
 import { admit } from '../shared/accounting/admission.js';
-import { startMeter, type RequestMeter } from '../shared/accounting/request-meter.js';
+import { startMeter, usageStatusFor, type RequestMeter } from '../shared/accounting/request-meter.js';
+import type { UsageStatus } from '../shared/accounting/usage-records.js';
 import { withHeaders } from '../shared/accounting/with-headers.js';
 import { resolveUsableModel } from '../shared/catalog/resolve-model.js';
 import type { GatewayResponse } from '../shared/http/response.js';
 import { gatewayHandler } from '../shared/middleware/gateway-handler.js';
 import { speechProviders } from '../shared/providers/speech-providers.js';
 import { orderChannels } from '../shared/relay/order-channels.js';
-import { ClientAbortedError, noChannel } from '../shared/relay/upstream-errors.js';
+import { abortError, noChannel } from '../shared/relay/upstream-errors.js';
 import { upstreamCallFor } from '../shared/relay/upstream-call.js';
 import { channelCall } from '../shared/relay/channel-call.js';
 import { withFailover } from '../shared/relay/with-failover.js';
@@ -32,14 +33,14 @@ const characterUsage = (characters: number): TokenUsage => ({
  * destroys it, which aborts the upstream request; the usage record is written however it ends.
  */
 const audioBody = (source: AsyncIterable<Buffer>, upstreamCall: AbortController, meter: RequestMeter, defer: (work: Promise<unknown>) => void): Readable => {
-  let outcome: 'success' | 'upstream_error' | 'client_aborted' = 'client_aborted';
+  let outcome: UsageStatus = 'client_aborted';
   async function* tracked(): AsyncGenerator<Buffer> {
     try {
       for await (const chunk of source) yield chunk;
       outcome = 'success';
     } catch (error) {
       // A failure after the first byte cannot become an error body: the connection is cut instead.
-      outcome = error instanceof ClientAbortedError || upstreamCall.signal.aborted ? 'client_aborted' : 'upstream_error';
+      outcome = upstreamCall.signal.aborted ? usageStatusFor(abortError(upstreamCall.signal)) : usageStatusFor(error);
       throw error;
     }
   }

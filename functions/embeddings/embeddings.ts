@@ -13,7 +13,7 @@ import { withFailover } from '../shared/relay/with-failover.js';
 import { embeddingsInputs, embeddingsRequestSchema } from '../shared/schemas/embeddings-request.js';
 
 /** POST /v1/embeddings: vectors from the first channel that answers, under the public model id, metered. */
-export const embeddings = gatewayHandler({ auth: 'user', body: embeddingsRequestSchema }, async (request) => {
+export const embeddings = gatewayHandler({ auth: 'user', body: embeddingsRequestSchema, streaming: true }, async (request) => {
   const { body, principal } = request;
   const model = await resolveUsableModel(principal, body.model);
   const channels = orderChannels(model, 'embeddings', (channel) => embeddingsProviders[channel.type] !== undefined);

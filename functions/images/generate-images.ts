@@ -27,7 +27,7 @@ const imageUsage = (result: ImagesResult, prompt: string): TokenUsage => {
 };
 
 /** POST /v1/images/generations: images from the first channel that answers, metered. */
-export const generateImages = gatewayHandler({ auth: 'user', body: imagesRequestSchema }, async (request) => {
+export const generateImages = gatewayHandler({ auth: 'user', body: imagesRequestSchema, streaming: true }, async (request) => {
   const { body, principal } = request;
   const model = await resolveUsableModel(principal, body.model);
   const channels = orderChannels(model, 'images', (channel) => imagesProviders[channel.type] !== undefined);

@@ -23,9 +23,10 @@ export const functionGroups: Readonly<Record<FunctionGroup, FunctionGroupDefinit
   chat: { streaming: true, memorySize: 512, timeoutSeconds: 900 },
   admin: { streaming: false, memorySize: 256, timeoutSeconds: 29 },
   fallback: { streaming: false, memorySize: 128, timeoutSeconds: 5 },
-  embeddings: { streaming: false, memorySize: 256, timeoutSeconds: 29 },
-  // Buffered: an image answer is one JSON body (at most API Gateway's 29 s and Lambda's 6 MB).
-  images: { streaming: false, memorySize: 512, timeoutSeconds: 29 },
+  // Streamed, though each answer is one JSON body: a buffered Lambda answer may not pass 6 MB, which a
+  // large batch of vectors or a few images in b64_json do (a streamed one may reach 200 MB).
+  embeddings: { streaming: true, memorySize: 256, timeoutSeconds: 120 },
+  images: { streaming: true, memorySize: 512, timeoutSeconds: 300 },
   // Speech audio is streamed as binary, as it arrives.
   audio: { streaming: true, memorySize: 256, timeoutSeconds: 300 },
   // The console's page and its API (functions/console).

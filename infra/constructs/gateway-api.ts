@@ -6,6 +6,7 @@ import { Construct } from 'constructs';
 import { routes as sharedRoutes, type FunctionGroupDefinition } from '../../functions/shared/routes.js';
 import { addGatewayErrorResponses } from './gateway-error-responses.js';
 import { acknowledgeApiFindings } from './gateway-api-suppressions.js';
+import { CORS_ALLOWED_HEADERS, CORS_ALLOWED_METHODS, CORS_MAX_AGE_SECONDS } from '../../functions/shared/http/cors-policy.js';
 
 /** A route as the API needs it; the shared `RouteDefinition` fits, and so do test-only groups. */
 export interface ApiRoute {
@@ -27,7 +28,17 @@ export interface GatewayApiProps {
   /** The stage, the first path segment after the host: `https://…/<stage>/v1/...`. */
   readonly stageName?: string;
   readonly logRetention?: logs.RetentionDays;
+  /** Browser origins allowed (CORS): API Gateway then answers their preflight requests. */
+  readonly corsOrigins?: readonly string[];
 }
+
+/** API Gateway's answer to a browser's preflight; the functions add the headers to every response. */
+const corsPreflightOptions = (origins: readonly string[]): apigateway.CorsOptions => ({
+  allowOrigins: origins.includes('*') ? apigateway.Cors.ALL_ORIGINS : [...origins],
+  allowMethods: [...CORS_ALLOWED_METHODS],
+  allowHeaders: [...CORS_ALLOWED_HEADERS],
+  maxAge: Duration.seconds(CORS_MAX_AGE_SECONDS),
+});
 
 /** API Gateway's own ceiling for a buffered integration, without a quota increase. */
 const bufferedIntegrationLimit = Duration.seconds(29);
@@ -68,6 +79,7 @@ export class GatewayApi extends Construct {
         loggingLevel: apigateway.MethodLoggingLevel.ERROR,
         dataTraceEnabled: false,
       },
+      ...(props.corsOrigins?.length ? { defaultCorsPreflightOptions: corsPreflightOptions(props.corsOrigins) } : {}),
     });
     // The stack's ApiUrl output replaces RestApi's own, whose trailing slash makes `${url}/v1` wrong.
     this.api.node.tryRemoveChild('Endpoint');

@@ -17,6 +17,7 @@ import { lambdaBundlingOptions } from './lambda-bundling.js';
 import { pascalCase } from './names.js';
 import { serviceGrantsFor, usesUpstreamKeys, type ArnContext } from './service-grants.js';
 import { tableGrantsFor } from './table-grants.js';
+import { CORS_ORIGINS_VARIABLE } from '../../functions/shared/http/cors-policy.js';
 
 export interface GatewayFunctionsProps {
   readonly tables: Readonly<Record<TableName, dynamodb.ITableV2>>;
@@ -28,6 +29,8 @@ export interface GatewayFunctionsProps {
   readonly logRetention?: logs.RetentionDays;
   /** The Secrets Manager folder of upstream keys; `model-gateway/<stack name>/channels` by default. */
   readonly upstreamSecretPrefix?: string;
+  /** Browser origins allowed (CORS); none by default. */
+  readonly corsOrigins?: readonly string[];
 }
 
 /** How long a function trusts a cached key, account or catalogue read (revocation delay, DESIGN §3.2). */
@@ -60,6 +63,7 @@ export class GatewayFunctions extends Construct {
         tableNames.map((table) => [tableDefinitions[table].environmentVariable, props.tables[table].tableName]),
       ),
       GATEWAY_CACHE_TTL_MS: String(cacheTtlMilliseconds),
+      ...(props.corsOrigins?.length ? { [CORS_ORIGINS_VARIABLE]: props.corsOrigins.join(',') } : {}),
     };
 
     const functions: Record<string, nodejs.NodejsFunction> = {};

@@ -4,8 +4,10 @@ import { invalidValue } from '../../functions/shared/errors.js';
 import { errorFormatForPath } from '../../functions/shared/http/error-format.js';
 import { log } from '../../functions/shared/log.js';
 import { MAX_BODY_BYTES } from '../../functions/shared/middleware/json-body.js';
-import { createRouter, functionGroups } from '../../functions/shared/routes.js';
+import { createRouter } from '../../functions/shared/routes.js';
 import { answerEarly } from './answer-early.js';
+import { answerCorsPreflight } from './cors-preflight.js';
+import { functionTimeoutSeconds, withinFunctionTimeout, type FunctionTimeouts } from './function-timeout.js';
 import { loadHandler } from './handlers.js';
 import { errorAnswer, invokeHandler, lambdaContext } from './invoke-handler.js';
 import { buildProxyEvent } from './proxy-event.js';
@@ -26,7 +28,12 @@ const parseTarget = (target: string): URL => {
  * function, everything else to the fallback function. Every answer, the runtime's own early ones
  * included (malformed path, body too large), carries a request id and the path's error envelope.
  */
-export const handleRequest = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
+export const handleRequest = async (
+  request: IncomingMessage,
+  response: ServerResponse,
+  options: { readonly functionTimeouts?: FunctionTimeouts } = {},
+): Promise<void> => {
+  if (answerCorsPreflight(request, response)) return;
   const requestId = randomUUID();
   const target = request.url ?? '/';
   try {
@@ -41,8 +48,10 @@ export const handleRequest = async (request: IncomingMessage, response: ServerRe
       pathParameters: found.kind === 'found' ? found.match.pathParameters : { proxy: url.pathname.slice(1) },
       requestId,
     });
-    const context = lambdaContext(`model-gateway-${group}`, requestId, functionGroups[group].timeoutSeconds);
-    await invokeHandler(await loadHandler(group), event, context, response);
+    const timeoutSeconds = functionTimeoutSeconds(group, options.functionTimeouts);
+    const context = lambdaContext(`model-gateway-${group}`, requestId, timeoutSeconds);
+    const invocation = invokeHandler(await loadHandler(group), event, context, response);
+    await withinFunctionTimeout(invocation, { functionName: context.functionName, requestId, timeoutSeconds }, response);
   } catch (error) {
     // Gone, or answered already by the server's `clientError` handler (a malformed chunked body).
     if (error instanceof UploadAborted) return;

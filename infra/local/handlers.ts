@@ -18,12 +18,18 @@ const loaders: Readonly<Record<FunctionGroup, () => Promise<HandlerModule>>> = {
 };
 
 const loaded = new Map<FunctionGroup, Promise<HandlerModule>>();
+const initializations = new Map<FunctionGroup, number>();
 
+/** The group's handler; its module is initialised once per process, as once per Lambda instance. */
 export const loadHandler = async (group: FunctionGroup): Promise<unknown> => {
   let module = loaded.get(group);
   if (!module) {
     module = loaders[group]();
     loaded.set(group, module);
+    initializations.set(group, (initializations.get(group) ?? 0) + 1);
   }
   return (await module).handler;
 };
+
+/** How many times each group's module was initialised in this process (a cold start each). */
+export const handlerInitializations = (group: FunctionGroup): number => initializations.get(group) ?? 0;

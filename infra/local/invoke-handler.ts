@@ -2,6 +2,7 @@ import type { ServerResponse } from 'node:http';
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import { errorFormatForPath } from '../../functions/shared/http/error-format.js';
 import { errorResponse, type ErrorFormat } from '../../functions/shared/http/error-response.js';
+import { overPayloadLimit } from './lambda-payload-limit.js';
 import { isStreamingHandler, LocalResponseStream } from './lambda-streaming.js';
 
 type BufferedHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<BufferedResult>;
@@ -92,5 +93,5 @@ export const invokeHandler = async (
     return;
   }
   const result = await (handler as BufferedHandler)(event, context);
-  writeBuffered(response, result);
+  writeBuffered(response, overPayloadLimit(result, context.functionName) ?? result);
 };

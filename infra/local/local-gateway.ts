@@ -12,6 +12,7 @@ import { bootstrapAdminKey, ensureDemoChannel } from './bootstrap.js';
 import { lockDataDir, type DataDirLock } from './data-dir-lock.js';
 import { prepareLocalConsole } from './console-web.js';
 import { ensureTables, startEmbeddedStore, type EmbeddedStore, type EmbeddedStoreMode } from './embedded-store.js';
+import type { FunctionTimeouts } from './function-timeout.js';
 import { handleRequest } from './handle-request.js';
 import { writeError } from './invoke-handler.js';
 import { errorFormatForPath } from '../../functions/shared/http/error-format.js';
@@ -39,6 +40,8 @@ export interface LocalGatewayOptions {
    * ones are recorded as such, and the store closes only after every record is written.
    */
   readonly drainMs?: number;
+  /** Function timeouts (seconds) instead of the groups' own, enforced as Lambda does. */
+  readonly functionTimeouts?: FunctionTimeouts;
 }
 
 export interface LocalGateway {
@@ -120,7 +123,7 @@ export const startLocalGateway = async (options: LocalGatewayOptions = {}): Prom
     const server = createServer((request, response) => {
       const handling = refusalOf(request)
         .then((refusal) =>
-          refusal ? writeError(response, refusal, randomUUID(), errorFormatForPath(request.url?.split('?')[0] ?? '/')) : handleRequest(request, response),
+          refusal ? writeError(response, refusal, randomUUID(), errorFormatForPath(request.url?.split('?')[0] ?? '/')) : handleRequest(request, response, options),
         )
         .catch((error: unknown) => {
           log.error('local runtime failed a request', { error: String(error) });

@@ -10,6 +10,8 @@ const cdkContext = (JSON.parse(readFileSync(new URL('../../cdk.json', import.met
 export interface SynthesizeOptions {
   /** Run esbuild for every function, as `cdk synth` does; off, the assets are placeholders. */
   readonly bundle?: boolean;
+  /** Stack context, as `cdk synth -c name=value` gives it. */
+  readonly context?: Record<string, unknown>;
 }
 
 /** A fresh app with the gateway stack, environment-agnostic like `infra/app.ts`. */
@@ -17,7 +19,8 @@ export const synthesizeGatewayStack = (
   props: ModelGatewayStackProps = {},
   options: SynthesizeOptions = {},
 ): ModelGatewayStack => {
-  const context = options.bundle ? cdkContext : { ...cdkContext, 'aws:cdk:bundling-stacks': [] };
+  const base = options.bundle ? cdkContext : { ...cdkContext, 'aws:cdk:bundling-stacks': [] };
+  const context = { ...base, ...options.context };
   const app = new App({ context });
   return new ModelGatewayStack(app, 'ModelGateway', props);
 };

@@ -1,7 +1,4 @@
 import OpenAI from 'openai';
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { store } from '../../functions/shared/store/client.js';
-import { physicalTableName } from '../../functions/shared/store/tables.js';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream/fake-upstream.js';
 import { addOfflineDemoChannel } from '../support/offline-demo-channel.js';
 import { startTestGateway, type TestGateway } from '../support/test-gateway.js';
@@ -23,16 +20,7 @@ const waitFor = async (condition: () => boolean | Promise<boolean>, timeoutMs = 
   }
 };
 
-const usageRecords = async () => {
-  const { Items } = await store().send(
-    new QueryCommand({
-      TableName: physicalTableName('usage'),
-      KeyConditionExpression: 'accountId = :accountId',
-      ExpressionAttributeValues: { ':accountId': accountId },
-    }),
-  );
-  return Items ?? [];
-};
+const usageRecords = async (): Promise<any[]> => (await gateway.admin('GET', `/admin/v1/usage?accountId=${accountId}`)).body.data;
 
 beforeAll(async () => {
   upstream = await startFakeUpstream();

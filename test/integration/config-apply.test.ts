@@ -3,7 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { applyGatewayConfig } from '../../functions/shared/config/apply-config.js';
 import { deriveAccountId, loadGatewayConfigFile } from '../../functions/shared/config/gateway-config.js';
+import { itInProcess } from '../support/gateway-target.js';
 import { startTestGateway, type TestGateway } from '../support/test-gateway.js';
+
+// Every case here starts its own gateway with a config file, which a running gateway cannot take.
+const test = itInProcess('applies a config file at the start of its own gateway');
 
 const declaredKey = 'sk-declaredInConfig0123456789abcdefghij';
 const upstreamSecret = 'upstream-secret-from-env-41b7';

@@ -2,6 +2,7 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { store } from '../../functions/shared/store/client.js';
 import { physicalTableName } from '../../functions/shared/store/tables.js';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream/fake-upstream.js';
+import { itInProcess } from '../support/gateway-target.js';
 import { startTestGateway, type TestGateway } from '../support/test-gateway.js';
 
 let upstream: FakeUpstream;
@@ -39,6 +40,9 @@ const storedQuota = async (accountId: string) => {
   return Item!.quota as { limit: number; used: number; committed?: number };
 };
 
+/** The account's spending as the admin API shows it. */
+const spent = async (accountId: string): Promise<number> => (await gateway.admin('GET', `/admin/v1/accounts/${accountId}`)).body.quota.used;
+
 const waitFor = async (condition: () => Promise<boolean>, timeoutMs = 5000) => {
   const deadline = Date.now() + timeoutMs;
   while (!(await condition())) {
@@ -48,7 +52,7 @@ const waitFor = async (condition: () => Promise<boolean>, timeoutMs = 5000) => {
 };
 
 describe('quota', () => {
-  test('a quota running out under concurrency is never overdrawn by more than the reservations', async () => {
+  itInProcess('reads the reservation ledger in the store')('a quota running out under concurrency is never overdrawn by more than the reservations', async () => {
     const { key, account } = await gateway.createAccountWithKey({ quota: { limit: 50 } });
 
     const first = await Promise.all(Array.from({ length: 20 }, () => chat(key, 'priced', { max_tokens: 10 })));
@@ -77,7 +81,7 @@ describe('quota', () => {
   test('a spent quota refuses every request with 429 insufficient_quota, and raising the limit lets them through', async () => {
     const { key, account } = await gateway.createAccountWithKey({ quota: { limit: 7 } });
     expect((await chat(key, 'priced', { max_tokens: 7 })).status).toBe(200);
-    await waitFor(async () => (await storedQuota(account.id)).used === 7);
+    await waitFor(async () => (await spent(account.id)) === 7);
 
     const refused = await chat(key, 'priced', { max_tokens: 1 });
     expect(refused.status).toBe(429);
@@ -91,8 +95,8 @@ describe('quota', () => {
     const { key, account } = await gateway.createAccountWithKey({ quota: { limit: 1000 } });
     expect((await chat(key, 'cached-priced', { max_tokens: 10 })).status).toBe(200);
     // 8 uncached × $1 + 3 cached × $0.1 + 7 completion × $2 = $22.3
-    await waitFor(async () => (await storedQuota(account.id)).used > 0);
-    expect((await storedQuota(account.id)).used).toBeCloseTo(22.3, 9);
+    await waitFor(async () => (await spent(account.id)) > 0);
+    expect(await spent(account.id)).toBeCloseTo(22.3, 9);
     const usage = await gateway.admin('GET', `/admin/v1/usage?accountId=${account.id}`);
     expect(usage.body.data[0].cost).toBeCloseTo(22.3, 9);
   });

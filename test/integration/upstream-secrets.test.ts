@@ -3,7 +3,11 @@ import { forgetUpstreamKeys } from '../../functions/shared/secrets/upstream-secr
 import { getChannel } from '../../functions/shared/store/channels.js';
 import { startFakeSecretsManager, type FakeSecretsManager } from '../support/fake-secrets-manager.js';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream/fake-upstream.js';
+import { describeInProcess } from '../support/gateway-target.js';
 import { startTestGateway, type TestGateway } from '../support/test-gateway.js';
+
+// The gateway's Secrets Manager endpoint and cache are set and reset through its process.
+const describe = describeInProcess("points the gateway's Secrets Manager client at a fake through its process environment");
 
 /**
  * The gateway as deployed keeps upstream keys (DESIGN §4): `UPSTREAM_SECRET_PREFIX` set, Secrets

@@ -1,71 +1,19 @@
 import { generateApiKey } from '../../functions/shared/auth/api-key.js';
 import { startLocalGateway, type LocalGatewayOptions } from '../../infra/local/local-gateway.js';
+import { gatewayClient, type TestGateway } from './gateway-client.js';
+import { remoteTarget } from './gateway-target.js';
+import { connectRemoteGateway } from './remote-gateway.js';
 
-export interface HttpResult {
-  readonly status: number;
-  readonly headers: Headers;
-  readonly body: any;
-  readonly text: string;
-}
+export type { HttpResult, TestGateway } from './gateway-client.js';
 
-export interface TestGateway {
-  readonly url: string;
-  readonly adminKey: string;
-  /** A JSON request with the admin key. */
-  admin(method: string, path: string, body?: unknown): Promise<HttpResult>;
-  /** Any request; `key` goes in `Authorization: Bearer` unless headers say otherwise. */
-  request(method: string, path: string, options?: { key?: string; body?: unknown; headers?: Record<string, string> }): Promise<HttpResult>;
-  /** An account and a user key on it, made through the admin API; returns the plaintext key. */
-  createAccountWithKey(
-    account?: Record<string, unknown>,
-    key?: Record<string, unknown>,
-  ): Promise<{ account: any; key: string; keyId: string }>;
-  close(): Promise<void>;
-}
-
-const send = async (url: string, method: string, headers: Record<string, string>, body?: unknown): Promise<HttpResult> => {
-  const response = await fetch(url, {
-    method,
-    headers: body === undefined ? headers : { 'content-type': 'application/json', ...headers },
-    body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
-  });
-  const text = await response.text();
-  let parsed: unknown = undefined;
-  try {
-    parsed = text ? JSON.parse(text) : undefined;
-  } catch {
-    parsed = undefined;
-  }
-  return { status: response.status, headers: response.headers, body: parsed, text };
-};
-
-/** The local runtime in this process, on a free port and an in-memory store, with a known admin key. */
+/**
+ * The gateway under test: the local runtime in this process, on a free port and an in-memory store,
+ * with a known admin key; or, when `GATEWAY_URL` and `GATEWAY_ADMIN_KEY` are set, that gateway, with
+ * everything the test creates removed again on `close`.
+ */
 export const startTestGateway = async (options: LocalGatewayOptions = {}): Promise<TestGateway> => {
+  if (remoteTarget) return connectRemoteGateway(remoteTarget, options);
   const adminKey = options.adminKey ?? generateApiKey().key;
   const gateway = await startLocalGateway({ port: 0, dataDir: 'memory', ...options, adminKey });
-  const request: TestGateway['request'] = (method, path, requestOptions = {}) =>
-    send(
-      `${gateway.url}${path}`,
-      method,
-      {
-        ...(requestOptions.key ? { authorization: `Bearer ${requestOptions.key}` } : {}),
-        ...requestOptions.headers,
-      },
-      requestOptions.body,
-    );
-  const admin: TestGateway['admin'] = (method, path, body) => request(method, path, { key: adminKey, body });
-  return {
-    url: gateway.url,
-    adminKey,
-    admin,
-    request,
-    createAccountWithKey: async (account = {}, key = {}) => {
-      const created = await admin('POST', '/admin/v1/accounts', { name: 'test account', ...account });
-      if (created.status !== 201) throw new Error(`account creation failed: ${created.text}`);
-      const issued = await admin('POST', '/admin/v1/keys', { accountId: created.body.id, ...key });
-      if (issued.status !== 201) throw new Error(`key creation failed: ${issued.text}`);
-      return { account: created.body, key: issued.body.key, keyId: issued.body.id };
-    },
-    close: () => gateway.close(),
-  };
+  return gatewayClient(gateway.url, adminKey, () => gateway.close());
 };

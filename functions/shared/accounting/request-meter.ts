@@ -1,5 +1,6 @@
 import type { CatalogModel } from '../catalog/model-catalog.js';
 import { toGatewayError } from '../http/error-response.js';
+import { FunctionTimeoutError } from '../middleware/function-deadline.js';
 import type { GatewayRequest } from '../middleware/gateway-handler.js';
 import { ClientAbortedError, UpstreamError } from '../relay/upstream-errors.js';
 import type { TokenUsage } from '../schemas/chat-completion-result.js';
@@ -34,8 +35,24 @@ export interface RequestMeter {
   recordWhenStreamEnds(estimate: () => TokenUsage): (outcome: StreamOutcome) => void;
 }
 
+/** The record's status for a request that ended in `error`. */
+export const usageStatusFor = (error: unknown): UsageStatus =>
+  error instanceof ClientAbortedError
+    ? 'client_aborted'
+    : error instanceof FunctionTimeoutError
+      ? 'timeout'
+      : error instanceof UpstreamError
+        ? 'upstream_error'
+        : 'error';
+
 const streamUsageStatus = (outcome: StreamOutcome): UsageStatus =>
-  outcome.kind === 'completed' ? 'success' : outcome.kind === 'aborted' ? 'client_aborted' : 'upstream_error';
+  outcome.kind === 'completed'
+    ? 'success'
+    : outcome.kind === 'aborted'
+      ? 'client_aborted'
+      : outcome.error instanceof FunctionTimeoutError
+        ? 'timeout'
+        : 'upstream_error';
 
 export const startMeter = (
   request: GatewayRequest<unknown>,
@@ -111,9 +128,7 @@ export const startMeter = (
       return written;
     },
     failed(error) {
-      const status: UsageStatus =
-        error instanceof ClientAbortedError ? 'client_aborted' : error instanceof UpstreamError ? 'upstream_error' : 'error';
-      return meter.record(status, toGatewayError(error).status);
+      return meter.record(usageStatusFor(error), toGatewayError(error).status);
     },
     recordWhenStreamEnds(estimate) {
       let settle: (outcome: StreamOutcome) => void = () => undefined;

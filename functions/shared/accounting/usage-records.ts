@@ -5,7 +5,8 @@ import { physicalTableName } from '../store/tables.js';
 import type { EndpointKind } from '../store/channels.js';
 
 /** How a request ended, as its usage record says. */
-export type UsageStatus = 'success' | 'upstream_error' | 'client_aborted' | 'error';
+/** How a request ended; `timeout`: the function ran out of time and ended it (function-deadline.ts). */
+export type UsageStatus = 'success' | 'upstream_error' | 'client_aborted' | 'timeout' | 'error';
 
 export interface UsageRecord {
   readonly requestId: string;

@@ -5,6 +5,8 @@ import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import type { z } from 'zod';
 import type { Principal } from '../auth/principal.js';
 import { internalError } from '../errors.js';
+import { bufferedResponseLimit } from '../http/buffered-response-limit.js';
+import { CORS_ORIGINS_VARIABLE, parseCorsOrigins } from '../http/cors-policy.js';
 import type { ErrorFormat } from '../http/error-response.js';
 import type { GatewayResponse } from '../http/response.js';
 import { log } from '../log.js';
@@ -12,7 +14,9 @@ import { logFinishedRequest } from '../observability/request-log.js';
 import type { RequestTrace } from '../observability/request-trace.js';
 import type { KeyRole } from '../store/keys.js';
 import { authenticate, type KeyCarrier } from './authenticate.js';
+import { cors } from './cors.js';
 import { errorEnvelope } from './error-envelope.js';
+import { watchDeadline, type FunctionDeadline } from './function-deadline.js';
 import type { GatewayContext, GatewayMiddyRequest } from './gateway-context.js';
 import { jsonBody } from './json-body.js';
 import { normalizeHeaders } from './normalize-headers.js';
@@ -66,6 +70,8 @@ type StreamingEntry = (event: APIGatewayProxyEvent, responseStream: Writable, co
 
 /** Per invocation (keyed by its Lambda context): aborted when the client went away. */
 const clientGone = new WeakMap<object, AbortSignal>();
+/** Per invocation (keyed by its Lambda context): when it must wrap up, before Lambda stops it. */
+const deadlines = new WeakMap<object, FunctionDeadline>();
 
 /**
  * A client that goes away destroys the response stream (Lambda's, or the local runtime's). Middy
@@ -95,10 +101,8 @@ const discardWhenClientGone = (response: GatewayResponse, client: AbortSignal | 
   return response;
 };
 
-const requestSignal = (timeout: AbortSignal | undefined, client: AbortSignal | undefined): AbortSignal => {
-  const signals = [timeout, client].filter((signal): signal is AbortSignal => signal !== undefined);
-  return signals.length === 1 ? signals[0]! : AbortSignal.any(signals);
-};
+const requestSignal = (deadline: AbortSignal, client: AbortSignal | undefined): AbortSignal =>
+  client ? AbortSignal.any([deadline, client]) : deadline;
 
 /**
  * Wraps an endpoint's handler in the shared middleware stack: request id, header normalisation,
@@ -108,8 +112,12 @@ export const gatewayHandler = <Schema extends z.ZodType | undefined = undefined>
   options: EndpointOptions<Schema>,
   handle: (request: GatewayRequest<Body<Schema>>) => Promise<GatewayResponse>,
 ) => {
-  const lambdaHandler = async (event: APIGatewayProxyEvent, context: GatewayContext, abort?: { signal: AbortSignal }) => {
+  // Browser origins allowed, read once when the function starts; none: CORS stays off.
+  const corsOrigins = parseCorsOrigins(process.env[CORS_ORIGINS_VARIABLE]);
+  const lambdaHandler = async (event: APIGatewayProxyEvent, context: GatewayContext) => {
     const state = context.gateway;
+    const deadline = watchDeadline(context);
+    deadlines.set(context, deadline);
     const principal = state.principal;
     const client = clientGone.get(context);
     const response = await handle({
@@ -123,7 +131,7 @@ export const gatewayHandler = <Schema extends z.ZodType | undefined = undefined>
         if (!principal) throw internalError(new Error('principal read on an endpoint without auth'));
         return principal;
       },
-      signal: requestSignal(abort?.signal, client),
+      signal: requestSignal(deadline.signal, client),
       startedAt: state.startedAt,
       trace: state.trace,
       defer: (work) => {
@@ -134,6 +142,7 @@ export const gatewayHandler = <Schema extends z.ZodType | undefined = undefined>
   };
 
   const plugin = {
+    // The handler watches the deadline itself (function-deadline.ts), streamed bodies included.
     timeoutEarlyInMillis: 0,
     // After the response has been sent (streaming) or produced (buffered): settle the deferred work,
     // then write the request's one log line, which needs what that work recorded.
@@ -141,6 +150,7 @@ export const gatewayHandler = <Schema extends z.ZodType | undefined = undefined>
       const state = request.context.gateway;
       if (!state) return;
       if (state.pending.length) await Promise.all(state.pending);
+      deadlines.get(request.context)?.clear();
       logFinishedRequest({
         event: request.event,
         requestId: state.requestId,
@@ -156,8 +166,10 @@ export const gatewayHandler = <Schema extends z.ZodType | undefined = undefined>
   const use = (middleware: object) => stack.use(middleware as never);
   use(requestId({ errorFormat: options.errorFormat }));
   use(timingHeaders());
+  if (corsOrigins.length > 0) use(cors(corsOrigins));
   use(normalizeHeaders());
   use(errorEnvelope());
+  if (!options.streaming) use(bufferedResponseLimit());
   // Authentication first: a caller without a valid key learns nothing about how we read bodies.
   if (options.auth) use(authenticate({ carriers: options.carriers, role: options.auth, sessionPrincipal: options.sessionPrincipal }));
   if (options.body || options.optionalJsonBody) use(jsonBody({ required: Boolean(options.body) }));

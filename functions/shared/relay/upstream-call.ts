@@ -4,7 +4,8 @@
  */
 export const upstreamCallFor = (client: AbortSignal): AbortController => {
   const call = new AbortController();
-  if (client.aborted) call.abort();
-  else client.addEventListener('abort', () => call.abort(), { once: true });
+  // The reason travels along: running out of time is reported differently from the client leaving.
+  if (client.aborted) call.abort(client.reason);
+  else client.addEventListener('abort', () => call.abort(client.reason), { once: true });
   return call;
 };

@@ -74,6 +74,13 @@ export class ClientAbortedError extends GatewayError {
   }
 }
 
+/**
+ * Why a request's signal was aborted, as the error to report: the reason it was aborted with when
+ * that is one of ours (the function running out of time), otherwise the client's leaving.
+ */
+export const abortError = (signal: AbortSignal): GatewayError =>
+  signal.reason instanceof GatewayError ? signal.reason : new ClientAbortedError();
+
 const parseRetryAfter = (value: string | undefined): number | undefined => {
   if (!value) return undefined;
   const seconds = Number(value);

@@ -1,6 +1,7 @@
 import http, { type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
 import https from 'node:https';
-import { ClientAbortedError, upstreamTimeout, upstreamUnreachable } from './upstream-errors.js';
+import { GatewayError } from '../errors.js';
+import { abortError, upstreamTimeout, upstreamUnreachable } from './upstream-errors.js';
 
 // Connections to upstreams are reused: a TLS handshake per request would cost more than the whole
 // gateway's own work.
@@ -47,7 +48,7 @@ export interface UpstreamResponse {
  */
 export const sendUpstream = (request: UpstreamRequest): Promise<UpstreamResponse> =>
   new Promise((resolve, reject) => {
-    if (request.signal.aborted) return reject(new ClientAbortedError());
+    if (request.signal.aborted) return reject(abortError(request.signal));
     const url = new URL(request.url);
     const transport = url.protocol === 'https:' ? https : http;
     const agent = url.protocol === 'https:' ? agents['https:'] : agents['http:'];
@@ -66,7 +67,7 @@ export const sendUpstream = (request: UpstreamRequest): Promise<UpstreamResponse
       outgoing.destroy(failure);
     };
     const firstByteTimer = setTimeout(() => fail(upstreamTimeout('no response')), request.timeouts.firstByteMs);
-    const onAbort = () => fail(new ClientAbortedError());
+    const onAbort = () => fail(abortError(request.signal));
     request.signal.addEventListener('abort', onAbort, { once: true });
 
     outgoing.once('socket', (socket) => {
@@ -81,7 +82,7 @@ export const sendUpstream = (request: UpstreamRequest): Promise<UpstreamResponse
       settled = true;
       // From here on the caller reads the body; an abort tears the body down with it.
       request.signal.removeEventListener('abort', onAbort);
-      const onBodyAbort = () => incoming.destroy(new ClientAbortedError());
+      const onBodyAbort = () => incoming.destroy(abortError(request.signal));
       request.signal.addEventListener('abort', onBodyAbort, { once: true });
       incoming.once('close', () => request.signal.removeEventListener('abort', onBodyAbort));
       resolve({ status: incoming.statusCode ?? 502, headers: incoming.headers, body: incoming });
@@ -92,7 +93,7 @@ export const sendUpstream = (request: UpstreamRequest): Promise<UpstreamResponse
       request.signal.removeEventListener('abort', onAbort);
       if (settled) return;
       const reason = failure ?? error;
-      reject(reason instanceof ClientAbortedError || 'retryable' in reason ? reason : upstreamUnreachable(reason));
+      reject(reason instanceof GatewayError ? reason : upstreamUnreachable(reason));
     });
 
     outgoing.end(body);
@@ -130,7 +131,7 @@ export async function* withIdleTimeout(body: IncomingMessage, idleMs: number): A
       yield chunk;
     }
   } catch (error) {
-    if (error instanceof ClientAbortedError || (error instanceof Error && 'retryable' in error)) throw error;
+    if (error instanceof GatewayError) throw error;
     throw upstreamUnreachable(error);
   } finally {
     clearTimeout(timer);

@@ -2,7 +2,7 @@ import { log } from '../log.js';
 import type { Channel } from '../store/channels.js';
 import { channelWithKey } from './channel-credentials.js';
 import { healthyFirst, recordChannelFailure, recordChannelSuccess } from './channel-health.js';
-import { ClientAbortedError, UpstreamError } from './upstream-errors.js';
+import { abortError, UpstreamError } from './upstream-errors.js';
 
 /** Calls to upstreams for one request, at most: a failing request must not hold the client long. */
 export const MAX_ATTEMPTS = 3;
@@ -32,10 +32,10 @@ const isRetryable = (error: unknown): error is UpstreamError => error instanceof
 
 const wait = (ms: number, signal: AbortSignal | undefined): Promise<void> =>
   new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(new ClientAbortedError());
+    if (signal?.aborted) return reject(abortError(signal));
     const onAbort = () => {
       clearTimeout(timer);
-      reject(new ClientAbortedError());
+      reject(abortError(signal!));
     };
     const timer = setTimeout(() => {
       signal?.removeEventListener('abort', onAbort);

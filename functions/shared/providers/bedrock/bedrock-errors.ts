@@ -1,4 +1,4 @@
-import { ClientAbortedError, UpstreamError, upstreamBrokenResponse, upstreamStatusError, upstreamTimeout, upstreamUnreachable } from '../../relay/upstream-errors.js';
+import { abortError, ClientAbortedError, UpstreamError, upstreamBrokenResponse, upstreamStatusError, upstreamTimeout, upstreamUnreachable } from '../../relay/upstream-errors.js';
 
 /** What the AWS SDK puts on the errors it throws: the exception's name, message and HTTP status. */
 interface SdkError {
@@ -39,7 +39,8 @@ const sdkFields = (error: unknown): SdkError => (error !== null && typeof error 
  * whether another channel may still answer. An abort by the client stays a ClientAbortedError.
  */
 export const bedrockError = (error: unknown, signal?: AbortSignal): Error => {
-  if (signal?.aborted || error instanceof ClientAbortedError) return new ClientAbortedError();
+  if (signal?.aborted) return abortError(signal);
+  if (error instanceof ClientAbortedError) return error;
   if (error instanceof UpstreamError) return error;
   const fields = sdkFields(error);
   const { name = '', code, $metadata } = fields;

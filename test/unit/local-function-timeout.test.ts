@@ -1,0 +1,70 @@
+import { createServer, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { lambdaRuntimeEvents, withinFunctionTimeout, type InvocationEnd } from '../../infra/local/function-timeout.js';
+
+/**
+ * The local runtime holds every invocation to its timeout as Lambda does, for a handler that does not
+ * wrap up in time by itself: the client gets what API Gateway gives then, and the end is reported.
+ */
+const TIMEOUT_SECONDS = 0.2;
+
+let server: Server;
+let url: string;
+let behave: (response: ServerResponse) => Promise<void>;
+
+beforeAll(async () => {
+  server = createServer((_request, response) => {
+    const requestId = `req-${Math.random().toString(36).slice(2)}`;
+    response.setHeader('x-request-id', requestId);
+    void withinFunctionTimeout(behave(response), { functionName: 'model-gateway-chat', requestId, timeoutSeconds: TIMEOUT_SECONDS }, response);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+});
+
+const nextEnd = () => new Promise<InvocationEnd>((resolve) => lambdaRuntimeEvents.once('invocation-end', resolve));
+
+const never = () => new Promise<void>(() => undefined);
+
+it("answers API Gateway's 502 for a function stopped before it answered", async () => {
+  behave = never;
+  const ended = nextEnd();
+
+  const response = await fetch(url);
+
+  expect(response.status).toBe(502);
+  expect(await response.json()).toEqual({ message: 'Internal server error' });
+  expect(await ended).toMatchObject({ functionName: 'model-gateway-chat', timedOut: true, timeoutSeconds: TIMEOUT_SECONDS });
+});
+
+it('cuts a stream still running at the timeout, so the client sees it broken, not complete', async () => {
+  behave = async (response) => {
+    response.writeHead(200, { 'content-type': 'text/event-stream' });
+    response.write('data: {"partial":true}\n\n');
+    await never();
+  };
+  const ended = nextEnd();
+
+  const response = await fetch(url);
+
+  expect(response.status).toBe(200);
+  await expect(response.text()).rejects.toThrow();
+  expect((await ended).timedOut).toBe(true);
+});
+
+it('reports an invocation that ended in time as not timed out, and leaves its answer alone', async () => {
+  behave = async (response) => {
+    response.end('done');
+  };
+  const ended = nextEnd();
+
+  const response = await fetch(url);
+
+  expect(await response.text()).toBe('done');
+  expect((await ended).timedOut).toBe(false);
+});
