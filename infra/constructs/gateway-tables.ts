@@ -26,6 +26,7 @@ const removalPolicies: Readonly<Record<TableName, RemovalPolicy>> = {
   models: RemovalPolicy.RETAIN,
   counters: RemovalPolicy.DESTROY,
   usage: RemovalPolicy.RETAIN,
+  spend: RemovalPolicy.RETAIN,
 };
 
 /**

@@ -1,7 +1,5 @@
 import OpenAI from 'openai';
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { store } from '../../functions/shared/store/client.js';
-import { physicalTableName } from '../../functions/shared/store/tables.js';
+import { readUsage } from '../../functions/shared/accounting/usage-query.js';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream/fake-upstream.js';
 import { startTestGateway, type TestGateway } from '../support/test-gateway.js';
 
@@ -22,16 +20,8 @@ const waitFor = async (condition: () => boolean | Promise<boolean>, timeoutMs = 
   }
 };
 
-const usageRecords = async () => {
-  const { Items } = await store().send(
-    new QueryCommand({
-      TableName: physicalTableName('usage'),
-      KeyConditionExpression: 'accountId = :accountId',
-      ExpressionAttributeValues: { ':accountId': accountId },
-    }),
-  );
-  return Items ?? [];
-};
+// Every record of the account, read the way the usage API reads them (all of its partitions).
+const usageRecords = () => readUsage({ accountId, from: '0000-01-01T00:00:00.000Z', to: '9999-12-31T23:59:59.999Z' });
 
 beforeAll(async () => {
   upstream = await startFakeUpstream();

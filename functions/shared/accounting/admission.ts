@@ -57,7 +57,15 @@ const windowCharges = (principal: Principal, estimatedTokens: number, windowStar
   for (const [scope, ownerId, limits] of limitOwners(principal)) {
     if (limits?.rpm) charges.push({ dimension: 'requests', scope, ownerId, limit: limits.rpm, amount: 1, windowStart });
     if (limits?.tpm) {
-      charges.push({ dimension: 'tokens', scope, ownerId, limit: limits.tpm, amount: estimatedTokens, windowStart });
+      charges.push({
+        dimension: 'tokens',
+        scope,
+        ownerId,
+        limit: limits.tpm,
+        amount: estimatedTokens,
+        windowStart,
+        requestLimit: limits.rpm,
+      });
     }
   }
   return charges;
@@ -95,7 +103,7 @@ const compensate = async (
 ): Promise<void> => {
   await Promise.all([
     ...results.filter((result) => result.granted).map((result) => adjustWindow(result.charge, -result.charge.amount)),
-    quota?.granted && quota.reserved > 0 ? settleQuota(accountId, quota.reserved, 0) : undefined,
+    quota?.granted && quota.reserved > 0 ? settleQuota(accountId, quota, 0) : undefined,
   ]);
 };
 
@@ -104,7 +112,7 @@ const settleOnce = (
   input: AdmissionInput,
   estimatedTokens: number,
   tokenWindows: readonly WindowCharge[],
-  reservedCost: number,
+  reservation: QuotaReservation | undefined,
 ): Admission['settle'] => {
   let settled: Promise<{ cost: number }> | undefined;
   return (usage) => {
@@ -113,7 +121,7 @@ const settleOnce = (
       const actualTokens = usage ? (usage.totalTokens ?? usage.promptTokens + usage.completionTokens) : 0;
       await Promise.all([
         ...tokenWindows.map((charge) => adjustWindow(charge, actualTokens - estimatedTokens)),
-        settleQuota(principal.accountId, reservedCost, cost),
+        settleQuota(principal.accountId, reservation, cost, principal.accountRateLimit?.rpm),
       ]);
       return { cost };
     })();
@@ -155,13 +163,15 @@ export const admit = async (principal: Principal, input: AdmissionInput): Promis
       headers: {},
       estimatedTokens,
       reservedCost: 0,
-      settle: settleOnce(principal, input, estimatedTokens, [], 0),
+      settle: settleOnce(principal, input, estimatedTokens, [], undefined),
     };
   }
 
   const [results, quota] = await Promise.all([
     Promise.all(charges.map(chargeWindow)),
-    quotaLimit === null ? undefined : reserveQuota(principal.accountId, quotaLimit, reservation),
+    quotaLimit === null
+      ? undefined
+      : reserveQuota(principal.accountId, quotaLimit, reservation, principal.accountRateLimit?.rpm),
   ]);
   const headers = rateLimitHeaders(results, now);
   const refused =
@@ -172,11 +182,12 @@ export const admit = async (principal: Principal, input: AdmissionInput): Promis
     throw refused ? rateLimitRefusal(refused, results, now) : quotaRefusal(headers);
   }
   const reservedCost = quota?.granted ? quota.reserved : 0;
-  const tokenWindows = charges.filter((charge) => charge.dimension === 'tokens');
+  // The granted charges know their shard: corrections go where the estimate was taken.
+  const tokenWindows = results.map((result) => result.charge).filter((charge) => charge.dimension === 'tokens');
   return {
     headers,
     estimatedTokens,
     reservedCost,
-    settle: settleOnce(principal, input, estimatedTokens, tokenWindows, reservedCost),
+    settle: settleOnce(principal, input, estimatedTokens, tokenWindows, quota),
   };
 };
