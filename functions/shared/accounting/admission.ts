@@ -1,5 +1,6 @@
 import type { Principal } from '../auth/principal.js';
 import { GatewayError } from '../errors.js';
+import { log } from '../log.js';
 import type { RateLimitSettings } from '../store/accounts.js';
 import type { ModelPricing } from '../store/models.js';
 import { type PricedUsage, usageCost } from './pricing.js';
@@ -95,6 +96,13 @@ const quotaRefusal = (headers: Record<string, string>) =>
     { status: 429, type: 'insufficient_quota', code: 'insufficient_quota', headers },
   );
 
+/**
+ * A give-back the store refused even after its retries: the window or quota keeps the charge until it
+ * expires or settles, which errs on the safe side (fewer admissions, never more); the client still gets
+ * the refusal it was owed, not a 500.
+ */
+const giveBackFailed = (error: unknown) => log.warn('admission give-back failed', { errorName: (error as Error).name });
+
 /** Gives back everything a refused admission had taken. */
 const compensate = async (
   results: readonly WindowResult[],
@@ -167,18 +175,29 @@ export const admit = async (principal: Principal, input: AdmissionInput): Promis
     };
   }
 
-  const [results, quota] = await Promise.all([
-    Promise.all(charges.map(chargeWindow)),
-    quotaLimit === null
-      ? undefined
-      : reserveQuota(principal.accountId, quotaLimit, reservation, principal.accountRateLimit?.rpm),
+  const [windowOutcomes, quotaOutcomes] = await Promise.all([
+    Promise.allSettled(charges.map(chargeWindow)),
+    Promise.allSettled([
+      quotaLimit === null
+        ? undefined
+        : reserveQuota(principal.accountId, quotaLimit, reservation, principal.accountRateLimit?.rpm),
+    ]),
   ]);
+  const results = windowOutcomes.flatMap((outcome) => (outcome.status === 'fulfilled' ? [outcome.value] : []));
+  const quota = quotaOutcomes[0].status === 'fulfilled' ? quotaOutcomes[0].value : undefined;
+  // The store failed or stayed throttled (a 429 by then) for one charge: give back what the others
+  // took, so that a throttling storm does not eat the limits, and fail the request with that error.
+  const failed = [...windowOutcomes, ...quotaOutcomes].find((outcome) => outcome.status === 'rejected');
+  if (failed) {
+    await compensate(results, quota, principal.accountId).catch(giveBackFailed);
+    throw failed.reason;
+  }
   const headers = rateLimitHeaders(results, now);
   const refused =
     results.find((result) => !result.granted && result.charge.dimension === 'requests') ??
     results.find((result) => !result.granted);
   if (refused || (quota && !quota.granted)) {
-    await compensate(results, quota, principal.accountId);
+    await compensate(results, quota, principal.accountId).catch(giveBackFailed);
     throw refused ? rateLimitRefusal(refused, results, now) : quotaRefusal(headers);
   }
   const reservedCost = quota?.granted ? quota.reserved : 0;

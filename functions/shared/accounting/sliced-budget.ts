@@ -28,7 +28,10 @@ export interface SlicedBudget {
   };
   /** A full slice refuses even a charge of 0 (a spent quota refuses a free request). */
   readonly refuseWhenFull?: boolean;
-  /** Rounds sums of non-integer amounts (USD) so float noise never refuses an exact fit. */
+  /**
+   * Set for amounts that are not whole units (USD): slices are even fractions of the limit, and sums
+   * are rounded so that float noise never refuses an exact fit. Without it, slices are whole numbers.
+   */
   readonly round?: (value: number) => number;
 }
 
@@ -38,10 +41,13 @@ export type SliceCharge =
 
 const identity = (value: number) => value;
 
-/** The slice of shard `index`: integer limits split into integers that add up to the limit exactly. */
-export const sliceOf = (limit: number, shards: number, index: number): number => {
+/**
+ * The slice of shard `index`. Whole units split into whole numbers that add up to the limit exactly;
+ * fractional amounts into even shares (to 1e-12), the last shard taking the rounding remainder.
+ */
+export const sliceOf = (limit: number, shards: number, index: number, fractional = false): number => {
   if (shards === 1) return limit;
-  if (Number.isInteger(limit)) return Math.floor(limit / shards) + (index < limit % shards ? 1 : 0);
+  if (!fractional) return Math.floor(limit / shards) + (index < limit % shards ? 1 : 0);
   const even = Math.floor((limit / shards) * 1e12) / 1e12;
   return index === shards - 1 ? Math.round((limit - even * (shards - 1)) * 1e12) / 1e12 : even;
 };
@@ -51,7 +57,7 @@ const isConditionFailure = (error: unknown) => (error as Error).name === 'Condit
 /** Charges `amount` to one shard if it stays within its slice: the count after, or undefined when refused. */
 const chargeShard = async (budget: SlicedBudget, index: number, amount: number): Promise<number | undefined> => {
   const round = budget.round ?? identity;
-  const slice = sliceOf(budget.limit, budget.shards, index);
+  const slice = sliceOf(budget.limit, budget.shards, index, budget.round !== undefined);
   if (amount > slice) return undefined;
   // count + amount ≤ slice after the update (a missing item counts 0, and amount ≤ slice); with
   // refuseWhenFull also count < slice before it, so a full slice takes nothing, not even 0.
@@ -121,14 +127,14 @@ export const chargeBudget = async (budget: SlicedBudget, amount: number): Promis
   if (count !== undefined) {
     // With one shard the count is exact; with several, this shard's room scaled up is the best guess
     // of what is left without reading the others.
-    const room = (sliceOf(budget.limit, budget.shards, first) - count) * budget.shards;
+    const room = (sliceOf(budget.limit, budget.shards, first, budget.round !== undefined) - count) * budget.shards;
     return { granted: true, shard: first, used: round(Math.min(budget.limit, Math.max(0, budget.limit - room))) };
   }
   for (let attempt = 0; attempt < 3; attempt += 1) {
     const counts = await readShards(budget);
     const used = round(counts.reduce((sum, value) => sum + value, 0));
     if (budget.shards === 1) return { granted: false, used };
-    const rooms = counts.map((value, index) => round(sliceOf(budget.limit, budget.shards, index) - value));
+    const rooms = counts.map((value, index) => round(sliceOf(budget.limit, budget.shards, index, budget.round !== undefined) - value));
     const best = rooms.reduce((top, room, index) => (room > rooms[top]! ? index : top), 0);
     const room = rooms[best]!;
     if (room < amount || (budget.refuseWhenFull && room <= 0)) return { granted: false, used };
