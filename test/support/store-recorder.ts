@@ -84,6 +84,8 @@ export interface WriteRecorder {
   readonly commands: Map<string, number>;
   /** Store commands by name and table: `GetItemCommand keys`. */
   readonly calls: Map<string, number>;
+  /** Writes per partition key in each wall-clock second (epoch seconds) of the run. */
+  readonly perSecond: Map<string, Map<number, number>>;
   totalWrites(): number;
   stop(): void;
 }
@@ -93,16 +95,24 @@ export const recordWrites = (): WriteRecorder => {
   const writes = new Map<string, number>();
   const commands = new Map<string, number>();
   const calls = new Map<string, number>();
+  const perSecond = new Map<string, Map<number, number>>();
   const stop = attach('record-writes', (command, input) => {
+    const second = Math.floor(Date.now() / 1000);
     commands.set(command, (commands.get(command) ?? 0) + 1);
     const table = typeof input.TableName === 'string' ? (definitionOf(input.TableName)?.[0] ?? input.TableName) : '*';
     calls.set(`${command} ${table}`, (calls.get(`${command} ${table}`) ?? 0) + 1);
-    for (const key of writesOf(command, input)) writes.set(key, (writes.get(key) ?? 0) + 1);
+    for (const key of writesOf(command, input)) {
+      writes.set(key, (writes.get(key) ?? 0) + 1);
+      let seconds = perSecond.get(key);
+      if (!seconds) perSecond.set(key, (seconds = new Map()));
+      seconds.set(second, (seconds.get(second) ?? 0) + 1);
+    }
   });
   return {
     writes,
     commands,
     calls,
+    perSecond,
     totalWrites: () => [...writes.values()].reduce((sum, count) => sum + count, 0),
     stop,
   };
