@@ -4,6 +4,7 @@ import type { FunctionGroupDefinition } from '../functions/shared/routes.js';
 import { GatewayApi, type ApiRoute } from './constructs/gateway-api.js';
 import { GatewayFunctions } from './constructs/gateway-functions.js';
 import { GatewayTables } from './constructs/gateway-tables.js';
+import { scaleSettingsFrom } from './constructs/scale-settings.js';
 
 export interface ModelGatewayStackProps extends StackProps {
   /** The routes to serve; the shared route table by default. */
@@ -22,16 +23,19 @@ export class ModelGatewayStack extends Stack {
 
   constructor(scope: Construct, id: string, props: ModelGatewayStackProps = {}) {
     super(scope, id, props);
+    const scale = scaleSettingsFrom(this);
     this.tables = new GatewayTables(this, 'Tables');
     this.functions = new GatewayFunctions(this, 'Functions', {
       tables: this.tables.tables,
       groups: props.functionGroups,
       entryFor: props.entryFor,
+      reservedConcurrency: { admin: scale.adminReservedConcurrency },
     });
     this.api = new GatewayApi(this, 'Api', {
       functions: this.functions.functions,
       groups: this.functions.groups,
       routes: props.routes,
+      throttle: scale.throttle,
     });
 
     new CfnOutput(this, 'ApiUrl', {

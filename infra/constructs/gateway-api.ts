@@ -26,6 +26,8 @@ export interface GatewayApiProps {
   readonly fallbackGroup?: string;
   /** The stage, the first path segment after the host: `https://…/<stage>/v1/...`. */
   readonly stageName?: string;
+  /** The stage's request rate and burst (see scale-settings.ts); the account's limit when absent. */
+  readonly throttle?: { readonly rateLimit: number; readonly burstLimit: number };
   readonly logRetention?: logs.RetentionDays;
 }
 
@@ -67,6 +69,8 @@ export class GatewayApi extends Construct {
         // Errors only, and never request data: bodies and headers carry keys and prompts.
         loggingLevel: apigateway.MethodLoggingLevel.ERROR,
         dataTraceEnabled: false,
+        throttlingRateLimit: props.throttle?.rateLimit,
+        throttlingBurstLimit: props.throttle?.burstLimit,
       },
     });
     // The stack's ApiUrl output replaces RestApi's own, whose trailing slash makes `${url}/v1` wrong.

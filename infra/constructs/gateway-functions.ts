@@ -28,6 +28,8 @@ export interface GatewayFunctionsProps {
   readonly logRetention?: logs.RetentionDays;
   /** The Secrets Manager folder of upstream keys; `model-gateway/<stack name>/channels` by default. */
   readonly upstreamSecretPrefix?: string;
+  /** Concurrent executions reserved per group (see scale-settings.ts); none for a group not listed. */
+  readonly reservedConcurrency?: Readonly<Record<string, number | undefined>>;
 }
 
 /** How long a function trusts a cached key, account or catalogue read (revocation delay, DESIGN §3.2). */
@@ -89,6 +91,7 @@ export class GatewayFunctions extends Construct {
           ? { ...environment, [upstreamSecretPrefixVariable]: this.upstreamSecretPrefix }
           : environment,
         bundling: lambdaBundlingOptions(group),
+        reservedConcurrentExecutions: props.reservedConcurrency?.[group],
       });
       this.grantTables(group, role, props.tables);
       grantServices(group, role, arnContext);

@@ -10,6 +10,8 @@ const cdkContext = (JSON.parse(readFileSync(new URL('../../cdk.json', import.met
 export interface SynthesizeOptions {
   /** Run esbuild for every function, as `cdk synth` does; off, the assets are placeholders. */
   readonly bundle?: boolean;
+  /** Extra CDK context, as `cdk synth -c name=value` gives it. */
+  readonly context?: Readonly<Record<string, unknown>>;
 }
 
 /** A fresh app with the gateway stack, environment-agnostic like `infra/app.ts`. */
@@ -18,6 +20,6 @@ export const synthesizeGatewayStack = (
   options: SynthesizeOptions = {},
 ): ModelGatewayStack => {
   const context = options.bundle ? cdkContext : { ...cdkContext, 'aws:cdk:bundling-stacks': [] };
-  const app = new App({ context });
+  const app = new App({ context: { ...context, ...options.context } });
   return new ModelGatewayStack(app, 'ModelGateway', props);
 };
