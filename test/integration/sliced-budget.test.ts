@@ -1,5 +1,6 @@
 import { readShards, chargeBudget, sliceOf, type SlicedBudget } from '../../functions/shared/accounting/sliced-budget.js';
 import { physicalTableName } from '../../functions/shared/store/tables.js';
+import { recordWrites } from '../support/store-recorder.js';
 import { startTestGateway, type TestGateway } from '../support/test-gateway.js';
 
 // The embedded store behind a local gateway; the budgets below write its counters table directly.
@@ -61,6 +62,19 @@ describe('a budget sliced over shards', () => {
       await chargeBudget(target, room);
     }
     expect(await chargeBudget(target, 0)).toMatchObject({ granted: false });
+  });
+
+  test('once a sharded budget is found full, charges for the next second are refused without a store call', async () => {
+    const target = budget(4, 8);
+    await Promise.all(Array.from({ length: 8 }, () => chargeBudget(target, 1)));
+    expect(await chargeBudget(target, 1)).toEqual({ granted: false, used: 8 });
+    const recorder = recordWrites();
+    try {
+      expect(await chargeBudget(target, 1)).toEqual({ granted: false, used: 8 });
+      expect(recorder.commands.size).toBe(0);
+    } finally {
+      recorder.stop();
+    }
   });
 
   test('whole-unit slices add up to the limit exactly, fractional ones are even', () => {

@@ -52,12 +52,16 @@ export const sliceOf = (limit: number, shards: number, index: number, fractional
   return index === shards - 1 ? Math.round((limit - even * (shards - 1)) * 1e12) / 1e12 : even;
 };
 
+/** A budget's slice for one shard: fractional when the budget rounds (USD), whole units otherwise. */
+const sliceAt = (budget: SlicedBudget, index: number): number =>
+  sliceOf(budget.limit, budget.shards, index, budget.round !== undefined);
+
 const isConditionFailure = (error: unknown) => (error as Error).name === 'ConditionalCheckFailedException';
 
 /** Charges `amount` to one shard if it stays within its slice: the count after, or undefined when refused. */
 const chargeShard = async (budget: SlicedBudget, index: number, amount: number): Promise<number | undefined> => {
   const round = budget.round ?? identity;
-  const slice = sliceOf(budget.limit, budget.shards, index, budget.round !== undefined);
+  const slice = sliceAt(budget, index);
   if (amount > slice) return undefined;
   // count + amount ≤ slice after the update (a missing item counts 0, and amount ≤ slice); with
   // refuseWhenFull also count < slice before it, so a full slice takes nothing, not even 0.
@@ -119,25 +123,53 @@ export const readShards = async (budget: Pick<SlicedBudget, 'table' | 'key' | 's
 const keyFields = (item: Record<string, unknown>, sample: Record<string, string>) =>
   Object.fromEntries(Object.keys(sample).map((name) => [name, item[name]]));
 
+/**
+ * Sharded budgets this instance found full: `room` was the most any shard had left. Once a busy
+ * window fills, every further request in it would otherwise read all its shards to be refused; for a
+ * second, a charge larger than `room` is refused from memory instead. That bounds the reads of a full
+ * budget to one read of its shards per instance per second, at the price of refusing, for at most
+ * that second, a charge that room given back by a correction could have taken.
+ */
+const FULL_MEMORY_MS = 1000;
+const knownFull = new Map<string, { readonly until: number; readonly room: number; readonly used: number }>();
+
+const budgetId = (budget: SlicedBudget) => `${budget.table}/${JSON.stringify(budget.key(0))}/${budget.limit}`;
+
+const rememberFull = (budget: SlicedBudget, room: number, used: number) => {
+  const now = Date.now();
+  // Forget what has expired, so the map holds only budgets refused in the last second.
+  for (const [id, entry] of knownFull) if (entry.until <= now) knownFull.delete(id);
+  knownFull.set(budgetId(budget), { until: now + FULL_MEMORY_MS, room, used });
+};
+
 /** Tries a shard at random, then, if it is full, the shard with the most room (a few times under contention). */
 export const chargeBudget = async (budget: SlicedBudget, amount: number): Promise<SliceCharge> => {
   const round = budget.round ?? identity;
+  if (budget.shards > 1) {
+    const full = knownFull.get(budgetId(budget));
+    if (full && full.until > Date.now() && (amount > full.room || (budget.refuseWhenFull && full.room <= 0))) {
+      return { granted: false, used: full.used };
+    }
+  }
   const first = Math.floor(Math.random() * budget.shards);
   const count = await chargeShard(budget, first, amount);
   if (count !== undefined) {
     // With one shard the count is exact; with several, this shard's room scaled up is the best guess
     // of what is left without reading the others.
-    const room = (sliceOf(budget.limit, budget.shards, first, budget.round !== undefined) - count) * budget.shards;
+    const room = (sliceAt(budget, first) - count) * budget.shards;
     return { granted: true, shard: first, used: round(Math.min(budget.limit, Math.max(0, budget.limit - room))) };
   }
   for (let attempt = 0; attempt < 3; attempt += 1) {
     const counts = await readShards(budget);
     const used = round(counts.reduce((sum, value) => sum + value, 0));
     if (budget.shards === 1) return { granted: false, used };
-    const rooms = counts.map((value, index) => round(sliceOf(budget.limit, budget.shards, index, budget.round !== undefined) - value));
+    const rooms = counts.map((value, index) => round(sliceAt(budget, index) - value));
     const best = rooms.reduce((top, room, index) => (room > rooms[top]! ? index : top), 0);
     const room = rooms[best]!;
-    if (room < amount || (budget.refuseWhenFull && room <= 0)) return { granted: false, used };
+    if (room < amount || (budget.refuseWhenFull && room <= 0)) {
+      rememberFull(budget, room, used);
+      return { granted: false, used };
+    }
     const after = await chargeShard(budget, best, amount);
     if (after !== undefined) return { granted: true, shard: best, used: round(used + amount) };
   }
