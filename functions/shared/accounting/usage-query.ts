@@ -183,3 +183,22 @@ export const usageGroups = (records: readonly UsageRecord[], groupBy: UsageGroup
   );
   return entries.map(({ value, totals }) => ({ [groupFields[groupBy]]: value, ...totals }));
 };
+
+/** A filter whose range may be open: absent `from` and `to` read from the first record to now. */
+export interface OpenUsageFilter extends Partial<UsageFilter> {
+  /** At most this many records, the newest; `truncated` says when more matched. */
+  readonly limit: number;
+}
+
+const EARLIEST = '0000-01-01T00:00:00.000Z';
+
+/**
+ * One bounded list for callers that sum records themselves: the newest `limit` records of the
+ * filter, oldest first, and whether more matched. Without account or key it reads the last day.
+ */
+export const queryUsage = async (filter: OpenUsageFilter): Promise<{ records: UsageRecord[]; truncated: boolean }> => {
+  const to = filter.to ?? new Date().toISOString();
+  const from = filter.from ?? (filter.accountId || filter.keyId ? EARLIEST : new Date(Date.parse(to) - DAY_MS).toISOString());
+  const newestFirst = await readUsage({ accountId: filter.accountId, keyId: filter.keyId, model: filter.model, from, to });
+  return { records: newestFirst.slice(0, filter.limit).reverse(), truncated: newestFirst.length > filter.limit };
+};
