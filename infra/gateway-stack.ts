@@ -7,6 +7,7 @@ import { GatewayFunctions } from './constructs/gateway-functions.js';
 import { GatewayMonitoring } from './constructs/gateway-monitoring.js';
 import { GatewayTables } from './constructs/gateway-tables.js';
 import { parseCorsOrigins } from '../functions/shared/http/cors-policy.js';
+import { scaleSettingsFrom } from './constructs/scale-settings.js';
 
 export interface ModelGatewayStackProps extends StackProps {
   /** The routes to serve; the shared route table by default. */
@@ -29,17 +30,20 @@ export class ModelGatewayStack extends Stack {
     super(scope, id, props);
     // `-c corsOrigins=https://app.example,https://other.example` (or `*`): CORS for browser clients.
     const corsOrigins = parseCorsOrigins(this.node.tryGetContext('corsOrigins'));
+    const scale = scaleSettingsFrom(this);
     this.tables = new GatewayTables(this, 'Tables');
     this.functions = new GatewayFunctions(this, 'Functions', {
       tables: this.tables.tables,
       groups: props.functionGroups,
       entryFor: props.entryFor,
       corsOrigins,
+      reservedConcurrency: { admin: scale.adminReservedConcurrency },
     });
     this.api = new GatewayApi(this, 'Api', {
       functions: this.functions.functions,
       groups: this.functions.groups,
       routes: props.routes,
+      throttle: scale.throttle,
       corsOrigins,
     });
     this.monitoring = new GatewayMonitoring(this, 'Monitoring', { functions: this.functions.functions, api: this.api.api });

@@ -1,3 +1,4 @@
+import { readSpend } from '../shared/accounting/spend.js';
 import { newId } from '../shared/auth/api-key.js';
 import { newAccountRecord } from '../shared/config/resource-records.js';
 import { notFound } from '../shared/errors.js';
@@ -12,6 +13,12 @@ type Request = GatewayRequest<unknown>;
 
 const accountNotFound = (id: string) => notFound(`No account with id '${id}'.`);
 
+/** The account as shown: its `quota.used` is the spending summed over the spend table's shards. */
+const shown = async (account: Account) => {
+  const { used } = await readSpend(account.id);
+  return accountView({ ...account, quota: { ...account.quota, used } });
+};
+
 /** The account, or 404: for routes that act on an account named in the request. */
 export const requireAccount = async (id: string): Promise<Account> => {
   const account = await getAccount(id);
@@ -23,16 +30,16 @@ export const requireAccount = async (id: string): Promise<Account> => {
 export const create = async ({ body }: Request) => {
   const input = parseWith(accountCreate, body ?? {});
   const account = await createAccount(newAccountRecord(newId('acct'), input));
-  return json(201, accountView(account));
+  return json(201, await shown(account));
 };
 
 /** GET /admin/v1/accounts */
-export const list = async () => json(200, listView((await listAccounts()).map(accountView)));
+export const list = async () => json(200, listView(await Promise.all((await listAccounts()).map(shown))));
 
 /** GET /admin/v1/accounts/{id} */
 export const get = async ({ pathParameters }: Request) => {
   const { id } = parseWith(idPath, pathParameters);
-  return json(200, accountView(await requireAccount(id)));
+  return json(200, await shown(await requireAccount(id)));
 };
 
 /** PATCH /admin/v1/accounts/{id}: only the fields sent change; the quota's `used` never does. */
@@ -41,5 +48,5 @@ export const update = async ({ pathParameters, body }: Request) => {
   const { quota, ...changes } = parseWith(accountPatch, body ?? {});
   const account = await updateAccount(id, { ...changes, quotaLimit: quota?.limit });
   if (!account) throw accountNotFound(id);
-  return json(200, accountView(account));
+  return json(200, await shown(account));
 };

@@ -27,6 +27,8 @@ export interface GatewayApiProps {
   readonly fallbackGroup?: string;
   /** The stage, the first path segment after the host: `https://…/<stage>/v1/...`. */
   readonly stageName?: string;
+  /** The stage's request rate and burst (see scale-settings.ts); the account's limit when absent. */
+  readonly throttle?: { readonly rateLimit: number; readonly burstLimit: number };
   readonly logRetention?: logs.RetentionDays;
   /** Browser origins allowed (CORS): API Gateway then answers their preflight requests. */
   readonly corsOrigins?: readonly string[];
@@ -78,6 +80,8 @@ export class GatewayApi extends Construct {
         // Errors only, and never request data: bodies and headers carry keys and prompts.
         loggingLevel: apigateway.MethodLoggingLevel.ERROR,
         dataTraceEnabled: false,
+        throttlingRateLimit: props.throttle?.rateLimit,
+        throttlingBurstLimit: props.throttle?.burstLimit,
       },
       ...(props.corsOrigins?.length ? { defaultCorsPreflightOptions: corsPreflightOptions(props.corsOrigins) } : {}),
     });

@@ -31,6 +31,8 @@ export interface GatewayFunctionsProps {
   readonly upstreamSecretPrefix?: string;
   /** Browser origins allowed (CORS); none by default. */
   readonly corsOrigins?: readonly string[];
+  /** Concurrent executions reserved per group (see scale-settings.ts); none for a group not listed. */
+  readonly reservedConcurrency?: Readonly<Record<string, number | undefined>>;
 }
 
 /** How long a function trusts a cached key, account or catalogue read (revocation delay, DESIGN §3.2). */
@@ -93,6 +95,7 @@ export class GatewayFunctions extends Construct {
           ? { ...environment, [upstreamSecretPrefixVariable]: this.upstreamSecretPrefix }
           : environment,
         bundling: lambdaBundlingOptions(group),
+        reservedConcurrentExecutions: props.reservedConcurrency?.[group],
       });
       this.grantTables(group, role, props.tables);
       grantServices(group, role, arnContext);

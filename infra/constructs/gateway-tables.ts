@@ -27,6 +27,7 @@ const removalPolicies: Readonly<Record<TableName, RemovalPolicy>> = {
   counters: RemovalPolicy.DESTROY,
   usage: RemovalPolicy.RETAIN,
   members: RemovalPolicy.RETAIN,
+  spend: RemovalPolicy.RETAIN,
 };
 
 /**

@@ -9,8 +9,11 @@ export type TableGrants = Readonly<Partial<Record<TableName, TableAccess>>>;
 /** Authenticating a key and resolving its models reads these, and never writes them. */
 const catalogRead: TableGrants = { keys: 'read', accounts: 'read', channels: 'read', models: 'read' };
 
-/** A relaying group also counts its rate-limit windows and records one usage item per request. */
-export const relayGrants: TableGrants = { ...catalogRead, counters: 'read-write', usage: 'read-write' };
+/**
+ * A relaying group also counts its rate-limit windows, reserves and settles its account's spend, and
+ * records one usage item per request.
+ */
+export const relayGrants: TableGrants = { ...catalogRead, counters: 'read-write', usage: 'read-write', spend: 'read-write' };
 
 /**
  * Each group's grants, as data. A group not listed here (chat, embeddings, images, audio, …)

@@ -100,21 +100,22 @@ describe('gateway functions', () => {
     expect(actions.filter((action) => writeActions.includes(action))).toEqual([]);
   });
 
-  it('gives the models function no access to counters or usage', () => {
+  it('gives the models function no access to counters, usage or spend', () => {
     expect(actionsOn('models', 'counters')).toEqual([]);
     expect(actionsOn('models', 'usage')).toEqual([]);
+    expect(actionsOn('models', 'spend')).toEqual([]);
   });
 
   it.each(tableNames)('lets the admin function read and write the %s table', (table) => {
     expect(actionsOn('admin', table)).toEqual(expect.arrayContaining(['dynamodb:GetItem', ...writeActions]));
   });
 
-  it('lets the chat function read the catalogue and write only counters and usage', () => {
+  it('lets the chat function read the catalogue and write only counters, usage and spend', () => {
     for (const table of ['keys', 'accounts', 'channels', 'models'] as const) {
       expect(actionsOn('chat', table)).toContain('dynamodb:GetItem');
       expect(actionsOn('chat', table)).not.toContain('dynamodb:PutItem');
     }
-    for (const table of ['counters', 'usage'] as const) {
+    for (const table of ['counters', 'usage', 'spend'] as const) {
       expect(actionsOn('chat', table)).toEqual(expect.arrayContaining(['dynamodb:UpdateItem', 'dynamodb:PutItem']));
     }
   });
@@ -128,6 +129,7 @@ describe('gateway functions', () => {
       models: 'read',
       counters: 'read-write',
       usage: 'read-write',
+      spend: 'read-write',
     });
   });
 });

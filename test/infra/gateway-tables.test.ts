@@ -73,7 +73,7 @@ describe('gateway tables', () => {
     const indexNames = (name: TableName) =>
       (tableResource(name).Properties.GlobalSecondaryIndexes ?? []).map((index) => index.IndexName);
     expect(indexNames('keys')).toEqual(['byId', 'byAccount']);
-    expect(indexNames('usage')).toEqual(['byKey']);
+    expect(indexNames('usage')).toEqual(['byKey', 'byDay']);
   });
 
   it.each(['counters', 'usage'] as const)('expires %s items by TTL on expiresAt', (name) => {
@@ -85,7 +85,7 @@ describe('gateway tables', () => {
     expect(ttl?.AttributeName).toBe(tableDefinitions[name].ttlAttribute);
   });
 
-  it.each(['keys', 'accounts', 'usage'] as const)('keeps point-in-time recovery on the %s table', (name) => {
+  it.each(['keys', 'accounts', 'usage', 'spend'] as const)('keeps point-in-time recovery on the %s table', (name) => {
     expect(tableResource(name).Properties.Replicas[0]?.PointInTimeRecoverySpecification).toEqual({
       PointInTimeRecoveryEnabled: true,
     });
@@ -100,7 +100,7 @@ describe('gateway tables', () => {
     expect(tableResource(name).Properties.SSESpecification).toEqual({ SSEEnabled: true, SSEType: 'KMS' });
   });
 
-  it.each(['keys', 'accounts', 'usage'] as const)('retains the %s table when the stack is deleted', (name) => {
+  it.each(['keys', 'accounts', 'usage', 'spend'] as const)('retains the %s table when the stack is deleted', (name) => {
     expect(tableResource(name).DeletionPolicy).toBe('Retain');
   });
 

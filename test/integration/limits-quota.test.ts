@@ -1,6 +1,4 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { store } from '../../functions/shared/store/client.js';
-import { physicalTableName } from '../../functions/shared/store/tables.js';
+import { readSpend } from '../../functions/shared/accounting/spend.js';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream/fake-upstream.js';
 import { itInProcess } from '../support/gateway-target.js';
 import { startTestGateway, type TestGateway } from '../support/test-gateway.js';
@@ -35,10 +33,8 @@ const chat = (key: string, model: string, body: Record<string, unknown> = {}) =>
     body: { model, messages: [{ role: 'user', content: 'hi' }], ...body },
   });
 
-const storedQuota = async (accountId: string) => {
-  const { Item } = await store().send(new GetCommand({ TableName: physicalTableName('accounts'), Key: { id: accountId }, ConsistentRead: true }));
-  return Item!.quota as { limit: number; used: number; committed?: number };
-};
+// The account's spending as stored: summed over its spend shards.
+const storedQuota = (accountId: string) => readSpend(accountId);
 
 /** The account's spending as the admin API shows it. */
 const spent = async (accountId: string): Promise<number> => (await gateway.admin('GET', `/admin/v1/accounts/${accountId}`)).body.quota.used;

@@ -1,5 +1,6 @@
 import type { Principal } from '../auth/principal.js';
 import { GatewayError } from '../errors.js';
+import { log } from '../log.js';
 import type { RateLimitSettings } from '../store/accounts.js';
 import type { ModelPricing } from '../store/models.js';
 import { type PricedUsage, usageCost } from './pricing.js';
@@ -75,7 +76,15 @@ const windowCharges = (principal: Principal, estimatedTokens: number, windowStar
   for (const [scope, ownerId, limits] of limitOwners(principal)) {
     if (limits?.rpm) charges.push({ dimension: 'requests', scope, ownerId, limit: limits.rpm, amount: 1, windowStart });
     if (limits?.tpm) {
-      charges.push({ dimension: 'tokens', scope, ownerId, limit: limits.tpm, amount: estimatedTokens, windowStart });
+      charges.push({
+        dimension: 'tokens',
+        scope,
+        ownerId,
+        limit: limits.tpm,
+        amount: estimatedTokens,
+        windowStart,
+        requestLimit: limits.rpm,
+      });
     }
   }
   return charges;
@@ -105,6 +114,13 @@ const quotaRefusal = (headers: Record<string, string>) =>
     { status: 429, type: 'insufficient_quota', code: 'insufficient_quota', headers },
   );
 
+/**
+ * A give-back the store refused even after its retries: the window or quota keeps the charge until it
+ * expires or settles, which errs on the safe side (fewer admissions, never more); the client still gets
+ * the refusal it was owed, not a 500.
+ */
+const giveBackFailed = (error: unknown) => log.warn('admission give-back failed', { errorName: (error as Error).name });
+
 /** Gives back everything a refused admission had taken. */
 const compensate = async (
   results: readonly WindowResult[],
@@ -113,7 +129,7 @@ const compensate = async (
 ): Promise<void> => {
   await Promise.all([
     ...results.filter((result) => result.granted).map((result) => adjustWindow(result.charge, -result.charge.amount)),
-    quota?.granted && quota.reserved > 0 ? settleQuota(accountId, quota.reserved, 0) : undefined,
+    quota?.granted && quota.reserved > 0 ? settleQuota(accountId, quota, 0) : undefined,
   ]);
 };
 
@@ -122,7 +138,7 @@ const settleOnce = (
   input: AdmissionInput,
   estimatedTokens: number,
   tokenWindows: readonly WindowCharge[],
-  reservedCost: number,
+  reservation: QuotaReservation | undefined,
 ): Admission['settle'] => {
   let settled: Promise<{ cost: number }> | undefined;
   return (usage) => {
@@ -131,7 +147,7 @@ const settleOnce = (
       const actualTokens = usage ? (usage.totalTokens ?? usage.promptTokens + usage.completionTokens) : 0;
       await Promise.all([
         ...tokenWindows.map((charge) => adjustWindow(charge, actualTokens - estimatedTokens)),
-        settleQuota(principal.accountId, reservedCost, cost),
+        settleQuota(principal.accountId, reservation, cost, principal.accountRateLimit?.rpm),
       ]);
       return { cost };
     })();
@@ -171,28 +187,42 @@ export const admit = async (principal: Principal, input: AdmissionInput): Promis
       headers: {},
       estimatedTokens,
       reservedCost: 0,
-      settle: settleOnce(principal, input, estimatedTokens, [], 0),
+      settle: settleOnce(principal, input, estimatedTokens, [], undefined),
     };
   }
 
-  const [results, quota] = await Promise.all([
-    Promise.all(charges.map(chargeWindow)),
-    quotaLimit === null ? undefined : reserveQuota(principal.accountId, quotaLimit, reservation),
+  const [windowOutcomes, quotaOutcomes] = await Promise.all([
+    Promise.allSettled(charges.map(chargeWindow)),
+    Promise.allSettled([
+      quotaLimit === null
+        ? undefined
+        : reserveQuota(principal.accountId, quotaLimit, reservation, principal.accountRateLimit?.rpm),
+    ]),
   ]);
+  const results = windowOutcomes.flatMap((outcome) => (outcome.status === 'fulfilled' ? [outcome.value] : []));
+  const quota = quotaOutcomes[0].status === 'fulfilled' ? quotaOutcomes[0].value : undefined;
+  // The store failed or stayed throttled (a 429 by then) for one charge: give back what the others
+  // took, so that a throttling storm does not eat the limits, and fail the request with that error.
+  const failed = [...windowOutcomes, ...quotaOutcomes].find((outcome) => outcome.status === 'rejected');
+  if (failed) {
+    await compensate(results, quota, principal.accountId).catch(giveBackFailed);
+    throw failed.reason;
+  }
   const headers = rateLimitHeaders(results, now);
   const refused =
     results.find((result) => !result.granted && result.charge.dimension === 'requests') ??
     results.find((result) => !result.granted);
   if (refused || (quota && !quota.granted)) {
-    await compensate(results, quota, principal.accountId);
+    await compensate(results, quota, principal.accountId).catch(giveBackFailed);
     throw refused ? rateLimitRefusal(refused, results, now) : quotaRefusal(headers);
   }
   const reservedCost = quota?.granted ? quota.reserved : 0;
-  const tokenWindows = charges.filter((charge) => charge.dimension === 'tokens');
+  // The granted charges know their shard: corrections go where the estimate was taken.
+  const tokenWindows = results.map((result) => result.charge).filter((charge) => charge.dimension === 'tokens');
   return {
     headers,
     estimatedTokens,
     reservedCost,
-    settle: settleOnce(principal, input, estimatedTokens, tokenWindows, reservedCost),
+    settle: settleOnce(principal, input, estimatedTokens, tokenWindows, quota),
   };
 };

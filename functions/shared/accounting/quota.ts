@@ -1,96 +1,105 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { store } from '../store/client.js';
 import { physicalTableName } from '../store/tables.js';
+import { retryThrottled, retryThrottledOrBusy } from '../store/throttle-retry.js';
 import { roundUsd } from './pricing.js';
+import { spendShards } from './shard-count.js';
+import { chargeBudget, type SlicedBudget } from './sliced-budget.js';
+import { spendKey } from './spend.js';
 
 /**
- * An account's USD quota lives on the account item: `quota.limit`, `quota.used` (settled spending) and
- * `quota.committed` (used plus every reservation still open). Admission reserves on `committed`;
- * settlement moves the real cost into `used` and gives the reservation back.
+ * An account's USD quota: the limit lives on the account item (`quota.limit`), the spending in the
+ * spend table, split over shards so that a busy account's two writes per request (reserve, settle)
+ * do not all land on one item. Each shard holds `committed` (spent plus reservations still open) and
+ * `used` (settled spending).
+ *
+ * Why the invariant of DESIGN §5 (concurrent requests never overdraw by more than what was reserved)
+ * survives the sharding: shard i may commit at most its slice of the limit, the slices add up to the
+ * limit, and a reservation is one conditional update on one shard (`committed + estimate ≤ slice`).
+ * So the sum of `committed` over all shards never passes the limit through reservations; only
+ * settlement, which turns a reservation into the real cost, can add to it, and by no more than the
+ * cost exceeded what was reserved. A reservation refused by its shard tries the shard with the most
+ * room, so near the limit at most `shards × estimate` of the quota goes unused; an account up to
+ * ~150 requests per second is one shard, exact as before.
  */
 
-const table = () => physicalTableName('accounts');
-
-const isConditionFailure = (error: unknown) => (error as Error).name === 'ConditionalCheckFailedException';
+const accountsTable = () => physicalTableName('accounts');
 
 export type QuotaReservation =
-  | { readonly granted: true; readonly reserved: number }
+  | { readonly granted: true; readonly reserved: number; readonly shard: number }
   | { readonly granted: false; readonly limit: number; readonly committed: number };
 
-const readQuota = async (accountId: string) => {
-  const { Item } = await store().send(
-    new GetCommand({ TableName: table(), Key: { id: accountId }, ConsistentRead: true, ProjectionExpression: 'quota' }),
-  );
-  const quota = (Item?.quota ?? {}) as { limit?: number | null; used?: number; committed?: number };
-  return { limit: quota.limit ?? null, committed: quota.committed ?? quota.used ?? 0 };
-};
+const spendBudget = (accountId: string, limit: number, shards: number): SlicedBudget => ({
+  table: physicalTableName('spend'),
+  key: (index) => spendKey(accountId, index),
+  shards,
+  limit,
+  attribute: 'committed',
+  // A spent quota (committed = slice) refuses even a free request.
+  refuseWhenFull: true,
+  round: roundUsd,
+});
 
-const tryReserve = async (accountId: string, limit: number, estimate: number): Promise<boolean> => {
-  if (estimate > limit) return false;
-  try {
-    await store().send(
-      new UpdateCommand({
-        TableName: table(),
-        Key: { id: accountId },
-        // The limit is the one this admission was decided on (a changed limit is read and retried),
-        // and committed + estimate ≤ limit holds after the update, with a spent quota (committed =
-        // limit) refusing even a free request. No `committed` yet means nothing was ever spent.
-        ConditionExpression:
-          '#quota.#limit = :limit AND (attribute_not_exists(#quota.#committed) OR ' +
-          '(#quota.#committed <= :ceiling AND #quota.#committed < :limit))',
-        UpdateExpression: 'SET #quota.#committed = if_not_exists(#quota.#committed, :zero) + :estimate',
-        ExpressionAttributeNames: { '#quota': 'quota', '#limit': 'limit', '#committed': 'committed' },
-        ExpressionAttributeValues: {
-          ':limit': limit,
-          ':ceiling': roundUsd(limit - estimate),
-          ':estimate': estimate,
-          ':zero': 0,
-        },
-      }),
-    );
-    return true;
-  } catch (error) {
-    if (isConditionFailure(error)) return false;
-    throw error;
-  }
+const storedLimit = async (accountId: string): Promise<number | null> => {
+  const { Item } = await retryThrottledOrBusy(() =>
+    store().send(
+      new GetCommand({ TableName: accountsTable(), Key: { id: accountId }, ConsistentRead: true, ProjectionExpression: 'quota' }),
+    ),
+  );
+  const quota = (Item?.quota ?? {}) as { limit?: number | null };
+  return quota.limit ?? null;
 };
 
 /**
  * Reserves `estimate` USD of the account's quota if what is spent and reserved, plus it, stays within
- * the limit. `cachedLimit` is the limit the caller knows (from the cached principal); when the store
- * holds another one, the decision is made again on the stored limit, so a raised or removed limit
- * takes effect at once.
+ * the limit. `cachedLimit` is the limit the caller knows (from the cached principal); on a refusal the
+ * stored limit is read, and when it differs the decision is made again on it, so a raised or removed
+ * limit takes effect at once (a lowered one within the principal cache's lifetime).
+ * `accountRpm` sizes the shards (see `spendShards`).
  */
 export const reserveQuota = async (
   accountId: string,
   cachedLimit: number,
   estimate: number,
+  accountRpm?: number,
 ): Promise<QuotaReservation> => {
-  if (await tryReserve(accountId, cachedLimit, estimate)) return { granted: true, reserved: estimate };
-  const current = await readQuota(accountId);
-  if (current.limit === null) return { granted: true, reserved: 0 };
-  if (current.limit !== cachedLimit && (await tryReserve(accountId, current.limit, estimate))) {
-    return { granted: true, reserved: estimate };
+  const shards = spendShards(accountRpm);
+  const first = await chargeBudget(spendBudget(accountId, cachedLimit, shards), estimate);
+  if (first.granted) return { granted: true, reserved: estimate, shard: first.shard };
+  const limit = await storedLimit(accountId);
+  if (limit === null) return { granted: true, reserved: 0, shard: 0 };
+  if (limit !== cachedLimit) {
+    const again = await chargeBudget(spendBudget(accountId, limit, shards), estimate);
+    if (again.granted) return { granted: true, reserved: estimate, shard: again.shard };
+    return { granted: false, limit, committed: again.used };
   }
-  return { granted: false, limit: current.limit, committed: current.committed };
+  return { granted: false, limit, committed: first.used };
 };
 
 /**
  * Moves a request's real cost into `used` and closes its reservation (`committed` changes by
- * cost − reserved). Unconditional: what was spent is spent, even past the limit.
+ * cost − reserved) on the shard it was reserved on. Unconditional: what was spent is spent, even past
+ * the limit. A request without a reservation (an account without quota) adds its cost to a random
+ * shard, so that spending is still shown.
  */
-export const settleQuota = async (accountId: string, reserved: number, cost: number): Promise<void> => {
+export const settleQuota = async (
+  accountId: string,
+  reservation: QuotaReservation | undefined,
+  cost: number,
+  accountRpm?: number,
+): Promise<void> => {
+  const reserved = reservation?.granted ? reservation.reserved : 0;
   if (reserved === 0 && cost === 0) return;
-  await store().send(
-    new UpdateCommand({
-      TableName: table(),
-      Key: { id: accountId },
-      ConditionExpression: 'attribute_exists(id)',
-      UpdateExpression:
-        'SET #quota.#used = if_not_exists(#quota.#used, :zero) + :cost, ' +
-        '#quota.#committed = if_not_exists(#quota.#committed, :zero) + :delta',
-      ExpressionAttributeNames: { '#quota': 'quota', '#used': 'used', '#committed': 'committed' },
-      ExpressionAttributeValues: { ':cost': cost, ':delta': roundUsd(cost - reserved), ':zero': 0 },
-    }),
+  const shard = reservation?.granted ? reservation.shard : Math.floor(Math.random() * spendShards(accountRpm));
+  await retryThrottled(() =>
+    store().send(
+      new UpdateCommand({
+        TableName: physicalTableName('spend'),
+        Key: spendKey(accountId, shard),
+        UpdateExpression: 'ADD #used :cost, #committed :delta',
+        ExpressionAttributeNames: { '#used': 'used', '#committed': 'committed' },
+        ExpressionAttributeValues: { ':cost': cost, ':delta': roundUsd(cost - reserved) },
+      }),
+    ),
   );
 };

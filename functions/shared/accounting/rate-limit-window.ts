@@ -1,6 +1,6 @@
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { store } from '../store/client.js';
 import { physicalTableName } from '../store/tables.js';
+import { requestWindowShards, tokenWindowShards } from './shard-count.js';
+import { adjustBudget, chargeBudget, type SlicedBudget } from './sliced-budget.js';
 
 /** What a fixed one-minute window counts: requests or tokens. */
 export type LimitDimension = 'requests' | 'tokens';
@@ -20,9 +20,13 @@ export interface WindowCharge {
   readonly limit: number;
   readonly amount: number;
   readonly windowStart: number;
+  /** The owner's RPM limit beside a token window: its request rate sizes the token window's shards. */
+  readonly requestLimit?: number;
+  /** Set on a granted charge: the shard it was taken from, where corrections go. */
+  readonly shard?: number;
 }
 
-/** A charge that went through: the count after it. */
+/** A charge that went through: the count after it (exact on one shard, estimated on several). */
 export interface WindowGranted {
   readonly charge: WindowCharge;
   readonly granted: true;
@@ -40,74 +44,54 @@ export type WindowResult = WindowGranted | WindowRefused;
 
 export const windowStartOf = (now: number): number => now - (now % WINDOW_MS);
 
-const counterId = (charge: Pick<WindowCharge, 'dimension' | 'scope' | 'ownerId' | 'windowStart'>): string =>
-  `${charge.dimension === 'requests' ? 'rpm' : 'tpm'}#${charge.scope}#${charge.ownerId}#${charge.windowStart}`;
-
 const table = () => physicalTableName('counters');
 
-const isConditionFailure = (error: unknown) => (error as Error).name === 'ConditionalCheckFailedException';
+/** The number of shards follows from the limit alone, so every instance agrees on it without a read. */
+const shardsOf = (charge: Pick<WindowCharge, 'dimension' | 'limit' | 'requestLimit'>): number =>
+  charge.dimension === 'requests' ? requestWindowShards(charge.limit) : tokenWindowShards(charge.limit, charge.requestLimit);
 
-const readCount = async (charge: WindowCharge): Promise<number> => {
-  const { Item } = await store().send(
-    new GetCommand({ TableName: table(), Key: { id: counterId(charge) }, ConsistentRead: true }),
-  );
-  return typeof Item?.count === 'number' ? Item.count : 0;
+/**
+ * One window as a sliced budget. Shard 0 keeps the unsharded id, so a small (one-shard) window is
+ * the single item it always was; shard n > 0 appends `#n`.
+ */
+const windowBudget = (charge: WindowCharge): SlicedBudget => {
+  const base = `${charge.dimension === 'requests' ? 'rpm' : 'tpm'}#${charge.scope}#${charge.ownerId}#${charge.windowStart}`;
+  return {
+    table: table(),
+    key: (index) => ({ id: index === 0 ? base : `${base}#${index}` }),
+    shards: shardsOf(charge),
+    limit: charge.limit,
+    attribute: 'count',
+    alsoSet: {
+      expression: '#expiresAt = if_not_exists(#expiresAt, :expiresAt)',
+      names: { '#expiresAt': 'expiresAt' },
+      values: { ':expiresAt': Math.floor((charge.windowStart + WINDOW_MS) / 1000) + COUNTER_TTL_SECONDS },
+    },
+  };
 };
 
 /**
- * Adds `amount` to the window's counter if, and only if, the counter stays within the limit. One
- * conditional UpdateItem: DynamoDB applies it atomically, so any number of concurrent callers (any
- * number of Lambda instances) can never push a window past its limit together.
+ * Adds `amount` to the window if, and only if, the window stays within its limit. Each shard is one
+ * conditional UpdateItem on its own slice of the limit, which DynamoDB applies atomically, so any
+ * number of concurrent callers (any number of Lambda instances) can never push a window past its
+ * limit together. A window up to 300 requests/s is one shard and exact; a larger one refuses only
+ * when no shard has `amount` left (for requests, amount 1: when the window is full).
  */
 export const chargeWindow = async (charge: WindowCharge): Promise<WindowResult> => {
-  // A request larger than the whole window can never fit: refuse without a write.
-  if (charge.amount > charge.limit) return { charge, granted: false, count: await readCount(charge) };
-  try {
-    const { Attributes } = await store().send(
-      new UpdateCommand({
-        TableName: table(),
-        Key: { id: counterId(charge) },
-        // Guarantees count + amount ≤ limit after the update: a missing item counts as 0, which fits
-        // because amount ≤ limit was checked above.
-        ConditionExpression: 'attribute_not_exists(#count) OR #count <= :ceiling',
-        UpdateExpression: 'ADD #count :amount SET #expiresAt = :expiresAt',
-        ExpressionAttributeNames: { '#count': 'count', '#expiresAt': 'expiresAt' },
-        ExpressionAttributeValues: {
-          ':amount': charge.amount,
-          ':ceiling': charge.limit - charge.amount,
-          ':expiresAt': Math.floor((charge.windowStart + WINDOW_MS) / 1000) + COUNTER_TTL_SECONDS,
-        },
-        ReturnValues: 'UPDATED_NEW',
-      }),
-    );
-    return { charge, granted: true, count: Number(Attributes?.count ?? charge.amount) };
-  } catch (error) {
-    if (!isConditionFailure(error)) throw error;
-    // Only on refusal: read the count for the client's `x-ratelimit-remaining-*` headers.
-    return { charge, granted: false, count: await readCount(charge) };
-  }
+  const budget = windowBudget(charge);
+  // A request larger than the whole window can never fit: refused without a write.
+  const result = await chargeBudget(budget, charge.amount > charge.limit ? Number.POSITIVE_INFINITY : charge.amount);
+  return result.granted
+    ? { charge: { ...charge, shard: result.shard }, granted: true, count: result.used }
+    : { charge, granted: false, count: result.used };
 };
 
 /**
- * Adds `delta` (which may be negative) to a window's counter without a condition: gives back what a
- * refused admission had taken elsewhere, or corrects a token estimate to the real count. A window
- * already over never refuses a correction; it only refuses new admissions.
+ * Adds `delta` (which may be negative) to the shard a granted charge took from, without a condition:
+ * gives back what a refused admission had taken elsewhere, or corrects a token estimate to the real
+ * count. A window already over never refuses a correction; it only refuses new admissions.
  */
-export const adjustWindow = async (
-  charge: Pick<WindowCharge, 'dimension' | 'scope' | 'ownerId' | 'windowStart'>,
-  delta: number,
-): Promise<void> => {
+export const adjustWindow = async (charge: WindowCharge, delta: number): Promise<void> => {
   if (delta === 0) return;
-  await store().send(
-    new UpdateCommand({
-      TableName: table(),
-      Key: { id: counterId(charge) },
-      UpdateExpression: 'ADD #count :delta SET #expiresAt = if_not_exists(#expiresAt, :expiresAt)',
-      ExpressionAttributeNames: { '#count': 'count', '#expiresAt': 'expiresAt' },
-      ExpressionAttributeValues: {
-        ':delta': delta,
-        ':expiresAt': Math.floor((charge.windowStart + WINDOW_MS) / 1000) + COUNTER_TTL_SECONDS,
-      },
-    }),
-  );
+  await adjustBudget(windowBudget(charge), charge.shard ?? 0, delta);
 };

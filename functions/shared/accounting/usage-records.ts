@@ -1,8 +1,11 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { log } from '../log.js';
 import type { TokenUsage } from '../schemas/chat-completion-result.js';
 import { store } from '../store/client.js';
 import { physicalTableName } from '../store/tables.js';
 import type { EndpointKind } from '../store/channels.js';
+import { retryThrottled } from '../store/throttle-retry.js';
+import { dayOf, partitionKey, usagePartitionOf, usageSortKey } from './usage-partitions.js';
 
 /** How a request ended, as its usage record says. */
 /** How a request ended; `timeout`: the function ran out of time and ended it (function-deadline.ts). */
@@ -35,13 +38,36 @@ export interface UsageRecord {
 
 const USAGE_RETENTION_DAYS = () => Number(process.env.GATEWAY_USAGE_RETENTION_DAYS ?? 400);
 
-/** Writes one request's record; sorted by time within the account, gone by TTL after the retention. */
+/** The stored item: the record plus its keys in the table and both indexes, and its expiry. */
+export const usageItem = (record: UsageRecord) => {
+  const partition = usagePartitionOf(record.requestId);
+  return {
+    ...record,
+    partition: partitionKey(record.accountId, partition),
+    keyPartition: partitionKey(record.keyId, partition),
+    dayPartition: partitionKey(dayOf(record.time), partition),
+    sk: usageSortKey(record.time, record.requestId),
+    expiresAt: Math.floor(Date.parse(record.time) / 1000) + USAGE_RETENTION_DAYS() * 86_400,
+  };
+};
+
+/**
+ * Writes one request's record, sorted by time in one of its account's partitions; gone by TTL after
+ * the retention. A throttled write is retried with jittered backoff (the put is idempotent: same item,
+ * same content). A record that still cannot be stored is never dropped silently: it is written whole
+ * to the error log (`usage record not stored`, with the record), from which an operator can replay it;
+ * a Lambda invoked by API Gateway has no dead-letter queue, and its logs are durable. The request's
+ * client is never failed for it: this runs after the response.
+ */
 export const writeUsageRecord = async (record: UsageRecord): Promise<void> => {
-  const expiresAt = Math.floor(Date.parse(record.time) / 1000) + USAGE_RETENTION_DAYS() * 86_400;
-  await store().send(
-    new PutCommand({
-      TableName: physicalTableName('usage'),
-      Item: { ...record, sk: `${record.time}#${record.requestId}`, expiresAt },
-    }),
-  );
+  try {
+    await retryThrottled(() => store().send(new PutCommand({ TableName: physicalTableName('usage'), Item: usageItem(record) })));
+  } catch (error) {
+    log.error('usage record not stored', {
+      event: 'usage_record_not_stored',
+      requestId: record.requestId,
+      errorName: (error as Error).name,
+      usageRecord: record,
+    });
+  }
 };

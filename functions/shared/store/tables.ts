@@ -2,7 +2,7 @@
  * The gateway's DynamoDB tables, defined once. The CDK stack creates them from this list and the
  * local runtime creates the same tables in the embedded engine, so the two cannot drift.
  */
-export type TableName = 'keys' | 'accounts' | 'channels' | 'models' | 'counters' | 'usage' | 'members';
+export type TableName = 'keys' | 'accounts' | 'channels' | 'models' | 'counters' | 'usage' | 'members' | 'spend';
 
 export interface IndexDefinition {
   readonly name: string;
@@ -42,11 +42,15 @@ export const tableDefinitions: Readonly<Record<TableName, TableDefinition>> = {
     pointInTimeRecovery: false,
     environmentVariable: 'GATEWAY_TABLE_COUNTERS',
   },
-  // One record per request, by account and time; by key through the index.
+  // One record per request, sorted by time, spread over several partitions per account, per key and
+  // per day (usage-partitions.ts), so that no partition key of the table or its indexes runs hot.
   usage: {
-    partitionKey: 'accountId',
+    partitionKey: 'partition',
     sortKey: 'sk',
-    indexes: [{ name: 'byKey', partitionKey: 'keyId', sortKey: 'sk' }],
+    indexes: [
+      { name: 'byKey', partitionKey: 'keyPartition', sortKey: 'sk' },
+      { name: 'byDay', partitionKey: 'dayPartition', sortKey: 'sk' },
+    ],
     ttlAttribute: 'expiresAt',
     pointInTimeRecovery: true,
     environmentVariable: 'GATEWAY_TABLE_USAGE',
@@ -58,6 +62,8 @@ export const tableDefinitions: Readonly<Record<TableName, TableDefinition>> = {
     pointInTimeRecovery: true,
     environmentVariable: 'GATEWAY_TABLE_MEMBERS',
   },
+  // An account's USD spending, split into shards that each own a slice of its quota (quota.ts).
+  spend: { partitionKey: 'id', pointInTimeRecovery: true, environmentVariable: 'GATEWAY_TABLE_SPEND' },
 };
 
 export const tableNames = Object.keys(tableDefinitions) as TableName[];

@@ -2,11 +2,22 @@
  * A small in-memory cache with a time to live. Deployed functions keep auth and configuration for a
  * few seconds so the hot path needs no read; a write made through this process clears every cache at
  * once, which is how the local runtime (admin and relay in one process) stays exact with caching on.
+ *
+ * A cold or just-expired fleet must not stampede the tables: concurrent misses on one key share one
+ * load (single flight), and each entry lives a random 80–100 % of the TTL, so that instances warmed
+ * together do not all expire, and reload, in the same instant. Jitter only ever shortens the life of
+ * an entry, so a change reaches every warm instance within the stated TTL.
  */
 const everyCache = new Set<TtlCache<unknown>>();
 
+/** The share of the TTL by which an entry's life is randomly shortened. */
+export const TTL_JITTER = 0.2;
+
 export class TtlCache<V> {
   private readonly entries = new Map<string, { value: V; expiresAt: number }>();
+  private readonly loading = new Map<string, Promise<V>>();
+  /** Bumped by `clear`: a load that started before a clear must not cache what it read. */
+  private generation = 0;
 
   constructor(
     private readonly ttlMs: () => number,
@@ -33,20 +44,39 @@ export class TtlCache<V> {
       const oldest = this.entries.keys().next();
       if (!oldest.done) this.entries.delete(oldest.value);
     }
-    this.entries.set(key, { value, expiresAt: Date.now() + ttl });
+    this.entries.set(key, { value, expiresAt: Date.now() + ttl * (1 - TTL_JITTER * Math.random()) });
   }
 
-  /** Returns the cached value, or loads, caches and returns it. */
-  async getOrLoad(key: string, load: () => Promise<V>): Promise<V> {
+  /**
+   * Returns the cached value, or loads, caches and returns it. Callers that miss while a load of the
+   * same key is under way wait for that load instead of starting their own; a failed load is shared
+   * too, and not cached.
+   */
+  getOrLoad(key: string, load: () => Promise<V>): Promise<V> {
     const hit = this.get(key);
-    if (hit !== undefined) return hit;
-    const value = await load();
-    this.set(key, value);
-    return value;
+    if (hit !== undefined) return Promise.resolve(hit);
+    const pending = this.loading.get(key);
+    if (pending) return pending;
+    const generation = this.generation;
+    // `load` runs on the next microtask, so `loaded` is set before anything below can read it.
+    const loaded: Promise<V> = Promise.resolve()
+      .then(load)
+      .then((value) => {
+        if (generation === this.generation) this.set(key, value);
+        return value;
+      })
+      .finally(() => {
+        if (this.loading.get(key) === loaded) this.loading.delete(key);
+      });
+    this.loading.set(key, loaded);
+    return loaded;
   }
 
   clear(): void {
+    this.generation += 1;
     this.entries.clear();
+    // Callers after the clear start a fresh load rather than join one that may have read old data.
+    this.loading.clear();
   }
 }
 

@@ -1,0 +1,201 @@
+import { BatchGetCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { store } from '../store/client.js';
+import { retryThrottled, retryThrottledOrBusy } from '../store/throttle-retry.js';
+
+/**
+ * A budget (a rate-limit window, an account's spend) held as `shards` items, each owning a slice of
+ * the limit. The slices add up to the limit, and every charge is a conditional update that keeps its
+ * own item within its own slice; so the sum of all items can never pass the limit, whatever the
+ * number of concurrent callers, and no single item takes more than 1/shards of the writes.
+ *
+ * The cost of slicing is at the edge only: a charge refused by its (random) item looks at all items
+ * and tries the one with most room, so it is refused only when no single item has `amount` left. The
+ * unused remainder is then below `shards × amount`; with one shard (every small budget) it is zero.
+ */
+export interface SlicedBudget {
+  readonly table: string;
+  /** The key of shard `index`. */
+  key(index: number): Record<string, string>;
+  readonly shards: number;
+  readonly limit: number;
+  /** The numeric attribute that counts what was taken. */
+  readonly attribute: string;
+  /** Set on every write as well (e.g. an expiry), with its placeholders. */
+  readonly alsoSet?: {
+    readonly expression: string;
+    readonly names: Readonly<Record<string, string>>;
+    readonly values: Readonly<Record<string, unknown>>;
+  };
+  /** A full slice refuses even a charge of 0 (a spent quota refuses a free request). */
+  readonly refuseWhenFull?: boolean;
+  /**
+   * Set for amounts that are not whole units (USD): slices are even fractions of the limit, and sums
+   * are rounded so that float noise never refuses an exact fit. Without it, slices are whole numbers.
+   */
+  readonly round?: (value: number) => number;
+}
+
+export type SliceCharge =
+  | { readonly granted: true; readonly shard: number; readonly used: number }
+  | { readonly granted: false; readonly used: number };
+
+const identity = (value: number) => value;
+
+/**
+ * The slice of shard `index`. Whole units split into whole numbers that add up to the limit exactly;
+ * fractional amounts into even shares (to 1e-12), the last shard taking the rounding remainder.
+ */
+export const sliceOf = (limit: number, shards: number, index: number, fractional = false): number => {
+  if (shards === 1) return limit;
+  if (!fractional) return Math.floor(limit / shards) + (index < limit % shards ? 1 : 0);
+  const even = Math.floor((limit / shards) * 1e12) / 1e12;
+  return index === shards - 1 ? Math.round((limit - even * (shards - 1)) * 1e12) / 1e12 : even;
+};
+
+/** A budget's slice for one shard: fractional when the budget rounds (USD), whole units otherwise. */
+const sliceAt = (budget: SlicedBudget, index: number): number =>
+  sliceOf(budget.limit, budget.shards, index, budget.round !== undefined);
+
+const isConditionFailure = (error: unknown) => (error as Error).name === 'ConditionalCheckFailedException';
+
+/** Charges `amount` to one shard if it stays within its slice: the count after, or undefined when refused. */
+const chargeShard = async (budget: SlicedBudget, index: number, amount: number): Promise<number | undefined> => {
+  const round = budget.round ?? identity;
+  const slice = sliceAt(budget, index);
+  if (amount > slice) return undefined;
+  // count + amount ≤ slice after the update (a missing item counts 0, and amount ≤ slice); with
+  // refuseWhenFull also count < slice before it, so a full slice takes nothing, not even 0.
+  const fits = '#count <= :ceiling';
+  const notFull = budget.refuseWhenFull ? ' AND #count < :slice' : '';
+  try {
+    const { Attributes } = await retryThrottledOrBusy(() =>
+      store().send(
+        new UpdateCommand({
+          TableName: budget.table,
+          Key: budget.key(index),
+          ConditionExpression: `attribute_not_exists(#count) OR (${fits}${notFull})`,
+          UpdateExpression: `ADD #count :amount${budget.alsoSet ? ` SET ${budget.alsoSet.expression}` : ''}`,
+          ExpressionAttributeNames: { '#count': budget.attribute, ...budget.alsoSet?.names },
+          ExpressionAttributeValues: {
+            ':amount': amount,
+            ':ceiling': round(slice - amount),
+            ...(budget.refuseWhenFull ? { ':slice': slice } : {}),
+            ...budget.alsoSet?.values,
+          },
+          ReturnValues: 'UPDATED_NEW',
+        }),
+      ),
+    );
+    return Number(Attributes?.[budget.attribute] ?? amount);
+  } catch (error) {
+    if (isConditionFailure(error)) return undefined;
+    throw error;
+  }
+};
+
+/** What each shard holds now (strongly consistent), in shard order. */
+export const readShards = async (budget: Pick<SlicedBudget, 'table' | 'key' | 'shards' | 'attribute'>): Promise<number[]> => {
+  const countOf = (item: Record<string, unknown> | undefined) => {
+    const value = item?.[budget.attribute];
+    return typeof value === 'number' ? value : 0;
+  };
+  if (budget.shards === 1) {
+    const { Item } = await retryThrottledOrBusy(() =>
+      store().send(new GetCommand({ TableName: budget.table, Key: budget.key(0), ConsistentRead: true })),
+    );
+    return [countOf(Item)];
+  }
+  const keys = Array.from({ length: budget.shards }, (_, index) => budget.key(index));
+  const byKey = new Map<string, number>();
+  let pending: Record<string, unknown>[] = keys;
+  while (pending.length > 0) {
+    const request = pending;
+    const answer = await retryThrottledOrBusy(() =>
+      store().send(new BatchGetCommand({ RequestItems: { [budget.table]: { Keys: request, ConsistentRead: true } } })),
+    );
+    for (const item of answer.Responses?.[budget.table] ?? []) byKey.set(JSON.stringify(keyFields(item, keys[0]!)), countOf(item));
+    pending = (answer.UnprocessedKeys?.[budget.table]?.Keys ?? []) as Record<string, unknown>[];
+  }
+  return keys.map((key) => byKey.get(JSON.stringify(key)) ?? 0);
+};
+
+/** The key attributes of an item, in the order of a sample key, to match answers to requests. */
+const keyFields = (item: Record<string, unknown>, sample: Record<string, string>) =>
+  Object.fromEntries(Object.keys(sample).map((name) => [name, item[name]]));
+
+/**
+ * Sharded budgets this instance found full: `room` was the most any shard had left. Once a busy
+ * window fills, every further request in it would otherwise read all its shards to be refused; for a
+ * second, a charge larger than `room` is refused from memory instead. That bounds the reads of a full
+ * budget to one read of its shards per instance per second, at the price of refusing, for at most
+ * that second, a charge that room given back by a correction could have taken.
+ */
+const FULL_MEMORY_MS = 1000;
+const knownFull = new Map<string, { readonly until: number; readonly room: number; readonly used: number }>();
+
+const budgetId = (budget: SlicedBudget) => `${budget.table}/${JSON.stringify(budget.key(0))}/${budget.limit}`;
+
+const rememberFull = (budget: SlicedBudget, room: number, used: number) => {
+  const now = Date.now();
+  // Forget what has expired, so the map holds only budgets refused in the last second.
+  for (const [id, entry] of knownFull) if (entry.until <= now) knownFull.delete(id);
+  knownFull.set(budgetId(budget), { until: now + FULL_MEMORY_MS, room, used });
+};
+
+/** Tries a shard at random, then, if it is full, the shard with the most room (a few times under contention). */
+export const chargeBudget = async (budget: SlicedBudget, amount: number): Promise<SliceCharge> => {
+  const round = budget.round ?? identity;
+  if (budget.shards > 1) {
+    const full = knownFull.get(budgetId(budget));
+    if (full && full.until > Date.now() && (amount > full.room || (budget.refuseWhenFull && full.room <= 0))) {
+      return { granted: false, used: full.used };
+    }
+  }
+  const first = Math.floor(Math.random() * budget.shards);
+  const count = await chargeShard(budget, first, amount);
+  if (count !== undefined) {
+    // With one shard the count is exact; with several, this shard's room scaled up is the best guess
+    // of what is left without reading the others.
+    const room = (sliceAt(budget, first) - count) * budget.shards;
+    return { granted: true, shard: first, used: round(Math.min(budget.limit, Math.max(0, budget.limit - room))) };
+  }
+  for (let attempt = 0; attempt < 3; attempt += 1) {
+    const counts = await readShards(budget);
+    const used = round(counts.reduce((sum, value) => sum + value, 0));
+    if (budget.shards === 1) return { granted: false, used };
+    const rooms = counts.map((value, index) => round(sliceAt(budget, index) - value));
+    const best = rooms.reduce((top, room, index) => (room > rooms[top]! ? index : top), 0);
+    const room = rooms[best]!;
+    if (room < amount || (budget.refuseWhenFull && room <= 0)) {
+      rememberFull(budget, room, used);
+      return { granted: false, used };
+    }
+    const after = await chargeShard(budget, best, amount);
+    if (after !== undefined) return { granted: true, shard: best, used: round(used + amount) };
+  }
+  return { granted: false, used: round((await readShards(budget)).reduce((sum, value) => sum + value, 0)) };
+};
+
+/**
+ * Adds `delta` (negative to give back) to one shard without a condition: what was taken is taken,
+ * a correction never refuses. Moving amounts between shards never breaks the limit, because each
+ * shard's own condition keeps it within its slice and the slices add up to the limit.
+ */
+export const adjustBudget = async (
+  budget: Pick<SlicedBudget, 'table' | 'key' | 'attribute' | 'alsoSet'>,
+  shard: number,
+  delta: number,
+): Promise<void> => {
+  const also = budget.alsoSet;
+  await retryThrottled(() =>
+    store().send(
+      new UpdateCommand({
+        TableName: budget.table,
+        Key: budget.key(shard),
+        UpdateExpression: `ADD #count :delta${also ? ` SET ${also.expression}` : ''}`,
+        ExpressionAttributeNames: { '#count': budget.attribute, ...also?.names },
+        ExpressionAttributeValues: { ':delta': delta, ...also?.values },
+      }),
+    ),
+  );
+};

@@ -1,0 +1,53 @@
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import { DEFAULT_ADMIN_RESERVED_CONCURRENCY } from '../../infra/constructs/scale-settings.js';
+import { synthesizeGatewayStack } from './synthesize.js';
+
+const template = (context: Record<string, unknown> = {}) => Template.fromStack(synthesizeGatewayStack({}, { context }));
+
+/** ReservedConcurrentExecutions of each function, by the group its description names. */
+const reservedByGroup = (synthesized: Template) =>
+  Object.fromEntries(
+    Object.values(synthesized.findResources('AWS::Lambda::Function'))
+      .map((resource) => resource.Properties)
+      .filter((properties) => String(properties.Description ?? '').startsWith('model-gateway: '))
+      .map((properties) => [
+        String(properties.Description).replace('model-gateway: ', '').replace(' endpoints', ''),
+        properties.ReservedConcurrentExecutions,
+      ]),
+  );
+
+describe('capacity settings from context', () => {
+  test('the admin function has reserved concurrency by default, and no other function has any', () => {
+    const reserved = reservedByGroup(template());
+    expect(reserved.admin).toBe(DEFAULT_ADMIN_RESERVED_CONCURRENCY);
+    expect(Object.entries(reserved).filter(([group, value]) => group !== 'admin' && value !== undefined)).toEqual([]);
+  });
+
+  test('adminReservedConcurrency sets it, and 0 removes it', () => {
+    expect(reservedByGroup(template({ adminReservedConcurrency: '10' })).admin).toBe(10);
+    expect(reservedByGroup(template({ adminReservedConcurrency: '0' })).admin).toBeUndefined();
+  });
+
+  test('without throttle context the stage sets no throttle of its own', () => {
+    template().hasResourceProperties('AWS::ApiGateway::Stage', {
+      MethodSettings: Match.not(Match.arrayWith([Match.objectLike({ ThrottlingRateLimit: Match.anyValue() })])),
+    });
+  });
+
+  test('throttleRps and throttleBurst throttle every method of the stage', () => {
+    template({ throttleRps: '2500', throttleBurst: '5000' }).hasResourceProperties('AWS::ApiGateway::Stage', {
+      MethodSettings: Match.arrayWith([
+        Match.objectLike({ HttpMethod: '*', ResourcePath: '/*', ThrottlingRateLimit: 2500, ThrottlingBurstLimit: 5000 }),
+      ]),
+    });
+  });
+
+  test.each([
+    [{ adminReservedConcurrency: 'many' }, /adminReservedConcurrency/],
+    [{ adminReservedConcurrency: '-1' }, /adminReservedConcurrency/],
+    [{ throttleRps: '100' }, /go together/],
+    [{ throttleRps: '100', throttleBurst: '1.5' }, /throttleBurst/],
+  ])('refuses %j at synthesis', (context, message) => {
+    expect(() => template(context)).toThrow(message);
+  });
+});

@@ -1,0 +1,57 @@
+import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream/fake-upstream.js';
+import { driveChat, setUpHotAccount } from '../support/hot-account.js';
+import { recordWrites } from '../support/store-recorder.js';
+import { startTestGateway, type TestGateway } from '../support/test-gateway.js';
+
+let upstream: FakeUpstream;
+let gateway: TestGateway;
+
+beforeAll(async () => {
+  upstream = await startFakeUpstream();
+  gateway = await startTestGateway();
+});
+
+afterAll(async () => {
+  await gateway?.close();
+  await upstream?.close();
+});
+
+const REQUESTS = 80;
+
+/** Waits until `condition` holds: the deferred bookkeeping of the last requests follows their answers. */
+const waitFor = async (condition: () => boolean, timeoutMs = 15_000) => {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+};
+
+describe('hot writes of one busy account', () => {
+  test('no partition key receives more than a tenth of the writes of a run of requests', async () => {
+    const { key } = await setUpHotAccount(gateway, upstream.baseUrl);
+    const recorder = recordWrites();
+    try {
+      // Unsharded, the account's spend item alone would take 2 of the ~11 writes of each request.
+      const statuses = await driveChat(gateway, key, REQUESTS, 8);
+      // Nothing refused by a limit or failed by the gateway (the limits are sized for 10,000 requests/s).
+      expect(statuses.get(200)).toBeGreaterThanOrEqual(REQUESTS - 2);
+      expect([...statuses.keys()].filter((status) => status !== 200 && status !== 502)).toEqual([]);
+      // Per request: one usage record, and 8 updates (request window of key and account, token
+      // windows of both charged and corrected, spend reserved and settled).
+      await waitFor(
+        () => recorder.commands.get('PutItemCommand') === REQUESTS && recorder.commands.get('UpdateItemCommand') === 8 * REQUESTS,
+      );
+
+      const total = recorder.totalWrites();
+      // Every kind of bookkeeping was written: request and token windows, spend, usage and both indexes.
+      for (const prefix of ['counters:rpm#key', 'counters:rpm#account', 'counters:tpm#key', 'counters:tpm#account', 'spend:', 'usage:', 'usage.byKey:', 'usage.byDay:']) {
+        expect([...recorder.writes.keys()].filter((partition) => partition.startsWith(prefix)).length).toBeGreaterThan(1);
+      }
+      const [hottest, writes] = [...recorder.writes.entries()].sort((a, b) => b[1] - a[1])[0]!;
+      expect({ hottest, writes, total, share: writes / total <= 0.1 }).toEqual({ hottest, writes, total, share: true });
+    } finally {
+      recorder.stop();
+    }
+  }, 120_000);
+});

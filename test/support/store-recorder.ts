@@ -1,0 +1,150 @@
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { store } from '../../functions/shared/store/client.js';
+import { physicalTableName, tableDefinitions, tableNames, type TableDefinition } from '../../functions/shared/store/tables.js';
+
+/**
+ * Middleware on the shared store client that sees every command the gateway sends, with its input
+ * as the code wrote it (before marshalling, before the SDK's own retries). Commands are named as the
+ * low-level client names them (`UpdateItemCommand`), whichever document-client command sent them.
+ */
+type Input = Record<string, unknown>;
+type Item = Record<string, unknown>;
+
+let installed = 0;
+
+const attach = (name: string, handle: (command: string, input: Input) => void): (() => void) => {
+  const client: DynamoDBDocumentClient = store();
+  const step = `${name}-${(installed += 1)}`;
+  client.middlewareStack.add(
+    (next, context) => async (args) => {
+      handle(context.commandName ?? 'unknown', args.input as Input);
+      return next(args);
+    },
+    { step: 'initialize', name: step },
+  );
+  return () => {
+    client.middlewareStack.remove(step);
+  };
+};
+
+const definitionOf = (physicalName: string): [string, TableDefinition] | undefined => {
+  const name = tableNames.find((table) => physicalTableName(table) === physicalName);
+  return name ? [name, tableDefinitions[name]] : undefined;
+};
+
+// Rate-limit windows carry their start (epoch ms) in the id; the same shard of every window is one
+// key here, so a run that crosses a minute is counted as if it had not.
+const withoutWindow = (value: string) => value.replace(/#\d{13}(?=#|$)/, '#<window>');
+
+/** The partition keys one item write lands on: the table's, and each index's whose key the item has. */
+const partitionsWritten = (physicalName: string, item: Item): string[] => {
+  const found = definitionOf(physicalName);
+  if (!found) return [`${physicalName}:?`];
+  const [name, definition] = found;
+  const keys = [`${name}:${withoutWindow(String(item[definition.partitionKey]))}`];
+  for (const index of definition.indexes ?? []) {
+    const value = item[index.partitionKey];
+    if (typeof value === 'string') keys.push(`${name}.${index.name}:${withoutWindow(value)}`);
+  }
+  return keys;
+};
+
+const writesOf = (command: string, input: Input): string[] => {
+  switch (command) {
+    case 'PutItemCommand':
+      return partitionsWritten(input.TableName as string, input.Item as Item);
+    case 'UpdateItemCommand':
+    case 'DeleteItemCommand':
+      // The index keys of an updated item are not in the request; the gateway updates only items
+      // without index keys on the hot path (counters, spend).
+      return partitionsWritten(input.TableName as string, input.Key as Item);
+    case 'TransactWriteItemsCommand':
+      return ((input.TransactItems ?? []) as Record<string, Input>[]).flatMap((entry) => {
+        const [kind, operation] = Object.entries(entry)[0]!;
+        return kind === 'Put' ? writesOf('PutItemCommand', operation) : kind === 'ConditionCheck' ? [] : writesOf('UpdateItemCommand', operation);
+      });
+    case 'BatchWriteItemCommand':
+      return Object.entries((input.RequestItems ?? {}) as Record<string, Record<string, { Item?: Item; Key?: Item }>[]>).flatMap(
+        ([table, requests]) =>
+          requests.flatMap((request) => {
+            const put = request.PutRequest?.Item;
+            const key = request.DeleteRequest?.Key;
+            return put ? partitionsWritten(table, put) : key ? partitionsWritten(table, key) : [];
+          }),
+      );
+    default:
+      return [];
+  }
+};
+
+export interface WriteRecorder {
+  /** Writes per partition key (table or `table.index`, then the key), since the recorder started. */
+  readonly writes: Map<string, number>;
+  /** Store commands by name (GetItemCommand, UpdateItemCommand, …), reads included. */
+  readonly commands: Map<string, number>;
+  /** Store commands by name and table: `GetItemCommand keys`. */
+  readonly calls: Map<string, number>;
+  /** Writes per partition key in each wall-clock second (epoch seconds) of the run. */
+  readonly perSecond: Map<string, Map<number, number>>;
+  totalWrites(): number;
+  stop(): void;
+}
+
+/** Counts, from now on, every write per partition key the gateway sends to the store. */
+export const recordWrites = (): WriteRecorder => {
+  const writes = new Map<string, number>();
+  const commands = new Map<string, number>();
+  const calls = new Map<string, number>();
+  const perSecond = new Map<string, Map<number, number>>();
+  const stop = attach('record-writes', (command, input) => {
+    const second = Math.floor(Date.now() / 1000);
+    commands.set(command, (commands.get(command) ?? 0) + 1);
+    const table = typeof input.TableName === 'string' ? (definitionOf(input.TableName)?.[0] ?? input.TableName) : '*';
+    calls.set(`${command} ${table}`, (calls.get(`${command} ${table}`) ?? 0) + 1);
+    for (const key of writesOf(command, input)) {
+      writes.set(key, (writes.get(key) ?? 0) + 1);
+      let seconds = perSecond.get(key);
+      if (!seconds) perSecond.set(key, (seconds = new Map()));
+      seconds.set(second, (seconds.get(second) ?? 0) + 1);
+    }
+  });
+  return {
+    writes,
+    commands,
+    calls,
+    perSecond,
+    totalWrites: () => [...writes.values()].reduce((sum, count) => sum + count, 0),
+    stop,
+  };
+};
+
+export interface ThrottleInjector {
+  /** How many commands were refused so far. */
+  readonly injected: number;
+  stop(): void;
+}
+
+/**
+ * Makes the store refuse the next `count` commands that `matches` selects with a DynamoDB throttling
+ * error (`ProvisionedThroughputExceededException` by default), as an over-busy partition does.
+ */
+export const injectThrottles = (options: {
+  readonly count: number;
+  readonly matches: (command: string, input: Input) => boolean;
+  readonly errorName?: 'ProvisionedThroughputExceededException' | 'ThrottlingException';
+}): ThrottleInjector => {
+  let injected = 0;
+  const stop = attach('inject-throttles', (command, input) => {
+    if (injected >= options.count || !options.matches(command, input)) return;
+    injected += 1;
+    const error = new Error('Throughput exceeds the current capacity for one or more partitions (injected).');
+    error.name = options.errorName ?? 'ProvisionedThroughputExceededException';
+    throw error;
+  });
+  return {
+    get injected() {
+      return injected;
+    },
+    stop,
+  };
+};

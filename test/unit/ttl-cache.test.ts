@@ -1,0 +1,78 @@
+import { jest } from '@jest/globals';
+import { TTL_JITTER, TtlCache } from '../../functions/shared/store/ttl-cache.js';
+
+afterEach(() => jest.restoreAllMocks());
+
+/** A load that resolves when the test says so, counting its calls. */
+const controlledLoad = <V>() => {
+  let calls = 0;
+  let resolve: (value: V) => void = () => undefined;
+  const load = () => {
+    calls += 1;
+    return new Promise<V>((done) => {
+      resolve = done;
+    });
+  };
+  return { load, calls: () => calls, resolve: (value: V) => resolve(value) };
+};
+
+describe('TtlCache', () => {
+  test('100 concurrent misses on one key share one load', async () => {
+    const cache = new TtlCache<string>(() => 30_000);
+    const loader = controlledLoad<string>();
+    const answers = Array.from({ length: 100 }, () => cache.getOrLoad('key', loader.load));
+    await Promise.resolve();
+    loader.resolve('value');
+    expect(await Promise.all(answers)).toEqual(Array.from({ length: 100 }, () => 'value'));
+    expect(loader.calls()).toBe(1);
+    expect(await cache.getOrLoad('key', loader.load)).toBe('value');
+    expect(loader.calls()).toBe(1);
+  });
+
+  test('a failed load is shared by its waiters and not cached', async () => {
+    const cache = new TtlCache<string>(() => 30_000);
+    let calls = 0;
+    const failing = async () => {
+      calls += 1;
+      throw new Error('store down');
+    };
+    const results = await Promise.allSettled([cache.getOrLoad('key', failing), cache.getOrLoad('key', failing)]);
+    expect(results.map((result) => result.status)).toEqual(['rejected', 'rejected']);
+    expect(calls).toBe(1);
+    expect(await cache.getOrLoad('key', async () => 'fresh')).toBe('fresh');
+  });
+
+  test('a load that started before a clear does not cache what it read, and later callers load afresh', async () => {
+    const cache = new TtlCache<string>(() => 30_000);
+    const stale = controlledLoad<string>();
+    const before = cache.getOrLoad('key', stale.load);
+    await Promise.resolve();
+    cache.clear();
+    const after = cache.getOrLoad('key', async () => 'new');
+    stale.resolve('old');
+    expect(await before).toBe('old');
+    expect(await after).toBe('new');
+    expect(cache.get('key')).toBe('new');
+  });
+
+  test('an entry never outlives the stated TTL, and jitter shortens it by at most its share', () => {
+    const ttl = 10_000;
+    const cache = new TtlCache<string>(() => ttl);
+    const now = jest.spyOn(Date, 'now').mockReturnValue(1_000_000);
+    const random = jest.spyOn(Math, 'random');
+
+    random.mockReturnValue(0);
+    cache.set('longest', 'value');
+    random.mockReturnValue(0.999_999);
+    cache.set('shortest', 'value');
+
+    now.mockReturnValue(1_000_000 + ttl * (1 - TTL_JITTER) - 1);
+    expect(cache.get('shortest')).toBe('value');
+    now.mockReturnValue(1_000_000 + ttl * (1 - TTL_JITTER) + 1);
+    expect(cache.get('shortest')).toBeUndefined();
+    now.mockReturnValue(1_000_000 + ttl - 1);
+    expect(cache.get('longest')).toBe('value');
+    now.mockReturnValue(1_000_000 + ttl);
+    expect(cache.get('longest')).toBeUndefined();
+  });
+});
