@@ -9,6 +9,7 @@ import { resetStore } from '../../functions/shared/store/client.js';
 import { invalidateCaches } from '../../functions/shared/store/ttl-cache.js';
 import { bootstrapAdminKey, ensureDemoChannel } from './bootstrap.js';
 import { ensureTables, startEmbeddedStore, type EmbeddedStore, type EmbeddedStoreMode } from './embedded-store.js';
+import { runAsFunction } from './function-scope.js';
 import { loadHandler } from './handlers.js';
 import { invokeHandler, lambdaContext, writeError } from './invoke-handler.js';
 import { installLambdaStreamingGlobals } from './lambda-streaming.js';
@@ -57,7 +58,8 @@ const handleRequest = async (request: IncomingMessage, response: ServerResponse)
     pathParameters: found.kind === 'found' ? found.match.pathParameters : { proxy: url.pathname.slice(1) },
   });
   const context = lambdaContext(`model-gateway-${group}`, event.requestContext.requestId, functionGroups[group].timeoutSeconds);
-  await invokeHandler(await loadHandler(group), event, context, response);
+  const handler = await loadHandler(group);
+  await runAsFunction(group, () => invokeHandler(handler, event, context, response));
 };
 
 /**
