@@ -1,6 +1,7 @@
 import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 import type { FunctionGroupDefinition } from '../functions/shared/routes.js';
+import { EphemeralStage } from './constructs/ephemeral-stage.js';
 import { GatewayApi, type ApiRoute } from './constructs/gateway-api.js';
 import { GatewayFunctions } from './constructs/gateway-functions.js';
 import { GatewayTables } from './constructs/gateway-tables.js';
@@ -12,6 +13,8 @@ export interface ModelGatewayStackProps extends StackProps {
   readonly functionGroups?: Readonly<Record<string, FunctionGroupDefinition>>;
   /** Where a group's handler lives; `functions/<group>/handler.ts` by default. */
   readonly entryFor?: (group: string) => string;
+  /** Deletes everything on `cdk destroy`, data and upstream key secrets included (CI stages). */
+  readonly ephemeral?: boolean;
 }
 
 /** The whole gateway: tables, one function per endpoint group, and the REST API in front. */
@@ -33,6 +36,7 @@ export class ModelGatewayStack extends Stack {
       groups: this.functions.groups,
       routes: props.routes,
     });
+    if (props.ephemeral) new EphemeralStage(this, 'Ephemeral', { upstreamSecretPrefix: this.functions.upstreamSecretPrefix });
 
     new CfnOutput(this, 'ApiUrl', {
       description: 'Base URL of the gateway; requests go to <ApiUrl>/v1/... and <ApiUrl>/admin/v1/...',
