@@ -35,6 +35,7 @@ export class ModelGatewayStack extends Stack {
       functions: this.functions.functions,
       groups: this.functions.groups,
       routes: props.routes,
+      createAccountLogRole: !props.ephemeral,
     });
     if (props.ephemeral) new EphemeralStage(this, 'Ephemeral', { upstreamSecretPrefix: this.functions.upstreamSecretPrefix });
 

@@ -1,4 +1,5 @@
-import { CfnOutput, Stack, type StackProps, Validations } from 'aws-cdk-lib';
+import { CfnOutput, RemovalPolicy, Stack, type StackProps, Validations } from 'aws-cdk-lib';
+import * as apigateway from 'aws-cdk-lib/aws-apigateway';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type { Construct } from 'constructs';
 import { ciStagePrefix, stackNameForStage } from '../stage.js';
@@ -10,6 +11,8 @@ import { ciStagePrefix, stackNameForStage } from '../stage.js';
  * - deploy and destroy them, by assuming the CDK bootstrap roles (which CloudFormation acts through);
  * - register an admin key in a CI stage's tables (`npm run admin-key`);
  * - list stacks, to find the CI stages a run left behind.
+ * It also sets API Gateway's account-level CloudWatch role, which the stages' access and execution
+ * logs need: CI stages do not create one each, since a role kept after every destroy would pile up.
  */
 export interface CiSetupStackProps extends StackProps {
   /** `owner/name` of the GitHub repository whose workflows may deploy. */
@@ -20,6 +23,8 @@ export interface CiSetupStackProps extends StackProps {
   readonly existingOidcProvider?: boolean;
   /** The CDK bootstrap qualifier; `hnb659fds` (the default) unless the account was bootstrapped with another. */
   readonly bootstrapQualifier?: string;
+  /** Leave API Gateway's account-level CloudWatch role as it is (set already, e.g. by a kept stage). */
+  readonly existingApiGatewayLogRole?: boolean;
 }
 
 const githubIssuer = 'token.actions.githubusercontent.com';
@@ -84,9 +89,27 @@ export class CiSetupStack extends Stack {
       },
     );
 
+    if (!props.existingApiGatewayLogRole) this.setApiGatewayLogRole();
+
     new CfnOutput(this, 'DeployRoleArn', {
       description: 'Set as the repository variable AWS_DEPLOY_ROLE_ARN',
       value: this.deployRole.roleArn,
+    });
+  }
+
+  /** The role API Gateway writes every REST API's logs with, in this account and region. */
+  private setApiGatewayLogRole(): void {
+    const role = new iam.Role(this, 'ApiGatewayLogRole', {
+      description: 'API Gateway: writes access and execution logs of the account\'s REST APIs',
+      assumedBy: new iam.ServicePrincipal('apigateway.amazonaws.com'),
+      managedPolicies: [iam.ManagedPolicy.fromAwsManagedPolicyName('service-role/AmazonAPIGatewayPushToCloudWatchLogs')],
+    });
+    // The account setting outlives this stack: a deleted role would silently stop every API's logs.
+    role.applyRemovalPolicy(RemovalPolicy.RETAIN);
+    new apigateway.CfnAccount(this, 'ApiGatewayAccount', { cloudWatchRoleArn: role.roleArn });
+    Validations.of(role).acknowledge({
+      id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]',
+      reason: "API Gateway's account-level role for writing access and execution logs uses AWS's AmazonAPIGatewayPushToCloudWatchLogs policy, which exists for exactly this; the role is trusted only by apigateway.amazonaws.com.",
     });
   }
 }

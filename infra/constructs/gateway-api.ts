@@ -27,6 +27,11 @@ export interface GatewayApiProps {
   /** The stage, the first path segment after the host: `https://…/<stage>/v1/...`. */
   readonly stageName?: string;
   readonly logRetention?: logs.RetentionDays;
+  /**
+   * Whether this API sets up API Gateway's account-level CloudWatch role (kept on destroy, since the
+   * account setting outlives the stack). Off for ephemeral stages, which use the one already set.
+   */
+  readonly createAccountLogRole?: boolean;
 }
 
 /** API Gateway's own ceiling for a buffered integration, without a quota increase. */
@@ -59,7 +64,7 @@ export class GatewayApi extends Construct {
       // Regional: a streamed response may idle 5 minutes between chunks here, 30 s at the edge.
       endpointTypes: [apigateway.EndpointType.REGIONAL],
       // Both access and execution logs need API Gateway's account-level CloudWatch role.
-      cloudWatchRole: true,
+      cloudWatchRole: props.createAccountLogRole ?? true,
       deployOptions: {
         stageName,
         accessLogDestination: new apigateway.LogGroupLogDestination(this.accessLogs),

@@ -25,7 +25,7 @@ const statements = (resources: Resources) =>
 
 describe('the deploy role', () => {
   const { resources } = synthesize();
-  const [role] = ofType(resources, 'AWS::IAM::Role');
+  const role = Object.entries(resources).find(([id, resource]) => resource.Type === 'AWS::IAM::Role' && id.startsWith('DeployRole'))?.[1];
 
   it('is assumed only through GitHub OIDC, by the main branch of the one repository, for STS', () => {
     expect(role!.Properties.AssumeRolePolicyDocument.Statement).toEqual([
@@ -65,10 +65,18 @@ describe('the deploy role', () => {
     expect(roles).not.toContain('*');
   });
 
+  it('sets API Gateway\'s account-level log role, which CI stages do not create, and keeps it on destroy', () => {
+    const [account] = ofType(resources, 'AWS::ApiGateway::Account');
+    expect(JSON.stringify(account?.Properties.CloudWatchRoleArn)).toContain('ApiGatewayLogRole');
+    const logRole = Object.entries(synthesize().resources).find(([id]) => id.startsWith('ApiGatewayLogRole'))!;
+    expect((logRole[1] as { DeletionPolicy?: string }).DeletionPolicy).toBe('Retain');
+    expect(ofType(synthesize({ existingApiGatewayLogRole: true }).resources, 'AWS::ApiGateway::Account')).toEqual([]);
+  });
+
   it('reuses an existing OIDC provider when asked, and takes another ref', () => {
     const { resources: reused } = synthesize({ existingOidcProvider: true, githubRef: 'refs/heads/release' });
     expect(ofType(reused, 'AWS::IAM::OIDCProvider')).toEqual([]);
-    expect(JSON.stringify(ofType(reused, 'AWS::IAM::Role')[0]!.Properties.AssumeRolePolicyDocument)).toContain(
+    expect(JSON.stringify(ofType(reused, 'AWS::IAM::Role').map((found) => found.Properties.AssumeRolePolicyDocument))).toContain(
       'repo:example-org/model-gateway:ref:refs/heads/release',
     );
   });

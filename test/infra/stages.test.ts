@@ -70,6 +70,11 @@ describe('an ephemeral stage (ci-123)', () => {
     }
   });
 
+  it('leaves no IAM role behind: it uses the account\'s API Gateway log role rather than making one', () => {
+    expect(ofType(resources, 'AWS::ApiGateway::Account')).toEqual([]);
+    for (const role of ofType(resources, 'AWS::IAM::Role')) expect(role.DeletionPolicy).toBeUndefined();
+  });
+
   it('force-deletes the upstream key secrets under its own prefix when the stack is deleted', () => {
     const [cleanup, ...others] = ofType(resources, 'Custom::StageSecretsCleanup');
     expect(others).toEqual([]);
