@@ -25,15 +25,12 @@ const difference = (left: ReadonlySet<Permission>, right: ReadonlySet<Permission
 
 const groups = Object.keys(functionGroups) as FunctionGroup[];
 
-beforeAll(async () => {
-  callsByGroup = await runAwsOperationScenario();
-}, 120_000);
-
 let stack: ModelGatewayStack;
 
-beforeAll(() => {
+beforeAll(async () => {
+  callsByGroup = await runAwsOperationScenario();
   stack = synthesizeGatewayStack();
-});
+}, 180_000);
 
 describe.each(groups)('the %s function', (group) => {
   it('is granted exactly the AWS operations it performs: none missing, none extra', () => {
