@@ -2,6 +2,7 @@ import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 import type { FunctionGroupDefinition } from '../functions/shared/routes.js';
 import { ConsoleAuth } from './constructs/console-auth.js';
+import { EphemeralStage } from './constructs/ephemeral-stage.js';
 import { GatewayApi, type ApiRoute } from './constructs/gateway-api.js';
 import { GatewayFunctions } from './constructs/gateway-functions.js';
 import { GatewayMonitoring } from './constructs/gateway-monitoring.js';
@@ -16,6 +17,8 @@ export interface ModelGatewayStackProps extends StackProps {
   readonly functionGroups?: Readonly<Record<string, FunctionGroupDefinition>>;
   /** Where a group's handler lives; `functions/<group>/handler.ts` by default. */
   readonly entryFor?: (group: string) => string;
+  /** Deletes everything on `cdk destroy`, data and upstream key secrets included (CI stages). */
+  readonly ephemeral?: boolean;
 }
 
 /** The whole gateway: tables, one function per endpoint group, and the REST API in front. */
@@ -45,6 +48,7 @@ export class ModelGatewayStack extends Stack {
       routes: props.routes,
       throttle: scale.throttle,
       corsOrigins,
+      createAccountLogRole: !props.ephemeral,
     });
     this.monitoring = new GatewayMonitoring(this, 'Monitoring', { functions: this.functions.functions, api: this.api.api });
 
@@ -52,6 +56,7 @@ export class ModelGatewayStack extends Stack {
     this.consoleAuth = new ConsoleAuth(this, 'ConsoleAuth', {
       functions: ['console', 'admin'].flatMap((group) => this.functions.functions[group] ?? []),
     });
+    if (props.ephemeral) new EphemeralStage(this, 'Ephemeral', { upstreamSecretPrefix: this.functions.upstreamSecretPrefix });
 
     new CfnOutput(this, 'ApiUrl', {
       description: 'Base URL of the gateway; requests go to <ApiUrl>/v1/... and <ApiUrl>/admin/v1/...',

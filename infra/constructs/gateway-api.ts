@@ -32,6 +32,11 @@ export interface GatewayApiProps {
   readonly logRetention?: logs.RetentionDays;
   /** Browser origins allowed (CORS): API Gateway then answers their preflight requests. */
   readonly corsOrigins?: readonly string[];
+  /**
+   * Whether this API sets up API Gateway's account-level CloudWatch role (kept on destroy, since the
+   * account setting outlives the stack). Off for ephemeral stages, which use the one already set.
+   */
+  readonly createAccountLogRole?: boolean;
 }
 
 /** API Gateway's answer to a browser's preflight; the functions add the headers to every response. */
@@ -72,7 +77,7 @@ export class GatewayApi extends Construct {
       // Regional: a streamed response may idle 5 minutes between chunks here, 30 s at the edge.
       endpointTypes: [apigateway.EndpointType.REGIONAL],
       // Both access and execution logs need API Gateway's account-level CloudWatch role.
-      cloudWatchRole: true,
+      cloudWatchRole: props.createAccountLogRole ?? true,
       deployOptions: {
         stageName,
         accessLogDestination: new apigateway.LogGroupLogDestination(this.accessLogs),

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { type CfnElement, Duration, Stack, Validations } from 'aws-cdk-lib';
+import { Duration, Stack, Validations } from 'aws-cdk-lib';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
@@ -16,7 +16,7 @@ import { functionEntry, projectRoot } from '../build/esbuild-options.js';
 import { lambdaBundlingOptions } from './lambda-bundling.js';
 import { pascalCase } from './names.js';
 import { serviceGrantsFor, usesUpstreamKeys, type ArnContext } from './service-grants.js';
-import { tableGrantsFor } from './table-grants.js';
+import { tableGrantStatements } from './table-grants.js';
 import { CORS_ORIGINS_VARIABLE } from '../../functions/shared/http/cors-policy.js';
 
 export interface GatewayFunctionsProps {
@@ -112,13 +112,7 @@ export class GatewayFunctions extends Construct {
   }
 
   private grantTables(group: string, role: iam.Role, tables: GatewayFunctionsProps['tables']): void {
-    const grants = tableGrantsFor(group);
-    for (const table of tableNames) {
-      const access = grants[table];
-      if (access === 'read') tables[table].grantReadData(role);
-      if (access === 'read-write') tables[table].grantReadWriteData(role);
-      if (access && tableDefinitions[table].indexes?.length) acknowledgeIndexWildcard(role, tables[table]);
-    }
+    for (const statement of tableGrantStatements(group, tables)) role.addToPrincipalPolicy(statement);
   }
 }
 
@@ -150,17 +144,4 @@ const nagResourceText = (scope: Construct, resource: string): string => {
     return JSON.stringify(value);
   };
   return flatten(Stack.of(scope).resolve(resource));
-};
-
-/**
- * A DynamoDB grant covers the table's indexes as `<table ARN>/index/*`, which cdk-nag reports as a
- * wildcard. cdk-nag v3 acknowledges findings one by one, by the table's logical id.
- */
-const acknowledgeIndexWildcard = (role: iam.Role, table: dynamodb.ITableV2): void => {
-  const tableResource = table.node.defaultChild as CfnElement;
-  const logicalId = Stack.of(tableResource).getLogicalId(tableResource);
-  Validations.of(role).acknowledge({
-    id: `AwsSolutions-IAM5[Resource::<${logicalId}.Arn>/index/*]`,
-    reason: `Queries through the secondary indexes of the ${table.node.id} table, and only that table: the wildcard is the index name under its ARN.`,
-  });
 };

@@ -25,8 +25,13 @@ const upstreamKeySecrets = ({ partition, region, account, upstreamSecretPrefix }
 /** Foundation models in any region: a cross-region inference profile routes to them there. */
 const foundationModels = ({ partition }: ArnContext) => `arn:${partition}:bedrock:*::foundation-model/*`;
 
-const inferenceProfiles = ({ partition, region, account }: ArnContext) =>
-  `arn:${partition}:bedrock:${region}:${account}:inference-profile/*`;
+/**
+ * The account's system-defined cross-region inference profiles (`us.…`, `eu.…`, `apac.…`, `global.…`)
+ * in any region: a channel may call Bedrock in a region other than the stack's (its `baseUrl`), and
+ * the profile is authorised where it is called. The profile's own routing then needs the foundation
+ * models above, in each destination region (and region-less for `global.` profiles).
+ */
+const inferenceProfiles = ({ partition, account }: ArnContext) => `arn:${partition}:bedrock:*:${account}:inference-profile/*`;
 
 /** A relay reads the key of the channel it calls, and nothing else in Secrets Manager. */
 export const readUpstreamKeys: ServiceGrant = {
@@ -36,14 +41,16 @@ export const readUpstreamKeys: ServiceGrant = {
     'Reads the upstream API key of whichever channel it relays to: one secret per channel under the stack\'s own prefix, named by channel id with a suffix Secrets Manager chooses.',
 };
 
-/** The admin API writes channel keys: creates (tagged), rotates, removes and brings back within the recovery window. */
+/**
+ * The admin API writes channel keys: creates them (tagged, which Secrets Manager authorises as
+ * TagResource too), rotates, removes, and brings back within the recovery window.
+ */
 export const manageUpstreamKeys: ServiceGrant = {
   actions: [
     'secretsmanager:CreateSecret',
     'secretsmanager:PutSecretValue',
     'secretsmanager:DeleteSecret',
     'secretsmanager:RestoreSecret',
-    'secretsmanager:DescribeSecret',
     'secretsmanager:TagResource',
   ],
   resources: [upstreamKeySecrets],
@@ -56,7 +63,7 @@ export const invokeBedrockModels: ServiceGrant = {
   actions: ['bedrock:InvokeModel', 'bedrock:InvokeModelWithResponseStream'],
   resources: [foundationModels, inferenceProfiles],
   wildcardReason:
-    'Bedrock channels name their models in configuration at run time, and cross-region inference profiles route to foundation models in other regions; only invocation is allowed.',
+    'Bedrock channels name their models and inference profiles in configuration at run time, a channel may call Bedrock in another region, and cross-region inference profiles route to foundation models in other regions; only invocation is allowed, and inference profiles only of this account.',
 };
 
 /** A relaying group reads channel keys. */

@@ -1,33 +1,96 @@
-import { tableNames, type TableName } from '../../functions/shared/store/tables.js';
-
-/** What a function may do with one table. */
-export type TableAccess = 'read' | 'read-write';
-
-/** A function's DynamoDB access: tables it is not given here, it cannot touch. */
-export type TableGrants = Readonly<Partial<Record<TableName, TableAccess>>>;
-
-/** Authenticating a key and resolving its models reads these, and never writes them. */
-const catalogRead: TableGrants = { keys: 'read', accounts: 'read', channels: 'read', models: 'read' };
+import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import { tableDefinitions, type TableName } from '../../functions/shared/store/tables.js';
 
 /**
- * A relaying group also counts its rate-limit windows, reserves and settles its account's spend, and
- * records one usage item per request.
+ * Which DynamoDB operations each function may perform, on which table or index, as data. These are
+ * exactly the calls its code makes: `test/infra/grants-match-aws-calls.test.ts` runs every path of
+ * every function on the local runtime, records each call, and fails on a missing or an extra grant,
+ * naming it. A new store call is added here, in the line of the table or index it touches.
  */
-export const relayGrants: TableGrants = { ...catalogRead, counters: 'read-write', usage: 'read-write', spend: 'read-write' };
+
+/** A DynamoDB API operation the gateway uses; its IAM action is `dynamodb:<operation>`. */
+export type TableOperation =
+  | 'GetItem'
+  | 'PutItem'
+  | 'UpdateItem'
+  | 'DeleteItem'
+  | 'Query'
+  | 'Scan'
+  | 'BatchGetItem'
+  | 'BatchWriteItem'
+  | 'ConditionCheckItem';
+
+/** A table by its logical name, or one of its indexes as `<table>/index/<index name>`. */
+export type TableTarget = TableName | `${TableName}/index/${string}`;
+
+/** A function's DynamoDB access: what it is not given here, it cannot do. */
+export type TableGrants = Readonly<Partial<Record<TableTarget, readonly TableOperation[]>>>;
 
 /**
- * Each group's grants, as data. A group not listed here (chat, embeddings, images, audio, …)
- * relays to an upstream and gets `relayGrants`.
+ * Authenticating a key: the key by its hash, its account, and the catalogue (channels and models,
+ * read whole and cached).
+ */
+const authenticate = {
+  keys: ['GetItem'],
+  accounts: ['GetItem'],
+  channels: ['Scan'],
+  models: ['Scan'],
+} as const satisfies TableGrants;
+
+/**
+ * A relaying group also admits and meters: it reads (on a refusal) and counts its rate-limit
+ * windows, reserves and settles the account's spend on the account item (`accounting/quota.ts`), and
+ * puts one usage record per request.
+ */
+export const relayGrants: TableGrants = {
+  ...authenticate,
+  accounts: ['GetItem', 'UpdateItem'],
+  counters: ['GetItem', 'UpdateItem'],
+  usage: ['PutItem'],
+};
+
+/**
+ * Each group's grants. A group not listed here (chat, embeddings, images, audio, …) relays to an
+ * upstream and gets `relayGrants`.
  */
 export const tableGrantsByGroup: Readonly<Record<string, TableGrants>> = {
-  admin: Object.fromEntries(tableNames.map((table) => [table, 'read-write'])),
+  admin: {
+    keys: ['GetItem', 'PutItem', 'UpdateItem'],
+    'keys/index/byId': ['Query'],
+    'keys/index/byAccount': ['Query'],
+    accounts: ['GetItem', 'PutItem', 'UpdateItem', 'Scan'],
+    channels: ['GetItem', 'PutItem', 'DeleteItem', 'Scan'],
+    models: ['GetItem', 'PutItem', 'DeleteItem', 'Scan'],
+    usage: ['Query', 'Scan'],
+    'usage/index/byKey': ['Query'],
+  },
   // Lists models: it authenticates and reads the catalogue, with neither rate limit nor usage record.
-  models: catalogRead,
+  models: authenticate,
   // Health and 404/405 answers: no store at all.
   fallback: {},
   // The console: issues and revokes keys, reads the catalogue, usage and who is a member.
-  console: { ...catalogRead, keys: 'read-write', usage: 'read', members: 'read' },
+  console: {},
 };
 
 /** The grants of one group, relay grants for a group not in the table. */
 export const tableGrantsFor = (group: string): TableGrants => tableGrantsByGroup[group] ?? relayGrants;
+
+/**
+ * The IAM statements of a group's table grants: one per table or index, on its own ARN (an index by
+ * name, never `index/*`). Fails at synthesis on an index the table does not define.
+ */
+export const tableGrantStatements = (
+  group: string,
+  tables: Readonly<Record<TableName, dynamodb.ITableV2>>,
+  grants: TableGrants = tableGrantsFor(group),
+): iam.PolicyStatement[] =>
+  Object.entries(grants).flatMap(([target, operations]) => {
+    if (!operations?.length) return [];
+    const [table, index] = target.split('/index/') as [TableName, string | undefined];
+    if (index !== undefined && !tableDefinitions[table].indexes?.some((defined) => defined.name === index)) {
+      throw new Error(`Group '${group}' is granted index '${index}', which table '${table}' does not define.`);
+    }
+    const arn = index === undefined ? tables[table].tableArn : `${tables[table].tableArn}/index/${index}`;
+    return [new iam.PolicyStatement({ actions: operations.map((operation) => `dynamodb:${operation}`), resources: [arn] })];
+  });

@@ -8,6 +8,7 @@ import { createRouter } from '../../functions/shared/routes.js';
 import { answerEarly } from './answer-early.js';
 import { answerCorsPreflight } from './cors-preflight.js';
 import { functionTimeoutSeconds, withinFunctionTimeout, type FunctionTimeouts } from './function-timeout.js';
+import { runAsFunction } from './function-scope.js';
 import { loadHandler } from './handlers.js';
 import { errorAnswer, invokeHandler, lambdaContext } from './invoke-handler.js';
 import { buildProxyEvent } from './proxy-event.js';
@@ -50,7 +51,8 @@ export const handleRequest = async (
     });
     const timeoutSeconds = functionTimeoutSeconds(group, options.functionTimeouts);
     const context = lambdaContext(`model-gateway-${group}`, requestId, timeoutSeconds);
-    const invocation = invokeHandler(await loadHandler(group), event, context, response);
+    const handler = await loadHandler(group);
+    const invocation = runAsFunction(group, () => invokeHandler(handler, event, context, response));
     await withinFunctionTimeout(invocation, { functionName: context.functionName, requestId, timeoutSeconds }, response);
   } catch (error) {
     // Gone, or answered already by the server's `clientError` handler (a malformed chunked body).

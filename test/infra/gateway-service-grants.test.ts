@@ -15,7 +15,7 @@ type Grants = Record<string, string[]>;
 const PREFIX = 'model-gateway/ModelGateway/channels';
 const UPSTREAM_SECRETS = `arn:<AWS::Partition>:secretsmanager:<AWS::Region>:<AWS::AccountId>:secret:${PREFIX}/*`;
 const FOUNDATION_MODELS = 'arn:<AWS::Partition>:bedrock:*::foundation-model/*';
-const INFERENCE_PROFILES = 'arn:<AWS::Partition>:bedrock:<AWS::Region>:<AWS::AccountId>:inference-profile/*';
+const INFERENCE_PROFILES = 'arn:<AWS::Partition>:bedrock:*:<AWS::AccountId>:inference-profile/*';
 const relayGroups = ['chat', 'embeddings', 'images', 'audio'];
 
 let stack: ModelGatewayStack;
@@ -66,7 +66,6 @@ describe('upstream key secrets', () => {
       'secretsmanager:PutSecretValue': [UPSTREAM_SECRETS],
       'secretsmanager:DeleteSecret': [UPSTREAM_SECRETS],
       'secretsmanager:RestoreSecret': [UPSTREAM_SECRETS],
-      'secretsmanager:DescribeSecret': [UPSTREAM_SECRETS],
       'secretsmanager:TagResource': [UPSTREAM_SECRETS],
     });
   });
@@ -94,7 +93,7 @@ describe('upstream key secrets', () => {
 });
 
 describe('Bedrock', () => {
-  it('lets the chat function invoke foundation models in any region and inference profiles in its own', () => {
+  it('lets the chat function invoke foundation models in any region and inference profiles of its account in any region', () => {
     const bedrock = Object.entries(serviceGrantsOf('chat')).filter(([action]) => action.startsWith('bedrock:'));
     expect(Object.fromEntries(bedrock)).toEqual({
       'bedrock:InvokeModel': [FOUNDATION_MODELS, INFERENCE_PROFILES].sort(),

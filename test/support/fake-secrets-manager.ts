@@ -5,11 +5,12 @@ import type { AddressInfo, Socket } from 'node:net';
 /**
  * A real HTTP server speaking the part of Secrets Manager's JSON 1.1 protocol the gateway uses
  * (POST /, `x-amz-target: secretsmanager.<Operation>`), with its state rules: a name is taken until
- * the secret is gone, a secret scheduled for deletion refuses everything but RestoreSecret. Point the
+ * the secret is gone, a secret scheduled for deletion refuses everything but RestoreSecret and a
+ * forced DeleteSecret; the name filter of ListSecrets is a case-insensitive prefix match. Point the
  * SDK at `endpoint` through `SECRETS_MANAGER_ENDPOINT`.
  */
 
-export type SecretsOperation = 'CreateSecret' | 'PutSecretValue' | 'GetSecretValue' | 'DeleteSecret' | 'RestoreSecret';
+export type SecretsOperation = 'CreateSecret' | 'PutSecretValue' | 'GetSecretValue' | 'DeleteSecret' | 'RestoreSecret' | 'ListSecrets';
 
 export interface FakeSecret {
   readonly name: string;
@@ -61,6 +62,7 @@ const markedDeleted = () =>
 const ARN_PREFIX = 'arn:aws:secretsmanager:us-east-1:123456789012:secret:';
 const randomSuffix = () => Math.random().toString(36).slice(2, 8).padEnd(6, '0');
 const epochSeconds = () => Date.now() / 1000;
+const LIST_PAGE_SIZE = 3;
 
 const readBody = async (request: IncomingMessage): Promise<Record<string, any>> => {
   const chunks: Buffer[] = [];
@@ -129,10 +131,27 @@ export const startFakeSecretsManager = async (): Promise<FakeSecretsManager> => 
       };
     },
     DeleteSecret: ({ SecretId, RecoveryWindowInDays, ForceDeleteWithoutRecovery }) => {
-      const secret = live(SecretId);
+      // Only a forced deletion may reach a secret already scheduled for deletion.
+      const secret = ForceDeleteWithoutRecovery ? find(SecretId) : live(SecretId);
+      if (!secret) throw notFound();
       if (ForceDeleteWithoutRecovery) byName.delete(secret.name);
       else save({ ...secret, deletion: { recoveryWindowInDays: RecoveryWindowInDays ?? 30 } });
       return { ARN: secret.arn, Name: secret.name, DeletionDate: epochSeconds() };
+    },
+    // Pages of LIST_PAGE_SIZE: Secrets Manager may return fewer than asked for, with a NextToken.
+    ListSecrets: ({ Filters, IncludePlannedDeletion, NextToken }) => {
+      const namePrefixes = ((Filters ?? []) as { Key: string; Values: string[] }[])
+        .filter((filter) => filter.Key === 'name')
+        .flatMap((filter) => filter.Values.map((value) => value.toLowerCase()));
+      const matching = [...byName.values()]
+        .filter((secret) => IncludePlannedDeletion || !secret.deletion)
+        .filter((secret) => namePrefixes.length === 0 || namePrefixes.some((prefix) => secret.name.toLowerCase().startsWith(prefix)));
+      const start = Number(NextToken ?? 0);
+      const page = matching.slice(start, start + LIST_PAGE_SIZE);
+      return {
+        SecretList: page.map((secret) => ({ ARN: secret.arn, Name: secret.name, ...(secret.deletion ? { DeletedDate: epochSeconds() } : {}) })),
+        ...(start + LIST_PAGE_SIZE < matching.length ? { NextToken: String(start + LIST_PAGE_SIZE) } : {}),
+      };
     },
     RestoreSecret: ({ SecretId }) => {
       const secret = find(SecretId);

@@ -1,4 +1,5 @@
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { withCallObserver } from '../aws/aws-call-observer.js';
 
 let client: SecretsManagerClient | undefined;
 
@@ -19,6 +20,7 @@ export const secretsManager = (): SecretsManagerClient => {
         }
       : {},
   );
+  withCallObserver(client);
   return client;
 };
 

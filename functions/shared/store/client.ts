@@ -1,5 +1,6 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { withCallObserver } from '../aws/aws-call-observer.js';
 
 let documentClient: DynamoDBDocumentClient | undefined;
 
@@ -20,7 +21,7 @@ export const store = (): DynamoDBDocumentClient => {
         }
       : {},
   );
-  documentClient = DynamoDBDocumentClient.from(client, {
+  documentClient = DynamoDBDocumentClient.from(withCallObserver(client), {
     // The marshaller tells a plain object by `value.constructor.name`: a map with a client-chosen key
     // named `constructor` (a channel's modelMap) would otherwise be refused as a class instance.
     marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: true },

@@ -1,5 +1,6 @@
 import { BedrockRuntimeClient } from '@aws-sdk/client-bedrock-runtime';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
+import { withCallObserver } from '../../aws/aws-call-observer.js';
 import type { UpstreamTimeouts } from '../../relay/upstream-http.js';
 import type { Channel } from '../../store/channels.js';
 
@@ -62,6 +63,7 @@ export const bedrockClient = (channel: Pick<Channel, 'baseUrl'>, timeouts: Upstr
         socketTimeout: Math.max(timeouts.firstByteMs, timeouts.idleMs),
       }),
     });
+    withCallObserver(client);
     clients.set(key, client);
   }
   return client;

@@ -1,0 +1,54 @@
+import type { HandlerExecutionContext, InitializeHandler, InitializeHandlerArguments } from '@smithy/types';
+
+/**
+ * Every AWS call the gateway makes goes through one of three shared clients (DynamoDB, Secrets
+ * Manager, Bedrock Runtime). Each client carries this middleware, so that a test can see every
+ * operation with its input and compare what the code does with what the stack grants. With no
+ * observer set (deployed functions, the local runtime), it only passes the call on.
+ */
+
+/** One AWS operation as the SDK is about to send it. */
+export interface AwsCall {
+  /** The SDK client's name, e.g. `DynamoDBClient`. */
+  readonly client: string;
+  /** The API operation, e.g. `UpdateItem`, `GetSecretValue`, `ConverseStream`. */
+  readonly operation: string;
+  /** The command's input: table and index names, secret ids, model ids. */
+  readonly input: Readonly<Record<string, unknown>>;
+}
+
+export type AwsCallObserver = (call: AwsCall) => void;
+
+let observer: AwsCallObserver | undefined;
+
+/** Sets (or with `undefined` clears) the one observer of every AWS call made in this process. */
+export const observeAwsCalls = (next: AwsCallObserver | undefined): void => {
+  observer = next;
+};
+
+/** The smallest view of an SDK client this needs: its middleware stack. */
+interface ObservableClient {
+  readonly middlewareStack: {
+    add(
+      middleware: (next: InitializeHandler<object, object>, context: HandlerExecutionContext) => InitializeHandler<object, object>,
+      options: { step: 'initialize'; name: string; priority: 'high' },
+    ): void;
+  };
+}
+
+const observerMiddleware =
+  (next: InitializeHandler<object, object>, context: HandlerExecutionContext): InitializeHandler<object, object> =>
+  (args: InitializeHandlerArguments<object>) => {
+    observer?.({
+      client: context.clientName ?? 'unknown',
+      operation: (context.commandName ?? 'unknown').replace(/Command$/, ''),
+      input: args.input as Record<string, unknown>,
+    });
+    return next(args);
+  };
+
+/** Adds the observer middleware to a shared client; returns the client. */
+export const withCallObserver = <Client extends ObservableClient>(client: Client): Client => {
+  client.middlewareStack.add(observerMiddleware, { step: 'initialize', name: 'gatewayCallObserver', priority: 'high' });
+  return client;
+};

@@ -1,0 +1,219 @@
+import { resetSecretsManager } from '../../functions/shared/secrets/secrets-client.js';
+import { forgetUpstreamKeys } from '../../functions/shared/secrets/upstream-secrets.js';
+import type { FunctionGroup } from '../../functions/shared/routes.js';
+import type { AwsCall } from '../../functions/shared/aws/aws-call-observer.js';
+import { recordAwsCalls } from './aws-call-recorder.js';
+import { startFakeSecretsManager } from './fake-secrets-manager.js';
+import { bedrockRoutes } from './fake-upstream/bedrock-wire.js';
+import { startFakeUpstream } from './fake-upstream/fake-upstream.js';
+import { openAiEmbeddingsRoutes } from './fake-upstream/openai-embeddings-wire.js';
+import { openAiImagesRoutes } from './fake-upstream/openai-images-wire.js';
+import { openAiResponsesRoutes } from './fake-upstream/openai-responses-wire.js';
+import { openAiSpeechRoutes } from './fake-upstream/openai-speech-wire.js';
+import { openAiRoutes } from './fake-upstream/openai-wire.js';
+import { startTestGateway, type HttpResult, type TestGateway } from './test-gateway.js';
+
+/**
+ * The gateway as deployed, driven through every path that reaches AWS: every endpoint for every kind
+ * of key (no limits, rate limits, a quota account, a spent quota), streamed and not, every admin
+ * operation, upstream keys in Secrets Manager and Bedrock channels by foundation model and by
+ * inference profile. Every request runs as the first one of a fresh function (no cached key, account,
+ * catalogue or upstream key), since any of them may be on AWS. Returns every AWS call by the group
+ * whose function made it.
+ */
+
+export const SCENARIO_SECRET_PREFIX = 'model-gateway/ModelGateway-scenario/channels';
+
+const OPENAI_MODEL = 'scenario-gpt';
+const FOUNDATION_MODEL = 'anthropic.claude-scenario-v1:0';
+const INFERENCE_PROFILE = `us.${FOUNDATION_MODEL}`;
+
+/** Environment the scenario sets for the gateway, restored afterwards. */
+const scenarioEnvironment: Readonly<Record<string, string>> = {
+  UPSTREAM_SECRET_PREFIX: SCENARIO_SECRET_PREFIX,
+  // No cache in any function: every request reads what a cold function would.
+  GATEWAY_CACHE_TTL_MS: '0',
+  // Bedrock calls are signed; the fake does not check signatures, the SDK still needs credentials.
+  AWS_ACCESS_KEY_ID: 'AKIDSCENARIO',
+  AWS_SECRET_ACCESS_KEY: 'scenario-secret',
+  AWS_REGION: 'us-east-1',
+};
+
+const expectStatus = (result: HttpResult, status: number, what: string): HttpResult => {
+  if (result.status !== status) throw new Error(`${what}: expected ${status}, got ${result.status}: ${result.text.slice(0, 300)}`);
+  return result;
+};
+
+/** One request of each client endpoint, and the model listing in its three formats. */
+const clientRequests = (model: string): readonly [what: string, method: string, path: string, body?: unknown, headers?: Record<string, string>][] => [
+  ['chat', 'POST', '/v1/chat/completions', { model, messages: [{ role: 'user', content: 'hi' }] }],
+  ['chat stream', 'POST', '/v1/chat/completions', { model, stream: true, stream_options: { include_usage: true }, messages: [{ role: 'user', content: 'hi' }] }],
+  ['messages', 'POST', '/v1/messages', { model, max_tokens: 64, messages: [{ role: 'user', content: 'hi' }] }],
+  ['messages stream', 'POST', '/v1/messages', { model, max_tokens: 64, stream: true, messages: [{ role: 'user', content: 'hi' }] }],
+  ['count tokens', 'POST', '/v1/messages/count_tokens', { model, messages: [{ role: 'user', content: 'hi' }] }],
+  ['responses', 'POST', '/v1/responses', { model, input: 'hi' }],
+  ['responses stream', 'POST', '/v1/responses', { model, input: 'hi', stream: true }],
+  ['gemini', 'POST', `/v1beta/models/${model}:generateContent`, { contents: [{ role: 'user', parts: [{ text: 'hi' }] }] }],
+  ['gemini stream', 'POST', `/v1/models/${model}:streamGenerateContent?alt=sse`, { contents: [{ role: 'user', parts: [{ text: 'hi' }] }] }],
+  ['embeddings', 'POST', '/v1/embeddings', { model, input: 'hi' }],
+  ['images', 'POST', '/v1/images/generations', { model, prompt: 'a red square' }],
+  ['speech', 'POST', '/v1/audio/speech', { model, input: 'hello', voice: 'alloy', response_format: 'wav' }],
+  ['models', 'GET', '/v1/models'],
+  ['models, Anthropic format', 'GET', '/v1/models', undefined, { 'anthropic-version': '2023-06-01' }],
+  ['models, Google format', 'GET', '/v1beta/models'],
+];
+
+const bedrockRequests = (model: string) => clientRequests(model).filter(([what]) => /^(chat|messages|responses|gemini)/.test(what));
+
+export const runAwsOperationScenario = async (): Promise<ReadonlyMap<FunctionGroup, readonly AwsCall[]>> => {
+  const saved = Object.fromEntries(
+    [...Object.keys(scenarioEnvironment), 'SECRETS_MANAGER_ENDPOINT'].map((name) => [name, process.env[name]]),
+  );
+  const secrets = await startFakeSecretsManager();
+  const upstream = await startFakeUpstream({
+    ...openAiRoutes,
+    ...openAiEmbeddingsRoutes,
+    ...openAiImagesRoutes,
+    ...openAiResponsesRoutes,
+    ...openAiSpeechRoutes,
+  });
+  const bedrock = await startFakeUpstream({ ...bedrockRoutes(FOUNDATION_MODEL), ...bedrockRoutes(INFERENCE_PROFILE) });
+  Object.assign(process.env, scenarioEnvironment, { SECRETS_MANAGER_ENDPOINT: secrets.endpoint });
+  resetSecretsManager();
+  forgetUpstreamKeys();
+  let gateway: TestGateway | undefined;
+  const recorder = recordAwsCalls();
+  try {
+    gateway = await startTestGateway();
+    await driveAdmin(gateway, upstream.baseUrl, bedrock.origin);
+    await driveClients(gateway);
+    return recorder.callsByGroup();
+  } finally {
+    // Closing waits for invocations still running (usage written after the response): record those too.
+    await gateway?.close();
+    recorder.stop();
+    await Promise.all([upstream.close(), bedrock.close(), secrets.close()]);
+    for (const [name, value] of Object.entries(saved)) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
+    resetSecretsManager();
+    forgetUpstreamKeys();
+  }
+};
+
+/** Every admin route, with the key writes that reach Secrets Manager: create, rotate, remove, restore. */
+const driveAdmin = async (gateway: TestGateway, openAiBaseUrl: string, bedrockOrigin: string): Promise<void> => {
+  const admin = async (method: string, path: string, status: number, body?: unknown) =>
+    expectStatus(await gateway.admin(method, path, body), status, `${method} ${path}`);
+  const channel = { type: 'openai', baseUrl: openAiBaseUrl, models: [OPENAI_MODEL] };
+
+  await admin('PUT', '/admin/v1/channels/openai', 200, { ...channel, apiKey: 'sk-upstream-scenario-first-000001' });
+  await admin('PUT', '/admin/v1/channels/openai', 200, { ...channel, apiKey: 'sk-upstream-scenario-rotated-0002' });
+  await admin('PUT', '/admin/v1/channels/openai', 200, { ...channel, apiKey: null });
+  // The name is still scheduled for deletion: the secret is restored, then given the new value.
+  await admin('PUT', '/admin/v1/channels/openai', 200, { ...channel, apiKey: 'sk-upstream-scenario-restored-003' });
+  await admin('PUT', '/admin/v1/channels/bedrock-model', 200, {
+    type: 'bedrock',
+    baseUrl: bedrockOrigin,
+    models: ['scenario-claude'],
+    modelMap: { 'scenario-claude': FOUNDATION_MODEL },
+  });
+  await admin('PUT', '/admin/v1/channels/bedrock-profile', 200, {
+    type: 'bedrock',
+    baseUrl: bedrockOrigin,
+    models: ['scenario-claude-profile'],
+    modelMap: { 'scenario-claude-profile': INFERENCE_PROFILE },
+  });
+  await admin('PUT', '/admin/v1/channels/doomed', 200, { ...channel, models: ['doomed-model'], apiKey: 'sk-upstream-scenario-doomed-0004' });
+  await admin('GET', '/admin/v1/channels', 200);
+  await admin('GET', '/admin/v1/channels/openai', 200);
+  await admin('DELETE', '/admin/v1/channels/doomed', 200);
+
+  for (const model of [OPENAI_MODEL, 'scenario-claude', 'scenario-claude-profile']) {
+    await admin('PUT', `/admin/v1/models/${model}`, 200, { pricing: { inputPerMTok: 1, outputPerMTok: 2 } });
+  }
+  await admin('PUT', '/admin/v1/models/doomed-model', 200, { aliases: ['doomed-alias'] });
+  await admin('GET', '/admin/v1/models', 200);
+  await admin('GET', '/admin/v1/models/doomed-model', 200);
+  await admin('DELETE', '/admin/v1/models/doomed-model', 200);
+
+  const account = (await admin('POST', '/admin/v1/accounts', 201, { name: 'scenario-admin' })).body as { id: string };
+  await admin('GET', '/admin/v1/accounts', 200);
+  await admin('GET', `/admin/v1/accounts/${account.id}`, 200);
+  await admin('PATCH', `/admin/v1/accounts/${account.id}`, 200, { rateLimit: { rpm: 100 } });
+  const key = (await admin('POST', '/admin/v1/keys', 201, { accountId: account.id })).body as { id: string };
+  await admin('GET', `/admin/v1/keys?accountId=${account.id}`, 200);
+  await admin('GET', `/admin/v1/keys/${key.id}`, 200);
+  await admin('PATCH', `/admin/v1/keys/${key.id}`, 200, { name: 'renamed' });
+  await admin('DELETE', `/admin/v1/keys/${key.id}`, 200);
+  await admin('POST', '/admin/v1/apply', 200, {
+    channels: [{ id: 'applied', type: 'openai', baseUrl: openAiBaseUrl, models: ['applied-model'], apiKey: 'sk-upstream-scenario-applied-0005' }],
+    models: [{ id: 'applied-model', pricing: { inputPerMTok: 1, outputPerMTok: 1 } }],
+    accounts: [{ id: 'acct_scenario_applied', name: 'applied', keys: [{ key: `sk-${'a'.repeat(48)}` }] }],
+  });
+};
+
+/** Every client endpoint for every kind of key, then the usage they left, read every way the admin API offers. */
+const driveClients = async (gateway: TestGateway): Promise<void> => {
+  const kinds: readonly [kind: string, account: Record<string, unknown>, key: Record<string, unknown>][] = [
+    ['no limits', {}, {}],
+    ['rate limits', { rateLimit: { rpm: 1000, tpm: 1_000_000 } }, { rateLimit: { rpm: 1000, tpm: 1_000_000 } }],
+    ['quota', { quota: { limit: 100 } }, {}],
+  ];
+  const keys: { kind: string; key: string; keyId: string; accountId: string }[] = [];
+  for (const [kind, account, key] of kinds) {
+    const created = await gateway.createAccountWithKey({ name: kind, ...account }, key);
+    keys.push({ kind, key: created.key, keyId: created.keyId, accountId: created.account.id });
+  }
+  const send = async (key: string, method: string, path: string, body?: unknown, headers?: Record<string, string>) => {
+    forgetUpstreamKeys();
+    return gateway.request(method, path, { key, body, headers });
+  };
+
+  for (const { kind, key } of keys) {
+    for (const [what, method, path, body, headers] of clientRequests(OPENAI_MODEL)) {
+      expectStatus(await send(key, method, path, body, headers), 200, `${what} with ${kind}`);
+    }
+    for (const model of ['scenario-claude', 'scenario-claude-profile']) {
+      for (const [what, method, path, body] of bedrockRequests(model)) {
+        expectStatus(await send(key, method, path, body), 200, `${what} on ${model} with ${kind}`);
+      }
+    }
+  }
+
+  // Refusals read what admission reads and record what a refused request records, on every endpoint.
+  // Counting tokens is free and unmetered: it is neither limited nor recorded.
+  const metered = clientRequests(OPENAI_MODEL).filter(([what, method]) => method === 'POST' && what !== 'count tokens');
+  for (const [what, method, path, body] of metered) {
+    const spent = await gateway.createAccountWithKey({ name: 'spent', quota: { limit: 0 } });
+    expectStatus(await send(spent.key, method, path, body), 429, `${what} on a spent quota`);
+    const limited = await gateway.createAccountWithKey({ name: 'one a minute', rateLimit: { rpm: 1 } });
+    // The first request fills the window; if the minute turns before the next, one more fills the new one.
+    let refused = false;
+    for (let attempt = 0; attempt < 3 && !refused; attempt += 1) refused = (await send(limited.key, method, path, body)).status === 429;
+    if (!refused) throw new Error(`${what}: a key allowed one request a minute was never refused`);
+  }
+  expectStatus(await send(`sk-${'0'.repeat(48)}`, 'GET', '/v1/models'), 401, 'unknown key');
+
+  // The fallback function: health, unknown paths and wrong methods.
+  expectStatus(await gateway.request('GET', '/health'), 200, 'health');
+  expectStatus(await gateway.request('GET', '/v2/nothing'), 404, 'unknown path');
+  expectStatus(await gateway.request('DELETE', '/v1/chat/completions'), 405, 'wrong method');
+
+  const { accountId, keyId } = keys[0]!;
+  const usageQueries = [
+    '',
+    `?accountId=${accountId}`,
+    `?keyId=${keyId}`,
+    `?accountId=${accountId}&keyId=${keyId}`,
+    `?accountId=${accountId}&from=2000-01-01T00:00:00Z&to=2100-01-01T00:00:00Z`,
+  ];
+  for (const query of usageQueries) {
+    const page = expectStatus(await gateway.admin('GET', `/admin/v1/usage${query}${query ? '&' : '?'}limit=2`), 200, `usage ${query}`);
+    const cursor = (page.body as { nextCursor?: string }).nextCursor;
+    if (cursor) {
+      expectStatus(await gateway.admin('GET', `/admin/v1/usage${query}${query ? '&' : '?'}limit=2&cursor=${encodeURIComponent(cursor)}`), 200, `usage ${query}, next page`);
+    }
+  }
+};
