@@ -1,3 +1,4 @@
+import { readSpend } from '../shared/accounting/spend.js';
 import * as z from 'zod';
 import { requireAccount } from '../admin/accounts.js';
 import { parseWith } from '../admin/parse-with.js';
@@ -54,6 +55,6 @@ export const list = async (request: GatewayRequest<unknown>) => {
     totals: usage.totals,
     ...(usage.groups ? { groups: usage.groups } : {}),
     truncated: usage.truncated,
-    quota: { limit: account.quota.limit, used: account.quota.used },
+    quota: { limit: account.quota.limit, used: (await readSpend(account.id)).used },
   });
 };

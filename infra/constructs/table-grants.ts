@@ -39,14 +39,14 @@ const authenticate = {
 } as const satisfies TableGrants;
 
 /**
- * A relaying group also admits and meters: it reads (on a refusal) and counts its rate-limit
- * windows, reserves and settles the account's spend on the account item (`accounting/quota.ts`), and
- * puts one usage record per request.
+ * A relaying group also admits and meters: it counts its rate-limit windows and reserves and settles
+ * the account's spend (`accounting/quota.ts`), each split over shards for busy accounts and read
+ * whole (one BatchGetItem) when a shard's slice is full, and puts one usage record per request.
  */
 export const relayGrants: TableGrants = {
   ...authenticate,
-  accounts: ['GetItem', 'UpdateItem'],
-  counters: ['GetItem', 'UpdateItem'],
+  counters: ['GetItem', 'UpdateItem', 'BatchGetItem'],
+  spend: ['GetItem', 'UpdateItem', 'BatchGetItem'],
   usage: ['PutItem'],
 };
 
@@ -56,21 +56,34 @@ export const relayGrants: TableGrants = {
  */
 export const tableGrantsByGroup: Readonly<Record<string, TableGrants>> = {
   admin: {
-    keys: ['GetItem', 'PutItem', 'UpdateItem'],
+    keys: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
     'keys/index/byId': ['Query'],
     'keys/index/byAccount': ['Query'],
-    accounts: ['GetItem', 'PutItem', 'UpdateItem', 'Scan'],
+    accounts: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem', 'Scan'],
     channels: ['GetItem', 'PutItem', 'DeleteItem', 'Scan'],
     models: ['GetItem', 'PutItem', 'DeleteItem', 'Scan'],
-    usage: ['Query', 'Scan'],
+    spend: ['BatchGetItem'],
+    usage: ['Query'],
     'usage/index/byKey': ['Query'],
+    'usage/index/byDay': ['Query'],
+    members: ['GetItem', 'PutItem', 'DeleteItem', 'Scan'],
   },
   // Lists models: it authenticates and reads the catalogue, with neither rate limit nor usage record.
   models: authenticate,
   // Health and 404/405 answers: no store at all.
   fallback: {},
   // The console: issues and revokes keys, reads the catalogue, usage and who is a member.
-  console: {},
+  console: {
+    keys: ['GetItem', 'PutItem', 'UpdateItem'],
+    'keys/index/byId': ['Query'],
+    'keys/index/byAccount': ['Query'],
+    accounts: ['GetItem'],
+    channels: ['Scan'],
+    models: ['Scan'],
+    members: ['GetItem'],
+    spend: ['BatchGetItem'],
+    usage: ['Query'],
+  },
 };
 
 /** The grants of one group, relay grants for a group not in the table. */

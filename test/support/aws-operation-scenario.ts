@@ -1,3 +1,5 @@
+import { chargeWindow, windowStartOf } from '../../functions/shared/accounting/rate-limit-window.js';
+import { runAsFunction } from '../../infra/local/function-scope.js';
 import { resetSecretsManager } from '../../functions/shared/secrets/secrets-client.js';
 import { forgetUpstreamKeys } from '../../functions/shared/secrets/upstream-secrets.js';
 import type { FunctionGroup } from '../../functions/shared/routes.js';
@@ -87,6 +89,9 @@ export const runAwsOperationScenario = async (): Promise<ReadonlyMap<FunctionGro
     gateway = await startTestGateway();
     await driveAdmin(gateway, upstream.baseUrl, bedrock.origin);
     await driveClients(gateway);
+    await driveFullShardedWindow();
+    await driveConsole(gateway);
+    await driveAccountRemoval(gateway);
     return recorder.callsByGroup();
   } finally {
     // Closing waits for invocations still running (usage written after the response): record those too.
@@ -188,6 +193,12 @@ const driveClients = async (gateway: TestGateway): Promise<void> => {
   for (const [what, method, path, body] of metered) {
     const spent = await gateway.createAccountWithKey({ name: 'spent', quota: { limit: 0 } });
     expectStatus(await send(spent.key, method, path, body), 429, `${what} on a spent quota`);
+    // A busy account's windows and spend are split over shards: a full slice reads every shard at once.
+    const sharded = await gateway.createAccountWithKey({ name: 'sharded', rateLimit: { rpm: 100_000, tpm: 20 } });
+    // Endpoints that reserve tokens are refused by the sharded token window; the others count after.
+    await send(sharded.key, method, path, body);
+    const shardedSpend = await gateway.createAccountWithKey({ name: 'sharded spend', rateLimit: { rpm: 100_000 }, quota: { limit: 1e-9 } });
+    expectStatus(await send(shardedSpend.key, method, path, body), 429, `${what} on a sharded, spent quota`);
     const limited = await gateway.createAccountWithKey({ name: 'one a minute', rateLimit: { rpm: 1 } });
     // The first request fills the window; if the minute turns before the next, one more fills the new one.
     let refused = false;
@@ -215,5 +226,56 @@ const driveClients = async (gateway: TestGateway): Promise<void> => {
     if (cursor) {
       expectStatus(await gateway.admin('GET', `/admin/v1/usage${query}${query ? '&' : '?'}limit=2&cursor=${encodeURIComponent(cursor)}`), 200, `usage ${query}, next page`);
     }
+  }
+};
+
+/** The console's API as a member and as an operator, and the admin routes that manage members. */
+const driveConsole = async (gateway: TestGateway): Promise<void> => {
+  const admin = async (method: string, path: string, status: number, body?: unknown) =>
+    expectStatus(await gateway.admin(method, path, body), status, `${method} ${path}`);
+  const account = (await admin('POST', '/admin/v1/accounts', 201, { name: 'scenario-console' })).body as { id: string };
+  const email = 'member@scenario.example';
+  const password = 'a-long-scenario-password';
+  await admin('PUT', `/admin/v1/members/${email}`, 201, { accountId: account.id, role: 'account-admin', password });
+  await admin('GET', '/admin/v1/members', 200);
+
+  const send = async (method: string, path: string, status: number, options: { key?: string; body?: unknown } = {}) =>
+    expectStatus(await gateway.request(method, path, options), status, `console ${method} ${path}`);
+  await send('GET', '/console/', 200);
+  await send('GET', '/console/api/config', 200);
+  const operator = (await send('POST', '/console/api/session', 201, { body: { key: gateway.adminKey } })).body as { token: string };
+  await send('GET', '/console/api/me', 200, { key: operator.token });
+  const member = (await send('POST', '/console/api/session', 201, { body: { email, password } })).body as { token: string };
+  await send('GET', '/console/api/me', 200, { key: member.token });
+  const created = (await send('POST', '/console/api/keys', 201, { key: member.token, body: { name: 'scenario' } })).body as { id: string };
+  await send('GET', '/console/api/keys', 200, { key: member.token });
+  await send('DELETE', `/console/api/keys/${created.id}`, 200, { key: member.token });
+  await send('GET', '/console/api/models', 200, { key: member.token });
+  await send('GET', '/console/api/usage', 200, { key: member.token });
+  await send('DELETE', '/console/api/session', 200, { key: member.token });
+  await admin('DELETE', `/admin/v1/members/${email}`, 200);
+};
+
+/** Deleting an account takes its keys with it; the metrics summary reads no store. */
+const driveAccountRemoval = async (gateway: TestGateway): Promise<void> => {
+  const admin = async (method: string, path: string, status: number, body?: unknown) =>
+    expectStatus(await gateway.admin(method, path, body), status, `${method} ${path}`);
+  const account = (await admin('POST', '/admin/v1/accounts', 201, { name: 'scenario-doomed' })).body as { id: string };
+  await admin('POST', '/admin/v1/keys', 201, { accountId: account.id });
+  await admin('GET', '/admin/v1/metrics', 200);
+  await admin('DELETE', `/admin/v1/accounts/${account.id}`, 200);
+};
+
+/**
+ * A charge that no shard of a sharded window can take reads every shard at once (BatchGetItem). That
+ * takes thousands of requests to reach over HTTP, so each relaying function's scope runs the path
+ * itself: a request window of 100,000 a minute (17 shards) asked for all of it.
+ */
+const driveFullShardedWindow = async (): Promise<void> => {
+  for (const group of ['chat', 'embeddings', 'images', 'audio'] as const) {
+    const result = await runAsFunction(group, () =>
+      chargeWindow({ dimension: 'requests', scope: 'account', ownerId: `scenario-${group}`, limit: 100_000, amount: 100_000, windowStart: windowStartOf(Date.now()) }),
+    );
+    if (result.granted) throw new Error(`${group}: a charge larger than any shard's slice was granted`);
   }
 };
