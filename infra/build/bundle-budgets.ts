@@ -36,21 +36,21 @@ export const bundleBudgets: Readonly<Record<FunctionGroup, BundleBudget>> = {
   models: withinBudget,
   fallback: withinBudget,
   chat: {
-    // 474.1 KB measured.
-    ceilingBytes: kilobytes(476),
+    // 488.4 KB measured (with the credential scrubber, request log and metrics, sharded bookkeeping).
+    ceilingBytes: kilobytes(494),
     overBudget:
       'DynamoDB stack ≈ 190 KB + zod (classic API) 96 KB + Bedrock Runtime client with its event-stream decoding ≈ 55 KB ' +
       '+ Secrets Manager client 13 KB + gateway code (providers, translation, relay, chat) ≈ 90 KB. zod/mini would save ' +
       '≈ 47 KB; fitting 250 KB would also take Bedrock out of this function.',
   },
-  // 342.3 KB measured: aws-jwt-verify (≈ 17 KB) checks operators' console sessions.
-  admin: { ceilingBytes: kilobytes(350), overBudget: `${dynamoZodAndSecrets} aws-jwt-verify ≈ 17 KB.` },
-  // 313.6 KB measured.
-  embeddings: { ceilingBytes: kilobytes(321), overBudget: dynamoZodAndSecrets },
-  // 314.7 KB measured.
-  images: { ceilingBytes: kilobytes(322), overBudget: dynamoZodAndSecrets },
-  // 313.9 KB measured.
-  audio: { ceilingBytes: kilobytes(322), overBudget: dynamoZodAndSecrets },
-  // 323.2 KB measured: the admin group's libraries and aws-jwt-verify; the page itself is beside the bundle.
-  console: { ceilingBytes: kilobytes(331), overBudget: `${dynamoZodAndSecrets} aws-jwt-verify ≈ 17 KB.` },
+  // 360.4 KB measured: aws-jwt-verify (≈ 17 KB) checks operators' console sessions.
+  admin: { ceilingBytes: kilobytes(365), overBudget: `${dynamoZodAndSecrets} aws-jwt-verify ≈ 17 KB.` },
+  // 331.2 KB measured.
+  embeddings: { ceilingBytes: kilobytes(335), overBudget: dynamoZodAndSecrets },
+  // 332.4 KB measured.
+  images: { ceilingBytes: kilobytes(336), overBudget: dynamoZodAndSecrets },
+  // 331.5 KB measured.
+  audio: { ceilingBytes: kilobytes(335), overBudget: dynamoZodAndSecrets },
+  // 337.0 KB measured: the admin group's libraries and aws-jwt-verify; the page itself is beside the bundle.
+  console: { ceilingBytes: kilobytes(341), overBudget: `${dynamoZodAndSecrets} aws-jwt-verify ≈ 17 KB.` },
 };

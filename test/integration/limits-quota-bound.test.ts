@@ -1,7 +1,5 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { readSpend } from '../../functions/shared/accounting/spend.js';
 import fc from 'fast-check';
-import { store } from '../../functions/shared/store/client.js';
-import { physicalTableName } from '../../functions/shared/store/tables.js';
 import { startFakeUpstream, type FakeUpstream, type WireRoute } from '../support/fake-upstream/fake-upstream.js';
 import { startTestGateway, type TestGateway } from '../support/test-gateway.js';
 
@@ -45,10 +43,8 @@ afterAll(async () => {
   await upstream?.close();
 });
 
-const storedQuota = async (accountId: string) => {
-  const { Item } = await store().send(new GetCommand({ TableName: physicalTableName('accounts'), Key: { id: accountId }, ConsistentRead: true }));
-  return Item!.quota as { limit: number; used: number; committed: number };
-};
+/** The account's spending as the gateway stores it (summed over its spend shards). */
+const storedQuota = (accountId: string) => readSpend(accountId);
 
 /** Texts whose tokens a bytes/4 estimate undercounts: CJK, emoji, random base64, control characters. */
 const adversarialTexts = fc.sample(
