@@ -111,10 +111,10 @@ describe('gateway functions', () => {
   });
 
   it.each(['chat', 'embeddings', 'images', 'audio'])(
-    'lets the %s function update the account (its spend) but never write keys, channels or models',
+    'lets the %s function update its account\'s spend shards but never write accounts, keys, channels or models',
     (group) => {
-      expect(actionsOn(group, 'accounts')).toEqual(expect.arrayContaining(['dynamodb:GetItem', 'dynamodb:UpdateItem']));
-      for (const table of ['keys', 'channels', 'models'] as const) {
+      expect(actionsOn(group, 'spend')).toEqual(expect.arrayContaining(['dynamodb:GetItem', 'dynamodb:UpdateItem']));
+      for (const table of ['accounts', 'keys', 'channels', 'models'] as const) {
         expect(actionsOn(group, table).filter((action) => writeActions.includes(action))).toEqual([]);
       }
     },

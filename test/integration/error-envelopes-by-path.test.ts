@@ -1,4 +1,5 @@
 import { isEnvelopeOfPath } from '../support/error-envelopes.js';
+import { addOfflineDemoChannel } from '../support/offline-demo-channel.js';
 import { startTestGateway, type HttpResult, type TestGateway } from '../support/test-gateway.js';
 
 /**
@@ -15,6 +16,7 @@ const geminiBody = { contents: [{ role: 'user', parts: [{ text: 'hi' }] }] };
 
 beforeAll(async () => {
   gateway = await startTestGateway();
+  await addOfflineDemoChannel(gateway);
   // Nothing listens on port 9: every call to this channel fails to connect.
   const put = await gateway.admin('PUT', '/admin/v1/channels/unreachable', {
     type: 'openai',

@@ -64,6 +64,9 @@ describe('a throttled store', () => {
       else stderr(chunk);
       return true;
     });
+    // The suite runs with logs off (quiet-logs.ts): this test reads an error line, so errors are on here.
+    const level = process.env.GATEWAY_LOG_LEVEL;
+    process.env.GATEWAY_LOG_LEVEL = 'error';
     const throttles = injectThrottles({ count: 1_000, matches: on('usage', 'PutItemCommand') });
     try {
       const answer = await chat(key);
@@ -71,6 +74,8 @@ describe('a throttled store', () => {
       await waitFor(() => lines.length === 1);
     } finally {
       throttles.stop();
+      if (level === undefined) delete process.env.GATEWAY_LOG_LEVEL;
+      else process.env.GATEWAY_LOG_LEVEL = level;
     }
     const logged = JSON.parse(lines[0]!);
     expect(logged).toMatchObject({

@@ -127,6 +127,19 @@ export const isRunning = (pid: number): boolean => {
   }
 };
 
+/**
+ * Whether a process that is not our child (so sends no exit event we could wait on) has stopped
+ * within `ms`: an orphan notices its parent is gone on its own schedule, a moment after the parent.
+ */
+export const stopsWithin = async (pid: number, ms: number): Promise<boolean> => {
+  const deadline = Date.now() + ms;
+  while (isRunning(pid)) {
+    if (Date.now() > deadline) return false;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return true;
+};
+
 /** The gateway's process (npm's child) and the embedded store's (the gateway's child that serves it). */
 export const gatewayProcesses = (command: GatewayCommand): { gateway: number; store: number } => {
   const [gateway] = childrenOf(command.pid);

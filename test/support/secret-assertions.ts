@@ -38,7 +38,10 @@ export interface CapturedOutput {
   stop(): void;
 }
 
-export const captureProcessOutput = (): CapturedOutput => {
+export const captureProcessOutput = (level = 'debug'): CapturedOutput => {
+  // The suite runs with logs off (quiet-logs.ts): what is checked for secrets must be written first.
+  const previousLevel = process.env.GATEWAY_LOG_LEVEL;
+  process.env.GATEWAY_LOG_LEVEL = level;
   const chunks: string[] = [];
   const streams = [process.stdout, process.stderr];
   const originals = streams.map((stream) => stream.write);
@@ -52,6 +55,10 @@ export const captureProcessOutput = (): CapturedOutput => {
   }
   return {
     text: () => chunks.join(''),
-    stop: () => streams.forEach((stream, index) => (stream.write = originals[index]!)),
+    stop: () => {
+      streams.forEach((stream, index) => (stream.write = originals[index]!));
+      if (previousLevel === undefined) delete process.env.GATEWAY_LOG_LEVEL;
+      else process.env.GATEWAY_LOG_LEVEL = previousLevel;
+    },
   };
 };
