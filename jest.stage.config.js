@@ -8,9 +8,31 @@ if (!process.env.GATEWAY_URL || !process.env.GATEWAY_ADMIN_KEY) {
   throw new Error('npm run test:stage needs GATEWAY_URL and GATEWAY_ADMIN_KEY (the gateway to test and an admin key of it).');
 }
 
+/**
+ * Files that check the gateway's own process rather than what it answers, so only the in-process run
+ * can hold them: its store (writes counted or throttled through its client, items read directly), its
+ * log lines, its process lifecycle (they start gateways of their own), and a gateway with no channel
+ * but the built-in one, which a shared stage never is.
+ */
+const inProcessOnly = [
+  'cache-single-flight', // counts the store calls the gateway's own client makes
+  'scale-write-spread', // counts writes per partition key through the gateway's store client
+  'sliced-budget', // drives the sharded budgets through the store client directly
+  'store-throttling', // injects throttling into the gateway's store client
+  'usage-query-list', // calls the usage query module directly
+  'limits-quota-bound', // reads the spend shards from the store
+  'request-log-and-metrics', // reads the gateway's log lines
+  'fuzz-every-route', // also reads the gateway's log lines for secrets
+  'health-store', // stops the gateway's store
+  'lifecycle-refusals', // starts and kills gateways of its own
+  'lifecycle-signals', // starts and signals gateways of its own
+  'built-in-demo-channel', // needs a gateway whose only channel is the built-in one
+];
+
 export default {
   ...base,
   testMatch: ['<rootDir>/test/integration/**/*.test.ts'],
+  testPathIgnorePatterns: ['/node_modules/', ...inProcessOnly.map((name) => `/test/integration/${name}\\.test\\.ts$`)],
   maxWorkers: 1,
   testTimeout: 60000,
 };

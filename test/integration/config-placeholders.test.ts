@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { describeInProcess } from '../support/gateway-target.js';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream/fake-upstream.js';
 import { startTestGateway, type TestGateway } from '../support/test-gateway.js';
 
@@ -121,7 +122,7 @@ describe('gatewayctl apply', () => {
   });
 });
 
-describe('GATEWAY_CONFIG at start', () => {
+describeInProcess('it starts a gateway of its own with a config file')('GATEWAY_CONFIG at start', () => {
   test('resolves placeholders from the environment of the process that starts the gateway', async () => {
     const configPath = join(folder, 'start.yaml');
     await writeFile(configPath, channelConfig('start-channel', '${START_UPSTREAM_KEY}'));

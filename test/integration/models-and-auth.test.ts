@@ -1,3 +1,4 @@
+import { itInProcess } from '../support/gateway-target.js';
 import { startTestGateway, type TestGateway } from '../support/test-gateway.js';
 
 let gateway: TestGateway;
@@ -73,16 +74,19 @@ describe('authentication on /v1', () => {
 });
 
 describe('GET /v1/models', () => {
-  it('lists every configured model, aliases included, for an account without a list (the built-in demo channel no longer serves)', async () => {
-    const { key } = await gateway.createAccountWithKey();
+  itInProcess('a shared gateway also lists the models of other runs')(
+    'lists every configured model, aliases included, for an account without a list (the built-in demo channel no longer serves)',
+    async () => {
+      const { key } = await gateway.createAccountWithKey();
 
-    const response = await gateway.request('GET', '/v1/models', { key });
+      const response = await gateway.request('GET', '/v1/models', { key });
 
-    expect(response.status).toBe(200);
-    expect(response.body.object).toBe('list');
-    expect(ids(response.body)).toEqual(['claude-c', 'gpt-a', 'gpt-b', 'gpt-latest']);
-    expect(response.body.data.find((model: any) => model.id === 'gpt-a')).toMatchObject({ object: 'model', owned_by: 'acme', created: expect.any(Number) });
-  });
+      expect(response.status).toBe(200);
+      expect(response.body.object).toBe('list');
+      expect(ids(response.body)).toEqual(['claude-c', 'gpt-a', 'gpt-b', 'gpt-latest']);
+      expect(response.body.data.find((model: any) => model.id === 'gpt-a')).toMatchObject({ object: 'model', owned_by: 'acme', created: expect.any(Number) });
+    },
+  );
 
   it('lists only the intersection of the account list and the key list', async () => {
     const { key } = await gateway.createAccountWithKey({ models: ['gpt-a', 'claude-c', 'not-configured'] }, { models: ['claude-c', 'gpt-b'] });
