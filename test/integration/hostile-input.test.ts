@@ -1,4 +1,5 @@
 import { isEnvelopeOfPath, pathOfTarget } from '../support/error-envelopes.js';
+import { addOfflineDemoChannel } from '../support/offline-demo-channel.js';
 import { startTestGateway, type HttpResult, type TestGateway } from '../support/test-gateway.js';
 
 /**
@@ -11,6 +12,7 @@ let userKey: string;
 
 beforeAll(async () => {
   gateway = await startTestGateway();
+  await addOfflineDemoChannel(gateway);
   ({ key: userKey } = await gateway.createAccountWithKey());
 });
 
