@@ -1,6 +1,7 @@
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { RateLimitSettings } from './accounts.js';
 import { store } from './client.js';
+import { queryAllByIndex } from './query-all.js';
 import { physicalTableName } from './tables.js';
 import { invalidateCaches } from './ttl-cache.js';
 
@@ -50,24 +51,7 @@ export const getKeyById = async (id: string): Promise<ApiKeyRecord | undefined> 
   return Items?.[0] as ApiKeyRecord | undefined;
 };
 
-export const listKeysOfAccount = async (accountId: string): Promise<ApiKeyRecord[]> => {
-  const items: ApiKeyRecord[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await store().send(
-      new QueryCommand({
-        TableName: table(),
-        IndexName: 'byAccount',
-        KeyConditionExpression: 'accountId = :accountId',
-        ExpressionAttributeValues: { ':accountId': accountId },
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    items.push(...((page.Items ?? []) as ApiKeyRecord[]));
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
-  return items;
-};
+export const listKeysOfAccount = (accountId: string): Promise<ApiKeyRecord[]> => queryAllByIndex<ApiKeyRecord>(table(), 'byAccount', 'accountId', accountId);
 
 export const putKey = async (record: ApiKeyRecord): Promise<ApiKeyRecord> => {
   await store().send(

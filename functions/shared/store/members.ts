@@ -1,5 +1,6 @@
-import { DeleteCommand, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { store } from './client.js';
+import { queryAllByIndex } from './query-all.js';
 import { scanAll } from './scan-all.js';
 import { physicalTableName } from './tables.js';
 
@@ -42,24 +43,8 @@ export const deleteMember = async (id: string): Promise<boolean> => {
   return Attributes !== undefined;
 };
 
-export const listMembersOfAccount = async (accountId: string): Promise<Member[]> => {
-  const items: Member[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await store().send(
-      new QueryCommand({
-        TableName: table(),
-        IndexName: 'byAccount',
-        KeyConditionExpression: 'accountId = :accountId',
-        ExpressionAttributeValues: { ':accountId': accountId },
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    items.push(...((page.Items ?? []) as Member[]));
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
-  return items.sort((a, b) => a.id.localeCompare(b.id));
-};
+export const listMembersOfAccount = async (accountId: string): Promise<Member[]> =>
+  (await queryAllByIndex<Member>(table(), 'byAccount', 'accountId', accountId)).sort((a, b) => a.id.localeCompare(b.id));
 
 export const listMembers = async (): Promise<Member[]> =>
   (await scanAll<Member>(table())).sort((a, b) => a.id.localeCompare(b.id));
