@@ -5,7 +5,9 @@ import base from './jest.config.js';
  * started `npm start` or a deployed stage), one file at a time, since they share that gateway.
  */
 if (!process.env.GATEWAY_URL || !process.env.GATEWAY_ADMIN_KEY) {
-  throw new Error('npm run test:stage needs GATEWAY_URL and GATEWAY_ADMIN_KEY (the gateway to test and an admin key of it).');
+  throw new Error(
+    'npm run test:stage needs GATEWAY_URL and GATEWAY_ADMIN_KEY (the gateway to test and an admin key of it).',
+  );
 }
 
 /**

@@ -21,7 +21,7 @@ const describeNetworkError = (url: string, error: unknown): string => {
       ? 'connection refused: is the gateway running there?'
       : code === 'ENOTFOUND'
         ? 'host not found'
-        : code ?? cause?.message ?? (error as Error).message;
+        : (code ?? cause?.message ?? (error as Error).message);
   return `Cannot reach the gateway at ${url} (${reason}).`;
 };
 
@@ -60,7 +60,8 @@ export const adminClient = (baseUrl: string, adminKey: string): AdminClient => {
       if (response.ok) return payload;
       const error = payload?.error ?? {};
       const detail = `${response.status}${error.code ? ` ${error.code}` : ''}: ${error.message ?? (text.slice(0, 200) || response.statusText)}`;
-      if (response.status === 401) throw new CliError(`The admin key was refused (${detail}). Check --key or GATEWAY_ADMIN_KEY.`);
+      if (response.status === 401)
+        throw new CliError(`The admin key was refused (${detail}). Check --key or GATEWAY_ADMIN_KEY.`);
       if (response.status === 403) throw new CliError(`The key is not allowed to use the admin API (${detail}).`);
       if (response.status === 404 && error.code === 'unknown_url') {
         throw new CliError(`${origin} does not serve ${method} ${path}: is --url the gateway's base URL? (${detail})`);

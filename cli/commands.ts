@@ -27,7 +27,12 @@ const required = (value: string | undefined, what: string): string => {
   return value;
 };
 
-const list = (value: string | undefined) => (value === undefined ? undefined : value === '' || value === 'all' ? null : value.split(',').map((item) => item.trim()));
+const list = (value: string | undefined) =>
+  value === undefined
+    ? undefined
+    : value === '' || value === 'all'
+      ? null
+      : value.split(',').map((item) => item.trim());
 
 const number = (value: string | undefined, name: string) => {
   if (value === undefined) return undefined;
@@ -98,7 +103,9 @@ const readJsonFile = async (path: string): Promise<unknown> => {
   try {
     return JSON.parse(await readFile(path, 'utf8'));
   } catch (error) {
-    throw new CliError(`${path}: cannot read a JSON body (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}).`);
+    throw new CliError(
+      `${path}: cannot read a JSON body (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}).`,
+    );
   }
 };
 
@@ -121,23 +128,41 @@ export const commands: Readonly<Record<string, Readonly<Record<string, Command>>
     },
     get: async (context) => {
       const id = required(context.args[0], 'the account id');
-      show(context, await context.client.request('GET', `/admin/v1/accounts/${encodeURIComponent(id)}`), accountColumns);
+      show(
+        context,
+        await context.client.request('GET', `/admin/v1/accounts/${encodeURIComponent(id)}`),
+        accountColumns,
+      );
     },
     update: async (context) => {
       const id = required(context.args[0], 'the account id');
-      show(context, await context.client.request('PATCH', `/admin/v1/accounts/${encodeURIComponent(id)}`, accountBody(context.options)), accountColumns);
+      show(
+        context,
+        await context.client.request(
+          'PATCH',
+          `/admin/v1/accounts/${encodeURIComponent(id)}`,
+          accountBody(context.options),
+        ),
+        accountColumns,
+      );
     },
     delete: async (context) => {
       const id = required(context.args[0], 'the account id');
       const deleted = await context.client.request('DELETE', `/admin/v1/accounts/${encodeURIComponent(id)}`);
       if (context.json) return context.print(JSON.stringify(deleted, null, 2));
-      context.print(`Deleted account ${deleted.id} and its ${deleted.keysDeleted} keys (its usage records stay until they expire).`);
+      context.print(
+        `Deleted account ${deleted.id} and its ${deleted.keysDeleted} keys (its usage records stay until they expire).`,
+      );
     },
   },
   keys: {
     list: async (context) => {
       const accountId = required(text(context.options, 'account'), '--account');
-      show(context, await context.client.request('GET', `/admin/v1/keys?accountId=${encodeURIComponent(accountId)}`), keyColumns);
+      show(
+        context,
+        await context.client.request('GET', `/admin/v1/keys?accountId=${encodeURIComponent(accountId)}`),
+        keyColumns,
+      );
     },
     create: async (context) => {
       const body = withoutUndefined({
@@ -173,11 +198,19 @@ export const commands: Readonly<Record<string, Readonly<Record<string, Command>>
             priority: number(text(context.options, 'priority'), 'priority') ?? undefined,
             weight: number(text(context.options, 'weight'), 'weight') ?? undefined,
           });
-      show(context, await context.client.request('PUT', `/admin/v1/channels/${encodeURIComponent(id)}`, body), channelColumns);
+      show(
+        context,
+        await context.client.request('PUT', `/admin/v1/channels/${encodeURIComponent(id)}`, body),
+        channelColumns,
+      );
     },
     delete: async (context) => {
       const id = required(context.args[0], 'the channel id');
-      show(context, await context.client.request('DELETE', `/admin/v1/channels/${encodeURIComponent(id)}`), channelColumns);
+      show(
+        context,
+        await context.client.request('DELETE', `/admin/v1/channels/${encodeURIComponent(id)}`),
+        channelColumns,
+      );
     },
   },
   models: {
@@ -187,13 +220,21 @@ export const commands: Readonly<Record<string, Readonly<Record<string, Command>>
       const input = number(text(context.options, 'input'), 'input');
       const output = number(text(context.options, 'output'), 'output');
       const cached = number(text(context.options, 'cached-input'), 'cached-input');
-      if ((input == null) !== (output == null)) throw new CliError('--input and --output go together (USD per million tokens).', 2);
+      if ((input == null) !== (output == null))
+        throw new CliError('--input and --output go together (USD per million tokens).', 2);
       const body = withoutUndefined({
-        pricing: input == null ? undefined : withoutUndefined({ inputPerMTok: input, outputPerMTok: output, cachedInputPerMTok: cached ?? undefined }),
+        pricing:
+          input == null
+            ? undefined
+            : withoutUndefined({ inputPerMTok: input, outputPerMTok: output, cachedInputPerMTok: cached ?? undefined }),
         aliases: list(text(context.options, 'aliases')) ?? undefined,
         ownedBy: text(context.options, 'owned-by'),
       });
-      show(context, await context.client.request('PUT', `/admin/v1/models/${encodeURIComponent(id)}`, body), modelColumns);
+      show(
+        context,
+        await context.client.request('PUT', `/admin/v1/models/${encodeURIComponent(id)}`, body),
+        modelColumns,
+      );
     },
   },
   usage: { '': usageCommand },
@@ -202,7 +243,8 @@ export const commands: Readonly<Record<string, Readonly<Record<string, Command>>
     '': async (context) => {
       const file = required(text(context.options, 'file'), '-f config.yaml');
       // Loaded only here: the config schema and YAML parser are most of the CLI's start-up time.
-      const { GatewayConfigError, loadGatewayConfigFile } = await import('../functions/shared/config/gateway-config.js');
+      const { GatewayConfigError, loadGatewayConfigFile } =
+        await import('../functions/shared/config/gateway-config.js');
       let config;
       try {
         config = await loadGatewayConfigFile(file);
@@ -212,7 +254,9 @@ export const commands: Readonly<Record<string, Readonly<Record<string, Command>>
       }
       const { applied } = await context.client.request('POST', '/admin/v1/apply', config);
       if (context.json) return context.print(JSON.stringify(applied, null, 2));
-      context.print(`Applied ${file}: ${applied.channels} channels, ${applied.models} models, ${applied.accounts} accounts, ${applied.keys} keys.`);
+      context.print(
+        `Applied ${file}: ${applied.channels} channels, ${applied.models} models, ${applied.accounts} accounts, ${applied.keys} keys.`,
+      );
     },
   },
 };

@@ -26,9 +26,35 @@ Options:
 `;
 
 const optionNames = [
-  'url', 'key', 'name', 'models', 'quota', 'rpm', 'tpm', 'status', 'account', 'role', 'expires', 'allowed-ips',
-  'type', 'base-url', 'api-key', 'priority', 'weight', 'input', 'output', 'cached-input', 'aliases', 'owned-by',
-  'key-id', 'from', 'to', 'limit', 'model', 'cursor', 'group-by',
+  'url',
+  'key',
+  'name',
+  'models',
+  'quota',
+  'rpm',
+  'tpm',
+  'status',
+  'account',
+  'role',
+  'expires',
+  'allowed-ips',
+  'type',
+  'base-url',
+  'api-key',
+  'priority',
+  'weight',
+  'input',
+  'output',
+  'cached-input',
+  'aliases',
+  'owned-by',
+  'key-id',
+  'from',
+  'to',
+  'limit',
+  'model',
+  'cursor',
+  'group-by',
 ] as const;
 
 const main = async (argv: readonly string[]): Promise<void> => {
@@ -59,7 +85,11 @@ const main = async (argv: readonly string[]): Promise<void> => {
   const takesSubcommand = !('' in subcommands);
   const name = takesSubcommand ? rest[0] : '';
   const command = name === undefined ? undefined : subcommands[name];
-  if (!command) throw new CliError(`Unknown or missing subcommand for '${group}': expected ${Object.keys(subcommands).join(', ')}.`, 2);
+  if (!command)
+    throw new CliError(
+      `Unknown or missing subcommand for '${group}': expected ${Object.keys(subcommands).join(', ')}.`,
+      2,
+    );
 
   const url = (values.url as string | undefined) ?? process.env.GATEWAY_URL ?? 'http://127.0.0.1:8787';
   const key = (values.key as string | undefined) ?? process.env.GATEWAY_ADMIN_KEY;

@@ -6,10 +6,21 @@ interface MetricsGroupView {
   readonly model?: string;
   readonly accountId?: string;
   readonly requests: number;
-  readonly errors: { readonly client: number; readonly throttled: number; readonly server: number; readonly upstream: number; readonly clientAborted: number };
+  readonly errors: {
+    readonly client: number;
+    readonly throttled: number;
+    readonly server: number;
+    readonly upstream: number;
+    readonly clientAborted: number;
+  };
   readonly totalTokens: number;
   readonly cost: number;
-  readonly averageMs: { readonly latency: number; readonly firstByte: number; readonly upstream: number; readonly overhead: number };
+  readonly averageMs: {
+    readonly latency: number;
+    readonly firstByte: number;
+    readonly upstream: number;
+    readonly overhead: number;
+  };
   readonly maxMs: { readonly latency: number; readonly overhead: number };
 }
 
@@ -20,7 +31,10 @@ interface MetricsAnswer {
   readonly byAccount: readonly MetricsGroupView[];
 }
 
-const columns = (name: string, label: (row: MetricsGroupView) => string | undefined): readonly Column<MetricsGroupView>[] => [
+const columns = (
+  name: string,
+  label: (row: MetricsGroupView) => string | undefined,
+): readonly Column<MetricsGroupView>[] => [
   { header: name, value: label },
   { header: 'REQUESTS', value: (row) => row.requests },
   { header: '4XX', value: (row) => row.errors.client },
@@ -40,7 +54,24 @@ export const metricsCommand = async (context: CommandContext): Promise<void> => 
   const answer = (await context.client.request('GET', '/admin/v1/metrics')) as MetricsAnswer;
   if (context.json) return context.print(JSON.stringify(answer, null, 2));
   context.print(`Since ${answer.since}\n`);
-  context.print(formatTable([answer.total], columns('TOTAL', () => 'all')));
-  if (answer.byModel.length > 0) context.print(`\n${formatTable(answer.byModel, columns('MODEL', (row) => row.model))}`);
-  if (answer.byAccount.length > 0) context.print(`\n${formatTable(answer.byAccount, columns('ACCOUNT', (row) => row.accountId))}`);
+  context.print(
+    formatTable(
+      [answer.total],
+      columns('TOTAL', () => 'all'),
+    ),
+  );
+  if (answer.byModel.length > 0)
+    context.print(
+      `\n${formatTable(
+        answer.byModel,
+        columns('MODEL', (row) => row.model),
+      )}`,
+    );
+  if (answer.byAccount.length > 0)
+    context.print(
+      `\n${formatTable(
+        answer.byAccount,
+        columns('ACCOUNT', (row) => row.accountId),
+      )}`,
+    );
 };

@@ -10,7 +10,11 @@ interface ChannelView {
 
 interface ModelSettingsView {
   readonly id: string;
-  readonly pricing?: { readonly inputPerMTok: number; readonly outputPerMTok: number; readonly cachedInputPerMTok?: number } | null;
+  readonly pricing?: {
+    readonly inputPerMTok: number;
+    readonly outputPerMTok: number;
+    readonly cachedInputPerMTok?: number;
+  } | null;
   readonly aliases?: readonly string[];
   readonly ownedBy?: string | null;
 }
@@ -32,7 +36,11 @@ export const modelLines = (channels: readonly ChannelView[], settings: readonly 
   const served = new Map<string, string[]>();
   for (const channel of channels) {
     const builtInDemo = channel.id === 'demo' && channel.type === 'demo';
-    const label = !channel.enabled ? `${channel.id} (disabled)` : builtInDemo && !onlyDemo ? `${channel.id} (built-in, not serving)` : channel.id;
+    const label = !channel.enabled
+      ? `${channel.id} (disabled)`
+      : builtInDemo && !onlyDemo
+        ? `${channel.id} (built-in, not serving)`
+        : channel.id;
     for (const model of channel.models) served.set(model, [...(served.get(model) ?? []), label]);
   }
   const settingsById = new Map(settings.map((entry) => [entry.id, entry]));

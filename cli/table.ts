@@ -13,8 +13,14 @@ const cell = (value: unknown): string => {
 /** A plain text table: a header line, then one aligned line a row. */
 export const formatTable = <T>(rows: readonly T[], columns: readonly Column<T>[]): string => {
   const cells = rows.map((row) => columns.map((column) => cell(column.value(row))));
-  const widths = columns.map((column, index) => Math.max(column.header.length, ...cells.map((line) => line[index]!.length)));
-  const line = (values: readonly string[]) => values.map((value, index) => value.padEnd(widths[index]!)).join('  ').trimEnd();
+  const widths = columns.map((column, index) =>
+    Math.max(column.header.length, ...cells.map((line) => line[index]!.length)),
+  );
+  const line = (values: readonly string[]) =>
+    values
+      .map((value, index) => value.padEnd(widths[index]!))
+      .join('  ')
+      .trimEnd();
   return [line(columns.map((column) => column.header)), ...cells.map(line)].join('\n');
 };
 

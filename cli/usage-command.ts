@@ -26,7 +26,12 @@ interface UsageTotalsView {
   readonly cost: number;
 }
 
-type UsageGroupView = UsageTotalsView & { readonly model?: string; readonly accountId?: string; readonly keyId?: string; readonly day?: string };
+type UsageGroupView = UsageTotalsView & {
+  readonly model?: string;
+  readonly accountId?: string;
+  readonly keyId?: string;
+  readonly day?: string;
+};
 
 interface UsageAnswer {
   readonly data: readonly UsageRecordView[];
@@ -38,7 +43,12 @@ interface UsageAnswer {
 export const usageGroupings = ['model', 'account', 'key', 'day'] as const;
 type Grouping = (typeof usageGroupings)[number];
 
-const groupField: Readonly<Record<Grouping, keyof UsageGroupView>> = { model: 'model', account: 'accountId', key: 'keyId', day: 'day' };
+const groupField: Readonly<Record<Grouping, keyof UsageGroupView>> = {
+  model: 'model',
+  account: 'accountId',
+  key: 'keyId',
+  day: 'day',
+};
 
 const recordColumns: readonly Column<UsageRecordView>[] = [
   { header: 'TIME', value: (row) => row.time },

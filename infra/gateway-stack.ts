@@ -50,13 +50,17 @@ export class ModelGatewayStack extends Stack {
       corsOrigins,
       createAccountLogRole: !props.ephemeral,
     });
-    this.monitoring = new GatewayMonitoring(this, 'Monitoring', { functions: this.functions.functions, api: this.api.api });
+    this.monitoring = new GatewayMonitoring(this, 'Monitoring', {
+      functions: this.functions.functions,
+      api: this.api.api,
+    });
 
     // The console's sign-in, read by the console's API and by the admin API (operators' sessions).
     this.consoleAuth = new ConsoleAuth(this, 'ConsoleAuth', {
       functions: ['console', 'admin'].flatMap((group) => this.functions.functions[group] ?? []),
     });
-    if (props.ephemeral) new EphemeralStage(this, 'Ephemeral', { upstreamSecretPrefix: this.functions.upstreamSecretPrefix });
+    if (props.ephemeral)
+      new EphemeralStage(this, 'Ephemeral', { upstreamSecretPrefix: this.functions.upstreamSecretPrefix });
 
     new CfnOutput(this, 'ApiUrl', {
       description: 'Base URL of the gateway; requests go to <ApiUrl>/v1/... and <ApiUrl>/admin/v1/...',

@@ -58,14 +58,19 @@ export const call = async <T>(method: string, path: string, body?: unknown): Pro
       session.clear();
       onSignedOut();
     }
-    throw new ApiError(payload.error?.message ?? `HTTP ${response.status}`, response.status, payload.error?.code ?? null);
+    throw new ApiError(
+      payload.error?.message ?? `HTTP ${response.status}`,
+      response.status,
+      payload.error?.code ?? null,
+    );
   }
   return payload as T;
 };
 
 export const query = (parameters: Record<string, string | number | undefined>): string => {
   const search = new URLSearchParams();
-  for (const [name, value] of Object.entries(parameters)) if (value !== undefined && value !== '') search.set(name, String(value));
+  for (const [name, value] of Object.entries(parameters))
+    if (value !== undefined && value !== '') search.set(name, String(value));
   const text = search.toString();
   return text ? `?${text}` : '';
 };

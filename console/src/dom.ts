@@ -26,7 +26,11 @@ export const append = (parent: Node, children: (Child | Child[])[]): void => {
 };
 
 /** An SVG element (charts). */
-export const svg = (tag: string, attributes: Record<string, string | number> = {}, ...children: (SVGElement | string)[]): SVGElement => {
+export const svg = (
+  tag: string,
+  attributes: Record<string, string | number> = {},
+  ...children: (SVGElement | string)[]
+): SVGElement => {
   const element = document.createElementNS('http://www.w3.org/2000/svg', tag);
   for (const [name, value] of Object.entries(attributes)) element.setAttribute(name, String(value));
   for (const child of children) element.append(child);

@@ -8,7 +8,12 @@ import { usagePage } from './pages/usage.js';
 
 export interface Me {
   readonly user: ConsoleUser;
-  readonly account: { id: string; name: string; models: string[] | null; quota: { limit: number | null; used: number } };
+  readonly account: {
+    id: string;
+    name: string;
+    models: string[] | null;
+    quota: { limit: number | null; used: number };
+  };
 }
 
 type Page = (root: HTMLElement, me: Me) => Promise<void>;
@@ -69,13 +74,25 @@ const render = async (): Promise<void> => {
         'nav',
         {},
         visible.map((entry) =>
-          h('a', { href: `#/${entry.path}`, class: entry === active ? 'active' : '', 'aria-current': entry === active ? 'page' : null }, entry.label),
+          h(
+            'a',
+            {
+              href: `#/${entry.path}`,
+              class: entry === active ? 'active' : '',
+              'aria-current': entry === active ? 'page' : null,
+            },
+            entry.label,
+          ),
         ),
       ),
       h(
         'span',
         { class: 'who' },
-        h('span', { id: 'signed-in-as' }, `${me.user.id.startsWith('admin-key:') ? 'operator (admin key)' : me.user.id} · ${me.user.role} · ${me.account.name}`),
+        h(
+          'span',
+          { id: 'signed-in-as' },
+          `${me.user.id.startsWith('admin-key:') ? 'operator (admin key)' : me.user.id} · ${me.user.role} · ${me.account.name}`,
+        ),
         h('button', { type: 'button', class: 'link', onclick: () => void signOut() }, 'Sign out'),
       ),
     ),

@@ -18,7 +18,7 @@ export const apply = async ({ body }: GatewayRequest<unknown>) => {
   if (placeholder) {
     throw invalidValue(
       `${placeholder.param || 'The document'} holds the placeholder \${${placeholder.name}}: placeholders are resolved only by ` +
-        '`gatewayctl apply` and for GATEWAY_CONFIG at start, from the operator\'s environment; send the value itself.',
+        "`gatewayctl apply` and for GATEWAY_CONFIG at start, from the operator's environment; send the value itself.",
       placeholder.param || null,
     );
   }

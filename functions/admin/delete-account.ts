@@ -15,7 +15,8 @@ import { idPath } from './schemas.js';
  */
 export const remove = async ({ pathParameters, principal }: GatewayRequest<unknown>) => {
   const { id } = parseWith(idPath, pathParameters);
-  if (id === principal.accountId) throw conflict(`Account '${id}' holds the key making this request; delete it with another admin key.`);
+  if (id === principal.accountId)
+    throw conflict(`Account '${id}' holds the key making this request; delete it with another admin key.`);
   if (!(await getAccount(id))) throw notFound(`No account with id '${id}'.`);
   const keys = await listKeysOfAccount(id);
   for (const key of keys) await deleteKey(key.keyHash);

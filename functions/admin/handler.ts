@@ -56,12 +56,15 @@ const allowedMethods = (resource: string): string[] =>
  * Every `/admin/v1` route: one function, since they share the store and are rarely called. An admin
  * key or an operator's console session may call it.
  */
-export const handler = gatewayHandler({ auth: 'admin', optionalJsonBody: true, sessionPrincipal: operatorPrincipal }, async (request) => {
-  const { httpMethod, resource, path } = request.event;
-  const route = adminRoutes[`${httpMethod} ${resource}`];
-  if (route) return route(request);
-  // Only reached when the API routes a pair this table lacks: answer as the fallback function would.
-  const allowed = allowedMethods(resource);
-  if (allowed.length > 0) throw methodNotAllowed(httpMethod, path, allowed);
-  throw unknownUrl(httpMethod, path);
-});
+export const handler = gatewayHandler(
+  { auth: 'admin', optionalJsonBody: true, sessionPrincipal: operatorPrincipal },
+  async (request) => {
+    const { httpMethod, resource, path } = request.event;
+    const route = adminRoutes[`${httpMethod} ${resource}`];
+    if (route) return route(request);
+    // Only reached when the API routes a pair this table lacks: answer as the fallback function would.
+    const allowed = allowedMethods(resource);
+    if (allowed.length > 0) throw methodNotAllowed(httpMethod, path, allowed);
+    throw unknownUrl(httpMethod, path);
+  },
+);

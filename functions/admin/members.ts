@@ -6,7 +6,15 @@ import { resourceId } from '../shared/config/resource-schemas.js';
 import { invalidValue, notFound } from '../shared/errors.js';
 import { json } from '../shared/http/response.js';
 import type { GatewayRequest } from '../shared/middleware/gateway-handler.js';
-import { deleteMember, getMember, listMembers, listMembersOfAccount, memberId, putMember, type Member } from '../shared/store/members.js';
+import {
+  deleteMember,
+  getMember,
+  listMembers,
+  listMembersOfAccount,
+  memberId,
+  putMember,
+  type Member,
+} from '../shared/store/members.js';
 import { requireAccount } from './accounts.js';
 import { parseWith } from './parse-with.js';
 import { deletedView, listView } from './views.js';

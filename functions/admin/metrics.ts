@@ -3,7 +3,9 @@ import { json } from '../shared/http/response.js';
 import { metricsSummary, totalsView, type MetricsTotals } from '../shared/observability/metrics-summary.js';
 
 const groups = (name: 'model' | 'accountId', totals: ReadonlyMap<string, MetricsTotals>) =>
-  [...totals.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([value, group]) => ({ [name]: value, ...totalsView(group) }));
+  [...totals.entries()]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([value, group]) => ({ [name]: value, ...totalsView(group) }));
 
 /**
  * GET /admin/v1/metrics: what the gateway has served since it started, in total, per model and per
@@ -12,7 +14,10 @@ const groups = (name: 'model' | 'accountId', totals: ReadonlyMap<string, Metrics
  */
 export const summary = async () => {
   if (!metricsSummary.collecting) {
-    throw notFound('This gateway keeps no metrics summary: on AWS, read the CloudWatch dashboard model-gateway-<stack name>.', 'metrics_not_collected');
+    throw notFound(
+      'This gateway keeps no metrics summary: on AWS, read the CloudWatch dashboard model-gateway-<stack name>.',
+      'metrics_not_collected',
+    );
   }
   return json(200, {
     since: metricsSummary.since,

@@ -8,19 +8,21 @@ import type { GatewayRequest } from '../shared/middleware/gateway-handler.js';
 import * as z from 'zod';
 import { parseWith } from './parse-with.js';
 
-const usageQuery = z.object({
-  accountId: resourceId.optional(),
-  keyId: resourceId.optional(),
-  model: z.string().min(1).max(256).optional(),
-  from: dateTime.optional(),
-  to: dateTime.optional(),
-  limit: z.coerce.number().int().min(1).max(10_000).default(1000),
-  cursor: z.string().min(1).max(4096).optional(),
-  groupBy: z.enum(['model', 'account', 'key', 'day']).optional(),
-}).refine((query) => !query.from || !query.to || query.from <= query.to, {
-  path: ['from'],
-  message: "must not be after 'to'",
-});
+const usageQuery = z
+  .object({
+    accountId: resourceId.optional(),
+    keyId: resourceId.optional(),
+    model: z.string().min(1).max(256).optional(),
+    from: dateTime.optional(),
+    to: dateTime.optional(),
+    limit: z.coerce.number().int().min(1).max(10_000).default(1000),
+    cursor: z.string().min(1).max(4096).optional(),
+    groupBy: z.enum(['model', 'account', 'key', 'day']).optional(),
+  })
+  .refine((query) => !query.from || !query.to || query.from <= query.to, {
+    path: ['from'],
+    message: "must not be after 'to'",
+  });
 
 /** Without account or key, an absent `from` means the last day: the `byDay` index is read day by day. */
 const UNFILTERED_DEFAULT_MS = 86_400_000;
@@ -61,12 +63,17 @@ export const list = async ({ query }: GatewayRequest<unknown>) => {
   const fingerprint = JSON.stringify([asked.accountId, asked.keyId, asked.model, asked.from, asked.to, groupBy]);
   const position = cursor === undefined ? undefined : decodeCursor(cursor, fingerprint);
   if (cursor !== undefined && !position) {
-    throw invalidValue('The cursor is not valid for this query: pass back nextCursor unchanged, with the same filters.', 'cursor');
+    throw invalidValue(
+      'The cursor is not valid for this query: pass back nextCursor unchanged, with the same filters.',
+      'cursor',
+    );
   }
   const to = position?.to ?? asked.to ?? new Date().toISOString();
   const filtered = asked.accountId !== undefined || asked.keyId !== undefined;
   const from =
-    position?.from ?? asked.from ?? (filtered ? EARLIEST : new Date(Date.parse(to) - UNFILTERED_DEFAULT_MS).toISOString());
+    position?.from ??
+    asked.from ??
+    (filtered ? EARLIEST : new Date(Date.parse(to) - UNFILTERED_DEFAULT_MS).toISOString());
   if (from > to) throw invalidValue('from must not be later than to.', 'from');
 
   const records = await readUsage({ ...asked, from, to });
@@ -75,7 +82,9 @@ export const list = async ({ query }: GatewayRequest<unknown>) => {
   const page = remaining.slice(0, limit);
   const last = page.at(-1);
   const nextCursor =
-    remaining.length > limit && last ? encodeCursor({ query: fingerprint, after: sortKeyOf(last), from, to }) : undefined;
+    remaining.length > limit && last
+      ? encodeCursor({ query: fingerprint, after: sortKeyOf(last), from, to })
+      : undefined;
   return json(200, {
     data: page.map(usageView),
     ...(nextCursor ? { nextCursor } : {}),

@@ -32,7 +32,12 @@ const characterUsage = (characters: number): TokenUsage => ({
  * The audio as a byte stream for the response: chunks go out as they arrive; a client that goes away
  * destroys it, which aborts the upstream request; the usage record is written however it ends.
  */
-const audioBody = (source: AsyncIterable<Buffer>, upstreamCall: AbortController, meter: RequestMeter, defer: (work: Promise<unknown>) => void): Readable => {
+const audioBody = (
+  source: AsyncIterable<Buffer>,
+  upstreamCall: AbortController,
+  meter: RequestMeter,
+  defer: (work: Promise<unknown>) => void,
+): Readable => {
   let outcome: UsageStatus = 'client_aborted';
   async function* tracked(): AsyncGenerator<Buffer> {
     try {
@@ -55,32 +60,41 @@ const audioBody = (source: AsyncIterable<Buffer>, upstreamCall: AbortController,
 };
 
 /** POST /v1/audio/speech: the text as binary audio, streamed from the first channel that answers. */
-export const speech = gatewayHandler({ auth: 'user', body: speechRequestSchema, streaming: true }, async (request): Promise<GatewayResponse> => {
-  const { body, principal } = request;
-  const model = await resolveUsableModel(principal, body.model);
-  const channels = orderChannels(model, 'speech', (channel) => speechProviders[channel.type] !== undefined);
-  const meter = startMeter(request, model, 'speech', true);
-  meter.usage(characterUsage(body.input.length));
-  const upstreamCall = upstreamCallFor(request.signal);
-  try {
-    if (channels.length === 0) throw noChannel(model.id, '/v1/audio/speech');
-    // Speech usage counts input characters as its tokens (`characterUsage`), so admission does too.
-    const admission = await admit(principal, { model, promptTokens: body.input.length, maxOutputTokens: 0, request: body });
-    meter.admitted(admission);
-    const { result: audio } = await withFailover(channels, (candidate) =>
-      speechProviders[candidate.type]!.speak(channelCall(body, candidate, model, upstreamCall.signal)),
-      { signal: upstreamCall.signal, meter },
-    );
-    return withHeaders(
-      {
-        statusCode: 200,
-        headers: { 'content-type': audio.contentType, 'cache-control': 'no-cache' },
-        body: audioBody(audio.body, upstreamCall, meter, request.defer),
-      },
-      admission.headers,
-    );
-  } catch (error) {
-    request.defer(meter.failed(error));
-    throw error;
-  }
-});
+export const speech = gatewayHandler(
+  { auth: 'user', body: speechRequestSchema, streaming: true },
+  async (request): Promise<GatewayResponse> => {
+    const { body, principal } = request;
+    const model = await resolveUsableModel(principal, body.model);
+    const channels = orderChannels(model, 'speech', (channel) => speechProviders[channel.type] !== undefined);
+    const meter = startMeter(request, model, 'speech', true);
+    meter.usage(characterUsage(body.input.length));
+    const upstreamCall = upstreamCallFor(request.signal);
+    try {
+      if (channels.length === 0) throw noChannel(model.id, '/v1/audio/speech');
+      // Speech usage counts input characters as its tokens (`characterUsage`), so admission does too.
+      const admission = await admit(principal, {
+        model,
+        promptTokens: body.input.length,
+        maxOutputTokens: 0,
+        request: body,
+      });
+      meter.admitted(admission);
+      const { result: audio } = await withFailover(
+        channels,
+        (candidate) => speechProviders[candidate.type]!.speak(channelCall(body, candidate, model, upstreamCall.signal)),
+        { signal: upstreamCall.signal, meter },
+      );
+      return withHeaders(
+        {
+          statusCode: 200,
+          headers: { 'content-type': audio.contentType, 'cache-control': 'no-cache' },
+          body: audioBody(audio.body, upstreamCall, meter, request.defer),
+        },
+        admission.headers,
+      );
+    } catch (error) {
+      request.defer(meter.failed(error));
+      throw error;
+    }
+  },
+);

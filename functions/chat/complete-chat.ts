@@ -16,8 +16,9 @@ export const completeChat = async (
   meter: RequestMeter,
   signal: AbortSignal,
 ): Promise<GatewayResponse> => {
-  const { result } = await withFailover(channels, (candidate) =>
-    chatProviders[candidate.type]!.complete(channelCall(body, candidate, model, signal)),
+  const { result } = await withFailover(
+    channels,
+    (candidate) => chatProviders[candidate.type]!.complete(channelCall(body, candidate, model, signal)),
     { signal, meter },
   );
   if (result.usage) meter.usage(toTokenUsage(result.usage));

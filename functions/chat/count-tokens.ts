@@ -16,15 +16,24 @@ import { servesMessages } from './messages-channel.js';
  * format natively, a local count otherwise (or when those channels are all unavailable).
  */
 export const countTokens = gatewayHandler(
-  { auth: 'user', carriers: ['x-api-key', 'bearer'], body: anthropicCountTokensRequestSchema, errorFormat: 'anthropic', streaming: true },
+  {
+    auth: 'user',
+    carriers: ['x-api-key', 'bearer'],
+    body: anthropicCountTokensRequestSchema,
+    errorFormat: 'anthropic',
+    streaming: true,
+  },
   async ({ body, principal, signal, trace }) => {
     const model = await resolveUsableModel(principal, body.model);
     if (!model.endpoints.includes('messages')) throw messagesUnsupported(model.id);
-    const native = orderChannels(model, 'messages', servesMessages).filter((channel) => messagesProviders[channel.type] !== undefined);
+    const native = orderChannels(model, 'messages', servesMessages).filter(
+      (channel) => messagesProviders[channel.type] !== undefined,
+    );
     if (native.length > 0) {
       try {
-        const { result } = await withFailover(native, (channel) =>
-          messagesProviders[channel.type]!.countTokens(channelCall(body, channel, model, signal)),
+        const { result } = await withFailover(
+          native,
+          (channel) => messagesProviders[channel.type]!.countTokens(channelCall(body, channel, model, signal)),
           { signal, meter: trace },
         );
         return json(200, { input_tokens: result });

@@ -51,7 +51,9 @@ export const geminiGenerateContent = gatewayHandler(
     const stream = parsed.action === 'streamGenerateContent';
     const chatRequest = geminiToChatRequest(body, model.id, stream);
     if (parsed.action === 'countTokens') {
-      return json(200, { totalTokens: estimateTokens(chatRequest.messages.map((message) => contentText(message.content)).join('\n')) });
+      return json(200, {
+        totalTokens: estimateTokens(chatRequest.messages.map((message) => contentText(message.content)).join('\n')),
+      });
     }
     const channels = orderChannels(model, 'chat', (channel) => chatProviders[channel.type] !== undefined);
     const meter = startMeter(request, model, 'chat', stream);
@@ -65,9 +67,15 @@ export const geminiGenerateContent = gatewayHandler(
         choices: chatRequest.n,
       });
       meter.admitted(admission);
-      if (stream) return withHeaders(await streamGeminiContent(chatRequest, model, channels, meter, request.signal), admission.headers);
-      const { result } = await withFailover(channels, (candidate) =>
-        chatProviders[candidate.type]!.complete(channelCall(chatRequest, candidate, model, request.signal)),
+      if (stream)
+        return withHeaders(
+          await streamGeminiContent(chatRequest, model, channels, meter, request.signal),
+          admission.headers,
+        );
+      const { result } = await withFailover(
+        channels,
+        (candidate) =>
+          chatProviders[candidate.type]!.complete(channelCall(chatRequest, candidate, model, request.signal)),
         { signal: request.signal, meter },
       );
       if (result.usage) meter.usage(toTokenUsage(result.usage));

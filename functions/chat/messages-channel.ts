@@ -15,8 +15,8 @@ import { createChatToAnthropicStream } from '../shared/translation/chat-to-anthr
  */
 
 /** Whether a channel can serve /v1/messages at all (natively or through chat). */
-export const servesMessages = (channel: Channel) => messagesProviders[channel.type] !== undefined || chatProviders[channel.type] !== undefined;
-
+export const servesMessages = (channel: Channel) =>
+  messagesProviders[channel.type] !== undefined || chatProviders[channel.type] !== undefined;
 
 export const createMessage = async (
   body: AnthropicMessagesRequest,
@@ -26,7 +26,9 @@ export const createMessage = async (
 ): Promise<AnthropicMessage> => {
   const native = messagesProviders[channel.type];
   if (native) return native.create(channelCall(body, channel, model, signal));
-  const completion = await chatProviders[channel.type]!.complete(channelCall(anthropicToChatRequest(body), channel, model, signal));
+  const completion = await chatProviders[channel.type]!.complete(
+    channelCall(anthropicToChatRequest(body), channel, model, signal),
+  );
   return chatToAnthropicMessage(completion, model.id);
 };
 
@@ -39,7 +41,9 @@ export const streamMessageEvents = async (
 ): Promise<AsyncIterable<AnthropicStreamEvent>> => {
   const native = messagesProviders[channel.type];
   if (native) return native.stream(channelCall(body, channel, model, signal));
-  const chunks = await chatProviders[channel.type]!.stream(channelCall(anthropicToChatRequest(body), channel, model, signal));
+  const chunks = await chatProviders[channel.type]!.stream(
+    channelCall(anthropicToChatRequest(body), channel, model, signal),
+  );
   const translator = createChatToAnthropicStream({ model: model.id, inputTokens });
   return (async function* translated(): AsyncGenerator<AnthropicStreamEvent> {
     for await (const chunk of chunks) yield* translator.push(chunk);

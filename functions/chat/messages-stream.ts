@@ -28,8 +28,9 @@ export const streamMessages = async (
   inputTokens: number,
 ): Promise<GatewayResponse> => {
   const upstreamCall = upstreamCallFor(client);
-  const { result: events } = await withFailover(channels, (candidate) =>
-    streamMessageEvents(body, candidate, model, upstreamCall.signal, inputTokens),
+  const { result: events } = await withFailover(
+    channels,
+    (candidate) => streamMessageEvents(body, candidate, model, upstreamCall.signal, inputTokens),
     { signal: upstreamCall.signal, meter },
   );
 

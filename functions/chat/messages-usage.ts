@@ -2,9 +2,19 @@ import type { AnthropicUsage } from '../shared/schemas/anthropic-messages-result
 import type { TokenUsage } from '../shared/schemas/chat-completion-result.js';
 
 /** Anthropic usage as the accounting layer records it: all input, cached and cache-written included. */
-export const anthropicTokenUsage = (usage: Partial<AnthropicUsage>, source: TokenUsage['source'] = 'upstream'): TokenUsage => {
+export const anthropicTokenUsage = (
+  usage: Partial<AnthropicUsage>,
+  source: TokenUsage['source'] = 'upstream',
+): TokenUsage => {
   const cached = usage.cache_read_input_tokens ?? 0;
   const promptTokens = (usage.input_tokens ?? 0) + cached + (usage.cache_creation_input_tokens ?? 0);
   const completionTokens = usage.output_tokens ?? 0;
-  return { promptTokens, completionTokens, totalTokens: promptTokens + completionTokens, cachedTokens: cached, reasoningTokens: 0, source };
+  return {
+    promptTokens,
+    completionTokens,
+    totalTokens: promptTokens + completionTokens,
+    cachedTokens: cached,
+    reasoningTokens: 0,
+    source,
+  };
 };

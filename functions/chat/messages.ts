@@ -23,7 +23,13 @@ export const messagesUnsupported = (model: string) =>
  * translation through chat by the others; answers, events and errors in Anthropic's shapes.
  */
 export const messages = gatewayHandler(
-  { auth: 'user', carriers: ['x-api-key', 'bearer'], body: anthropicMessagesRequestSchema, errorFormat: 'anthropic', streaming: true },
+  {
+    auth: 'user',
+    carriers: ['x-api-key', 'bearer'],
+    body: anthropicMessagesRequestSchema,
+    errorFormat: 'anthropic',
+    streaming: true,
+  },
   async (request) => {
     const { body, principal } = request;
     const model = await resolveUsableModel(principal, body.model);
@@ -34,9 +40,18 @@ export const messages = gatewayHandler(
     try {
       if (channels.length === 0) throw noChannel(model.id, '/v1/messages');
       const promptTokens = estimateAnthropicInput(body);
-      const admission = await admit(principal, { model, promptTokens, maxOutputTokens: body.max_tokens, request: body });
+      const admission = await admit(principal, {
+        model,
+        promptTokens,
+        maxOutputTokens: body.max_tokens,
+        request: body,
+      });
       meter.admitted(admission);
-      if (stream) return withHeaders(await streamMessages(body, model, channels, meter, request.signal, promptTokens), admission.headers);
+      if (stream)
+        return withHeaders(
+          await streamMessages(body, model, channels, meter, request.signal, promptTokens),
+          admission.headers,
+        );
       const { result } = await withFailover(
         channels,
         (candidate) => createMessage(body, candidate, model, request.signal),

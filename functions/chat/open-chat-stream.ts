@@ -30,8 +30,9 @@ export const openChatStream = async (
   client: AbortSignal,
 ): Promise<OpenChatStream> => {
   const upstreamCall = upstreamCallFor(client);
-  const { result } = await withFailover(channels, (candidate) =>
-    chatProviders[candidate.type]!.stream(channelCall(request, candidate, model, upstreamCall.signal)),
+  const { result } = await withFailover(
+    channels,
+    (candidate) => chatProviders[candidate.type]!.stream(channelCall(request, candidate, model, upstreamCall.signal)),
     { signal: upstreamCall.signal, meter },
   );
   let text = '';

@@ -7,7 +7,11 @@ import { orderChannels } from '../shared/relay/order-channels.js';
 import type { ResponsesRequest } from '../shared/schemas/responses-request.js';
 import type { ResponseObject, ResponseStreamEvent } from '../shared/schemas/responses-result.js';
 import type { Channel } from '../shared/store/channels.js';
-import { fromChatCompletion, responsesEventsFromChat, type ResponseContext } from '../shared/translation/responses-from-chat.js';
+import {
+  fromChatCompletion,
+  responsesEventsFromChat,
+  type ResponseContext,
+} from '../shared/translation/responses-from-chat.js';
 import { toChatRequest } from '../shared/translation/responses-to-chat-request.js';
 
 /**
@@ -15,12 +19,17 @@ import { toChatRequest } from '../shared/translation/responses-to-chat-request.j
  * endpoint list allows `responses`; otherwise by translation to chat when it serves chat.
  */
 export const isNative = (channel: Channel): boolean =>
-  responsesProviders[channel.type] !== undefined && (channel.endpoints === null || channel.endpoints.includes('responses'));
+  responsesProviders[channel.type] !== undefined &&
+  (channel.endpoints === null || channel.endpoints.includes('responses'));
 
 /** Native channels and chat channels in one order: priority first, native before translated among equals. */
 export const responsesChannels = (model: CatalogModel): Channel[] => {
   const native = orderChannels(model, 'responses', isNative);
-  const translated = orderChannels(model, 'chat', (channel) => !isNative(channel) && chatProviders[channel.type] !== undefined);
+  const translated = orderChannels(
+    model,
+    'chat',
+    (channel) => !isNative(channel) && chatProviders[channel.type] !== undefined,
+  );
   return [...native, ...translated].sort((a, b) => b.priority - a.priority);
 };
 
@@ -31,15 +40,22 @@ export const newResponseContext = (request: ResponsesRequest, model: CatalogMode
   request,
 });
 
-
 /** One whole Response from one channel, under the public model id. */
-export const createOn = async (channel: Channel, request: ResponsesRequest, context: ResponseContext, model: CatalogModel, signal: AbortSignal): Promise<ResponseObject> => {
+export const createOn = async (
+  channel: Channel,
+  request: ResponsesRequest,
+  context: ResponseContext,
+  model: CatalogModel,
+  signal: AbortSignal,
+): Promise<ResponseObject> => {
   if (isNative(channel)) {
     const response = await responsesProviders[channel.type]!.create(channelCall(request, channel, model, signal));
     response.model = model.id;
     return response;
   }
-  const completion = await chatProviders[channel.type]!.complete(channelCall(toChatRequest({ ...request, stream: false }), channel, model, signal));
+  const completion = await chatProviders[channel.type]!.complete(
+    channelCall(toChatRequest({ ...request, stream: false }), channel, model, signal),
+  );
   return fromChatCompletion(completion, context);
 };
 
@@ -51,13 +67,21 @@ const withPublicModel = (event: ResponseStreamEvent, model: string): ResponseStr
 };
 
 /** The Responses event stream from one channel; resolves once the upstream has accepted the request. */
-export const streamOn = async (channel: Channel, request: ResponsesRequest, context: ResponseContext, model: CatalogModel, signal: AbortSignal): Promise<AsyncIterable<ResponseStreamEvent>> => {
+export const streamOn = async (
+  channel: Channel,
+  request: ResponsesRequest,
+  context: ResponseContext,
+  model: CatalogModel,
+  signal: AbortSignal,
+): Promise<AsyncIterable<ResponseStreamEvent>> => {
   if (isNative(channel)) {
     const events = await responsesProviders[channel.type]!.stream(channelCall(request, channel, model, signal));
     return (async function* nativeEvents() {
       for await (const event of events) yield withPublicModel(event, model.id);
     })();
   }
-  const chunks = await chatProviders[channel.type]!.stream(channelCall(toChatRequest({ ...request, stream: true }), channel, model, signal));
+  const chunks = await chatProviders[channel.type]!.stream(
+    channelCall(toChatRequest({ ...request, stream: true }), channel, model, signal),
+  );
   return responsesEventsFromChat(chunks, context);
 };

@@ -48,7 +48,12 @@ const groupKey = (record: UsageRecord, grouping: UsageGrouping): string => {
   }
 };
 
-const groupField: Readonly<Record<UsageGrouping, string>> = { model: 'model', account: 'accountId', key: 'keyId', day: 'day' };
+const groupField: Readonly<Record<UsageGrouping, string>> = {
+  model: 'model',
+  account: 'accountId',
+  key: 'keyId',
+  day: 'day',
+};
 
 const groupRecords = (records: readonly UsageRecord[], grouping: UsageGrouping): UsageGroup[] => {
   const byKey = new Map<string, UsageRecord[]>();
@@ -69,7 +74,13 @@ const groupRecords = (records: readonly UsageRecord[], grouping: UsageGrouping):
  * group and page by itself, this is the one place to hand that work over.
  */
 export const consoleUsage = async (filter: ConsoleUsageFilter): Promise<ConsoleUsage> => {
-  const page = await queryUsage({ accountId: filter.accountId, keyId: filter.keyId, from: filter.from, to: filter.to, limit: READ_LIMIT });
+  const page = await queryUsage({
+    accountId: filter.accountId,
+    keyId: filter.keyId,
+    from: filter.from,
+    to: filter.to,
+    limit: READ_LIMIT,
+  });
   const records = page.records.filter(
     (record) => (!filter.model || record.model === filter.model) && (!filter.keyIds || filter.keyIds.has(record.keyId)),
   );

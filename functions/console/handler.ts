@@ -16,7 +16,8 @@ type ConsoleRoute = (request: GatewayRequest<unknown>) => Promise<GatewayRespons
  */
 const consoleRoutes: Readonly<Record<string, ConsoleRoute>> = {
   // `/console` → `/console/`, so that the page's relative links resolve under it (with any stage prefix).
-  'GET /console': ({ event }) => (event.path.endsWith('/') ? webAsset(undefined) : Promise.resolve(redirect('console/'))),
+  'GET /console': ({ event }) =>
+    event.path.endsWith('/') ? webAsset(undefined) : Promise.resolve(redirect('console/')),
   'GET /console/{asset}': ({ pathParameters }) => webAsset(pathParameters.asset),
   'GET /console/api/config': session.config,
   'POST /console/api/session': session.signIn,

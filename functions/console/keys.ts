@@ -18,7 +18,10 @@ type Request = GatewayRequest<unknown>;
 
 const keyCreate = z.strictObject({
   name: displayName,
-  expiresAt: dateTime.refine((value) => Date.parse(value) > Date.now(), 'must be in the future').nullable().optional(),
+  expiresAt: dateTime
+    .refine((value) => Date.parse(value) > Date.now(), 'must be in the future')
+    .nullable()
+    .optional(),
   /** Narrows the account's models; absent or `null` keeps them all. */
   models: modelList.min(1).nullable().optional(),
   /** Operators only: the account to create the key in. */
@@ -47,7 +50,8 @@ export const create = async (request: Request) => {
   if (input.models) {
     const allowed = new Set((await modelsOfAccount(account)).map((model) => model.id));
     const index = input.models.findIndex((model) => !allowed.has(model));
-    if (index >= 0) throw invalidValue(`The account may not use the model '${input.models[index]}'.`, `models[${index}]`);
+    if (index >= 0)
+      throw invalidValue(`The account may not use the model '${input.models[index]}'.`, `models[${index}]`);
   }
   const issued = generateApiKey();
   const record = await putKey({ ...newKeyRecord(issued.key, account.id, { ...input, role: 'user' }), owner: user.id });

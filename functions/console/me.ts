@@ -9,6 +9,12 @@ export const me = async (request: GatewayRequest<unknown>) => {
   const account = await requireAccount(user.accountId);
   return json(200, {
     user: { id: user.id, accountId: user.accountId, role: user.role },
-    account: { id: account.id, name: account.name, models: account.models, quota: account.quota, status: account.status },
+    account: {
+      id: account.id,
+      name: account.name,
+      models: account.models,
+      quota: account.quota,
+      status: account.status,
+    },
   });
 };

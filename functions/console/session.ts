@@ -47,7 +47,11 @@ export const signIn = async ({ body }: GatewayRequest<unknown>) => {
   if (mode === 'local') {
     const user = await signInLocally(input);
     const session = localSessions.issue(user);
-    return json(201, { token: session.token, expiresAt: new Date(session.expiresAt).toISOString(), user: userView(user) });
+    return json(201, {
+      token: session.token,
+      expiresAt: new Date(session.expiresAt).toISOString(),
+      user: userView(user),
+    });
   }
   if (mode === 'cognito' && 'email' in input) {
     const member = await getMember(input.email);
@@ -68,7 +72,9 @@ export const signIn = async ({ body }: GatewayRequest<unknown>) => {
       user: userView({ id: member.id, accountId: member.accountId, role: member.role }),
     });
   }
-  throw forbidden(mode === 'cognito' ? 'Sign in with your e-mail address and password.' : 'The console has no sign-in configured.');
+  throw forbidden(
+    mode === 'cognito' ? 'Sign in with your e-mail address and password.' : 'The console has no sign-in configured.',
+  );
 };
 
 /** DELETE /console/api/session: ends a local session (a Cognito token simply expires). */

@@ -43,7 +43,9 @@ const loadAssets = (): Promise<Assets> => {
     loadedFrom = directory;
     loading = readdir(directory).then(async (names) => {
       const entries = await Promise.all(
-        names.filter((name) => path.extname(name) in contentTypes).map(async (name) => [name, await readFile(path.join(directory, name), 'utf8')] as const),
+        names
+          .filter((name) => path.extname(name) in contentTypes)
+          .map(async (name) => [name, await readFile(path.join(directory, name), 'utf8')] as const),
       );
       return new Map(entries);
     });
@@ -61,7 +63,8 @@ const loadAssets = (): Promise<Assets> => {
 export const webAsset = async (name: string | undefined): Promise<GatewayResponse> => {
   const file = !name || name === 'index.html' ? 'index.html' : name;
   const body = (await loadAssets()).get(file);
-  if (body === undefined || !/^[\w.-]+$/.test(file)) throw notFound(`The console has no file '${file}'.`, 'unknown_url');
+  if (body === undefined || !/^[\w.-]+$/.test(file))
+    throw notFound(`The console has no file '${file}'.`, 'unknown_url');
   const immutable = file !== 'index.html';
   return {
     statusCode: 200,

@@ -13,27 +13,46 @@ import { withFailover } from '../shared/relay/with-failover.js';
 import { embeddingsInputs, embeddingsRequestSchema } from '../shared/schemas/embeddings-request.js';
 
 /** POST /v1/embeddings: vectors from the first channel that answers, under the public model id, metered. */
-export const embeddings = gatewayHandler({ auth: 'user', body: embeddingsRequestSchema, streaming: true }, async (request) => {
-  const { body, principal } = request;
-  const model = await resolveUsableModel(principal, body.model);
-  const channels = orderChannels(model, 'embeddings', (channel) => embeddingsProviders[channel.type] !== undefined);
-  const meter = startMeter(request, model, 'embeddings', false);
-  try {
-    if (channels.length === 0) throw noChannel(model.id, '/v1/embeddings');
-    const estimatedPromptTokens = embeddingsInputs(body.input).reduce((sum, input) => sum + (typeof input === 'string' ? estimateTokens(input) : input.length), 0);
-    const admission = await admit(principal, { model, promptTokens: estimatedPromptTokens, maxOutputTokens: 0, request: body });
-    meter.admitted(admission);
-    const { result } = await withFailover(channels, (candidate) =>
-      embeddingsProviders[candidate.type]!.embed(channelCall(body, candidate, model, request.signal)),
-      { signal: request.signal, meter },
-    );
-    const promptTokens = result.usage?.prompt_tokens ?? 0;
-    meter.usage({ promptTokens, completionTokens: 0, totalTokens: result.usage?.total_tokens ?? promptTokens, cachedTokens: 0, reasoningTokens: 0, source: 'upstream' });
-    result.model = model.id;
-    request.defer(meter.record('success', 200));
-    return withHeaders(json(200, result), admission.headers);
-  } catch (error) {
-    request.defer(meter.failed(error));
-    throw error;
-  }
-});
+export const embeddings = gatewayHandler(
+  { auth: 'user', body: embeddingsRequestSchema, streaming: true },
+  async (request) => {
+    const { body, principal } = request;
+    const model = await resolveUsableModel(principal, body.model);
+    const channels = orderChannels(model, 'embeddings', (channel) => embeddingsProviders[channel.type] !== undefined);
+    const meter = startMeter(request, model, 'embeddings', false);
+    try {
+      if (channels.length === 0) throw noChannel(model.id, '/v1/embeddings');
+      const estimatedPromptTokens = embeddingsInputs(body.input).reduce(
+        (sum, input) => sum + (typeof input === 'string' ? estimateTokens(input) : input.length),
+        0,
+      );
+      const admission = await admit(principal, {
+        model,
+        promptTokens: estimatedPromptTokens,
+        maxOutputTokens: 0,
+        request: body,
+      });
+      meter.admitted(admission);
+      const { result } = await withFailover(
+        channels,
+        (candidate) => embeddingsProviders[candidate.type]!.embed(channelCall(body, candidate, model, request.signal)),
+        { signal: request.signal, meter },
+      );
+      const promptTokens = result.usage?.prompt_tokens ?? 0;
+      meter.usage({
+        promptTokens,
+        completionTokens: 0,
+        totalTokens: result.usage?.total_tokens ?? promptTokens,
+        cachedTokens: 0,
+        reasoningTokens: 0,
+        source: 'upstream',
+      });
+      result.model = model.id;
+      request.defer(meter.record('success', 200));
+      return withHeaders(json(200, result), admission.headers);
+    } catch (error) {
+      request.defer(meter.failed(error));
+      throw error;
+    }
+  },
+);

@@ -19,33 +19,61 @@ import { imagesRequestSchema, type ImagesResult } from '../shared/schemas/images
  */
 const imageUsage = (result: ImagesResult, prompt: string): TokenUsage => {
   const usage = result.usage;
-  if (usage && typeof usage.input_tokens === 'number' && typeof usage.output_tokens === 'number' && usage.output_tokens > 0) {
-    return { promptTokens: usage.input_tokens, completionTokens: usage.output_tokens, totalTokens: usage.total_tokens ?? usage.input_tokens + usage.output_tokens, cachedTokens: 0, reasoningTokens: 0, source: 'upstream' };
+  if (
+    usage &&
+    typeof usage.input_tokens === 'number' &&
+    typeof usage.output_tokens === 'number' &&
+    usage.output_tokens > 0
+  ) {
+    return {
+      promptTokens: usage.input_tokens,
+      completionTokens: usage.output_tokens,
+      totalTokens: usage.total_tokens ?? usage.input_tokens + usage.output_tokens,
+      cachedTokens: 0,
+      reasoningTokens: 0,
+      source: 'upstream',
+    };
   }
   const promptTokens = estimateTokens(prompt);
-  return { promptTokens, completionTokens: result.data.length, totalTokens: promptTokens + result.data.length, cachedTokens: 0, reasoningTokens: 0, source: 'estimate' };
+  return {
+    promptTokens,
+    completionTokens: result.data.length,
+    totalTokens: promptTokens + result.data.length,
+    cachedTokens: 0,
+    reasoningTokens: 0,
+    source: 'estimate',
+  };
 };
 
 /** POST /v1/images/generations: images from the first channel that answers, metered. */
-export const generateImages = gatewayHandler({ auth: 'user', body: imagesRequestSchema, streaming: true }, async (request) => {
-  const { body, principal } = request;
-  const model = await resolveUsableModel(principal, body.model);
-  const channels = orderChannels(model, 'images', (channel) => imagesProviders[channel.type] !== undefined);
-  const meter = startMeter(request, model, 'images', false);
-  try {
-    if (channels.length === 0) throw noChannel(model.id, '/v1/images/generations');
-    // Without upstream token counts, usage counts one completion token an image (`imageUsage`).
-    const admission = await admit(principal, { model, promptTokens: estimateTokens(body.prompt), maxOutputTokens: body.n ?? 1, request: body });
-    meter.admitted(admission);
-    const { result } = await withFailover(channels, (candidate) =>
-      imagesProviders[candidate.type]!.generate(channelCall(body, candidate, model, request.signal)),
-      { signal: request.signal, meter },
-    );
-    meter.usage(imageUsage(result, body.prompt));
-    request.defer(meter.record('success', 200));
-    return withHeaders(json(200, result), admission.headers);
-  } catch (error) {
-    request.defer(meter.failed(error));
-    throw error;
-  }
-});
+export const generateImages = gatewayHandler(
+  { auth: 'user', body: imagesRequestSchema, streaming: true },
+  async (request) => {
+    const { body, principal } = request;
+    const model = await resolveUsableModel(principal, body.model);
+    const channels = orderChannels(model, 'images', (channel) => imagesProviders[channel.type] !== undefined);
+    const meter = startMeter(request, model, 'images', false);
+    try {
+      if (channels.length === 0) throw noChannel(model.id, '/v1/images/generations');
+      // Without upstream token counts, usage counts one completion token an image (`imageUsage`).
+      const admission = await admit(principal, {
+        model,
+        promptTokens: estimateTokens(body.prompt),
+        maxOutputTokens: body.n ?? 1,
+        request: body,
+      });
+      meter.admitted(admission);
+      const { result } = await withFailover(
+        channels,
+        (candidate) => imagesProviders[candidate.type]!.generate(channelCall(body, candidate, model, request.signal)),
+        { signal: request.signal, meter },
+      );
+      meter.usage(imageUsage(result, body.prompt));
+      request.defer(meter.record('success', 200));
+      return withHeaders(json(200, result), admission.headers);
+    } catch (error) {
+      request.defer(meter.failed(error));
+      throw error;
+    }
+  },
+);

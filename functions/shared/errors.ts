@@ -45,8 +45,9 @@ export const invalidValue = (message: string, param: string | null) =>
 export const missingRequired = (message: string, param: string | null) =>
   invalidRequest(400, 'missing_required', message, param);
 
-export const invalidApiKey = (message = 'Incorrect or missing API key. Pass a valid key as "Authorization: Bearer sk-...".') =>
-  invalidRequest(401, 'invalid_api_key', message);
+export const invalidApiKey = (
+  message = 'Incorrect or missing API key. Pass a valid key as "Authorization: Bearer sk-...".',
+) => invalidRequest(401, 'invalid_api_key', message);
 
 export const forbidden = (message: string) =>
   new GatewayError(message, { status: 403, type: 'permission_error', code: 'forbidden' });

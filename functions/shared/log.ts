@@ -9,7 +9,8 @@ type Level = 'debug' | 'info' | 'warn' | 'error';
 // `silent` is only a threshold (no line has it): nothing is written, as in the test suite.
 const levels: Record<Level | 'silent', number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 50 };
 
-const threshold = () => levels[(process.env.GATEWAY_LOG_LEVEL as Level | 'silent' | undefined) ?? 'info'] ?? levels.info;
+const threshold = () =>
+  levels[(process.env.GATEWAY_LOG_LEVEL as Level | 'silent' | undefined) ?? 'info'] ?? levels.info;
 
 const write = (level: Level, message: string, fields: Record<string, unknown> = {}) => {
   if (levels[level] < threshold()) return;

@@ -81,7 +81,11 @@ export const lambdaLikeEnvironment = (functionName: string): NodeJS.ProcessEnv =
   AWS_LAMBDA_FUNCTION_NAME: functionName,
 });
 
-const runChild = async (outfile: string, events: readonly unknown[] | undefined, environment: NodeJS.ProcessEnv): Promise<ChildOutput> => {
+const runChild = async (
+  outfile: string,
+  events: readonly unknown[] | undefined,
+  environment: NodeJS.ProcessEnv,
+): Promise<ChildOutput> => {
   const args = ['--input-type=module', '--eval', childScript, pathToFileURL(outfile).href];
   if (events) args.push(JSON.stringify(events));
   const { stdout } = await run(process.execPath, args, { env: environment, maxBuffer: 16 * 1024 * 1024 });

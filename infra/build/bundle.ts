@@ -31,7 +31,10 @@ export const defaultOutputDirectory = path.join(projectRoot, 'dist');
 export const allGroups = Object.keys(functionGroups) as FunctionGroup[];
 
 /** Bundles one group's handler into `<outputDirectory>/<group>/index.mjs` and measures it. */
-export const bundleGroup = async (group: FunctionGroup, outputDirectory = defaultOutputDirectory): Promise<BundleResult> => {
+export const bundleGroup = async (
+  group: FunctionGroup,
+  outputDirectory = defaultOutputDirectory,
+): Promise<BundleResult> => {
   const outfile = path.join(outputDirectory, group, 'index.mjs');
   // The metafile only describes the output; the bundle is the same bytes with or without it.
   const { metafile } = await build({ ...esbuildOptions(group, outfile), metafile: true });
@@ -66,7 +69,10 @@ const ceilingFor = (bytes: number) => Math.ceil((bytes * 1.01) / 1024) * 1024;
 const verdictOf = (result: BundleResult): string => {
   if (!result.withinCeiling) return `OVER its ${kilobytes(result.ceilingBytes)} ceiling`;
   if (result.withinBudget) return 'ok';
-  const lower = ceilingFor(result.bytes) < result.ceilingBytes ? ` (could come down to ${kilobytes(ceilingFor(result.bytes))})` : '';
+  const lower =
+    ceilingFor(result.bytes) < result.ceilingBytes
+      ? ` (could come down to ${kilobytes(ceilingFor(result.bytes))})`
+      : '';
   return `over the ${kilobytes(bundleSizeLimitBytes)} budget, within its measured ${kilobytes(result.ceilingBytes)} ceiling${lower}`;
 };
 
@@ -79,7 +85,9 @@ const printContents = (result: BundleResult): void => {
 const main = async (): Promise<void> => {
   const analyze = process.argv.includes('--analyze');
   const width = Math.max(...allGroups.map((group) => group.length));
-  console.log(`${'group'.padEnd(width)}  ${'size'.padStart(9)}  ${'init'.padStart(8)}  verdict (budget ${kilobytes(bundleSizeLimitBytes)}, init ${initBudgetMs} ms)`);
+  console.log(
+    `${'group'.padEnd(width)}  ${'size'.padStart(9)}  ${'init'.padStart(8)}  verdict (budget ${kilobytes(bundleSizeLimitBytes)}, init ${initBudgetMs} ms)`,
+  );
   // Every group is built and reported, so one failure does not hide the size of the others.
   for (const group of allGroups) {
     let result: BundleResult;
@@ -98,7 +106,9 @@ const main = async (): Promise<void> => {
       () => 'FAILED',
     );
     if (init === 'FAILED') process.exitCode = 1;
-    console.log(`${group.padEnd(width)}  ${kilobytes(result.bytes).padStart(9)}  ${init.padStart(8)}  ${verdictOf(result)}`);
+    console.log(
+      `${group.padEnd(width)}  ${kilobytes(result.bytes).padStart(9)}  ${init.padStart(8)}  ${verdictOf(result)}`,
+    );
     if (analyze) printContents(result);
   }
   console.log(`init: median of 5 imports of the bundle, each in a fresh Node process ('!': over ${initBudgetMs} ms)`);

@@ -11,14 +11,12 @@ interface EnvironmentCredentials {
 }
 
 /** Same shape as the SDK's `defaultProvider`: an init call that returns a credential provider. */
-export const defaultProvider =
-  () =>
-  async (): Promise<EnvironmentCredentials> => {
-    const accessKeyId = process.env.AWS_ACCESS_KEY_ID;
-    const secretAccessKey = process.env.AWS_SECRET_ACCESS_KEY;
-    if (!accessKeyId || !secretAccessKey) {
-      throw new Error('AWS credentials are missing from the environment (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY).');
-    }
-    const sessionToken = process.env.AWS_SESSION_TOKEN;
-    return sessionToken ? { accessKeyId, secretAccessKey, sessionToken } : { accessKeyId, secretAccessKey };
-  };
+export const defaultProvider = () => async (): Promise<EnvironmentCredentials> => {
+  const accessKeyId = process.env.AWS_ACCESS_KEY_ID;
+  const secretAccessKey = process.env.AWS_SECRET_ACCESS_KEY;
+  if (!accessKeyId || !secretAccessKey) {
+    throw new Error('AWS credentials are missing from the environment (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY).');
+  }
+  const sessionToken = process.env.AWS_SESSION_TOKEN;
+  return sessionToken ? { accessKeyId, secretAccessKey, sessionToken } : { accessKeyId, secretAccessKey };
+};

@@ -47,7 +47,10 @@ export class EndpointCache {
     this.cache.delete(key);
     this.cache.set(
       key,
-      endpoints.map(({ Address, CachePeriodInMinutes }) => ({ Address, Expires: now + CachePeriodInMinutes * 60 * 1000 })),
+      endpoints.map(({ Address, CachePeriodInMinutes }) => ({
+        Address,
+        Expires: now + CachePeriodInMinutes * 60 * 1000,
+      })),
     );
     // Evicts the least recently used key once over capacity.
     if (this.cache.size > this.capacity) this.cache.delete(this.cache.keys().next().value!);

@@ -7,6 +7,7 @@
  */
 // The package has no `exports` map and no declarations beside `dist-es`, so its HTTP/1.1 module is
 // reached by file path: an import of the package name would be aliased back to this file.
+// prettier-ignore
 // @ts-expect-error -- no declaration file next to the `dist-es` build; only esbuild reads this import.
 export { DEFAULT_REQUEST_TIMEOUT, NodeHttpHandler } from '../../node_modules/@smithy/node-http-handler/dist-es/node-http-handler.js';
 export { streamCollector } from '@smithy/core/serde';
@@ -16,6 +17,8 @@ export const NodeHttp2Handler = {
   create<Handler extends { handle: unknown }>(instanceOrOptions?: Handler | unknown): Handler {
     const candidate = instanceOrOptions as Handler | undefined;
     if (typeof candidate?.handle === 'function') return candidate;
-    throw new Error('The HTTP/2 request handler is not part of the Lambda bundle: pass a NodeHttpHandler as requestHandler.');
+    throw new Error(
+      'The HTTP/2 request handler is not part of the Lambda bundle: pass a NodeHttpHandler as requestHandler.',
+    );
   },
 };

@@ -6,8 +6,9 @@
  * uses. `require` returns the module object without touching them.
  */
 import { createRequire } from 'node:module';
+import type * as NodeHttp from 'node:http';
 
-const http = createRequire(import.meta.url)('node:http') as typeof import('node:http');
+const http = createRequire(import.meta.url)('node:http') as typeof NodeHttp;
 
 export default http;
 // The names the bundled code imports; a bundle that imports another fails to build, never to run.

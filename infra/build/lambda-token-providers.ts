@@ -44,5 +44,8 @@ export const fromEnvSigningName =
 
 /** The SDK's SSO token chain, minus SSO: a Lambda function has no SSO session to read. */
 export const nodeProvider = () => async (): Promise<TokenIdentity> => {
-  throw new TokenProviderError('Could not load token from any providers (SSO tokens are not part of the Lambda bundle)', false);
+  throw new TokenProviderError(
+    'Could not load token from any providers (SSO tokens are not part of the Lambda bundle)',
+    false,
+  );
 };

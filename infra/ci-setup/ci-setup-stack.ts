@@ -64,7 +64,8 @@ export class CiSetupStack extends Stack {
         sid: 'DeployThroughCdkBootstrapRoles',
         actions: ['sts:AssumeRole'],
         resources: ['deploy', 'file-publishing'].map(
-          (role) => `arn:${this.partition}:iam::${this.account}:role/cdk-${qualifier}-${role}-role-${this.account}-${this.region}`,
+          (role) =>
+            `arn:${this.partition}:iam::${this.account}:role/cdk-${qualifier}-${role}-role-${this.account}-${this.region}`,
         ),
       }),
     );
@@ -81,11 +82,13 @@ export class CiSetupStack extends Stack {
     Validations.of(this.deployRole).acknowledge(
       {
         id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:dynamodb:<AWS::Region>:<AWS::AccountId>:table/${ciStacks}*]`,
-        reason: 'CloudFormation names each CI stage\'s tables after its stack (ModelGateway-ci-<run id>-…), so the wildcard covers the tables of CI stages and nothing else; only GetItem and PutItem, for the stage\'s admin key.',
+        reason:
+          "CloudFormation names each CI stage's tables after its stack (ModelGateway-ci-<run id>-…), so the wildcard covers the tables of CI stages and nothing else; only GetItem and PutItem, for the stage's admin key.",
       },
       {
         id: 'AwsSolutions-IAM5[Resource::*]',
-        reason: 'cloudformation:ListStacks has no resource-level permission. It returns stack names, statuses and creation times, which the scheduled clean-up needs to find CI stages left behind.',
+        reason:
+          'cloudformation:ListStacks has no resource-level permission. It returns stack names, statuses and creation times, which the scheduled clean-up needs to find CI stages left behind.',
       },
     );
 
@@ -100,16 +103,19 @@ export class CiSetupStack extends Stack {
   /** The role API Gateway writes every REST API's logs with, in this account and region. */
   private setApiGatewayLogRole(): void {
     const role = new iam.Role(this, 'ApiGatewayLogRole', {
-      description: 'API Gateway: writes access and execution logs of the account\'s REST APIs',
+      description: "API Gateway: writes access and execution logs of the account's REST APIs",
       assumedBy: new iam.ServicePrincipal('apigateway.amazonaws.com'),
-      managedPolicies: [iam.ManagedPolicy.fromAwsManagedPolicyName('service-role/AmazonAPIGatewayPushToCloudWatchLogs')],
+      managedPolicies: [
+        iam.ManagedPolicy.fromAwsManagedPolicyName('service-role/AmazonAPIGatewayPushToCloudWatchLogs'),
+      ],
     });
     // The account setting outlives this stack: a deleted role would silently stop every API's logs.
     role.applyRemovalPolicy(RemovalPolicy.RETAIN);
     new apigateway.CfnAccount(this, 'ApiGatewayAccount', { cloudWatchRoleArn: role.roleArn });
     Validations.of(role).acknowledge({
       id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]',
-      reason: "API Gateway's account-level role for writing access and execution logs uses AWS's AmazonAPIGatewayPushToCloudWatchLogs policy, which exists for exactly this; the role is trusted only by apigateway.amazonaws.com.",
+      reason:
+        "API Gateway's account-level role for writing access and execution logs uses AWS's AmazonAPIGatewayPushToCloudWatchLogs policy, which exists for exactly this; the role is trusted only by apigateway.amazonaws.com.",
     });
   }
 }

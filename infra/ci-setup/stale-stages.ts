@@ -31,9 +31,11 @@ const main = () => {
   const flag = process.argv.indexOf('--max-age-hours');
   const maxAgeHours = Number(flag >= 0 ? process.argv[flag + 1] : 6);
   // A run's stage lives at most as long as its job (60 minutes): younger stacks may still be in use.
-  if (!Number.isFinite(maxAgeHours) || maxAgeHours < 2) throw new Error('--max-age-hours takes a number of hours, 2 or more.');
+  if (!Number.isFinite(maxAgeHours) || maxAgeHours < 2)
+    throw new Error('--max-age-hours takes a number of hours, 2 or more.');
   const listed = JSON.parse(readFileSync(0, 'utf8')) as { StackSummaries?: StackSummary[] };
-  for (const stage of staleCiStages(listed.StackSummaries ?? [], new Date(), maxAgeHours)) process.stdout.write(`${stage}\n`);
+  for (const stage of staleCiStages(listed.StackSummaries ?? [], new Date(), maxAgeHours))
+    process.stdout.write(`${stage}\n`);
 };
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) main();

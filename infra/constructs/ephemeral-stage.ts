@@ -1,5 +1,14 @@
 import path from 'node:path';
-import { Aspects, CfnResource, CustomResource, Duration, type IAspect, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+import {
+  Aspects,
+  CfnResource,
+  CustomResource,
+  Duration,
+  type IAspect,
+  RemovalPolicy,
+  Stack,
+  Validations,
+} from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as nodejs from 'aws-cdk-lib/aws-lambda-nodejs';
@@ -13,11 +22,16 @@ export interface EphemeralStageProps {
 }
 
 /** What holds data or costs money while it exists: deleted with an ephemeral stack, whatever its default. */
-const destroyedTypes: ReadonlySet<string> = new Set(['AWS::DynamoDB::GlobalTable', 'AWS::DynamoDB::Table', 'AWS::Logs::LogGroup']);
+const destroyedTypes: ReadonlySet<string> = new Set([
+  'AWS::DynamoDB::GlobalTable',
+  'AWS::DynamoDB::Table',
+  'AWS::Logs::LogGroup',
+]);
 
 class DestroyWithStack implements IAspect {
   visit(node: IConstruct): void {
-    if (node instanceof CfnResource && destroyedTypes.has(node.cfnResourceType)) node.applyRemovalPolicy(RemovalPolicy.DESTROY);
+    if (node instanceof CfnResource && destroyedTypes.has(node.cfnResourceType))
+      node.applyRemovalPolicy(RemovalPolicy.DESTROY);
   }
 }
 
@@ -38,26 +52,30 @@ export class EphemeralStage extends Construct {
     const logGroup = new logs.LogGroup(this, 'SecretsCleanupLogs', { retention: logs.RetentionDays.ONE_WEEK });
     const role = new iam.Role(this, 'SecretsCleanupRole', {
       assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
-      description: 'model-gateway: deletes the stage\'s upstream key secrets when the stage is destroyed',
+      description: "model-gateway: deletes the stage's upstream key secrets when the stage is destroyed",
     });
     logGroup.grantWrite(role);
     const secrets = `arn:${stack.partition}:secretsmanager:${stack.region}:${stack.account}:secret:${props.upstreamSecretPrefix}/*`;
     // ListSecrets has no resource-level permission: it is granted on "*" or not at all.
     role.addToPrincipalPolicy(new iam.PolicyStatement({ actions: ['secretsmanager:ListSecrets'], resources: ['*'] }));
-    role.addToPrincipalPolicy(new iam.PolicyStatement({ actions: ['secretsmanager:DeleteSecret'], resources: [secrets] }));
+    role.addToPrincipalPolicy(
+      new iam.PolicyStatement({ actions: ['secretsmanager:DeleteSecret'], resources: [secrets] }),
+    );
     Validations.of(role).acknowledge(
       {
         id: 'AwsSolutions-IAM5[Resource::*]',
-        reason: 'secretsmanager:ListSecrets supports no resource-level permission; the function lists by name filter and deletes only under the stage\'s own prefix, which its DeleteSecret grant enforces.',
+        reason:
+          "secretsmanager:ListSecrets supports no resource-level permission; the function lists by name filter and deletes only under the stage's own prefix, which its DeleteSecret grant enforces.",
       },
       {
         id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:secretsmanager:<AWS::Region>:<AWS::AccountId>:secret:${props.upstreamSecretPrefix}/*]`,
-        reason: 'Deletes the upstream key secrets of this stage only: one per channel under the stage\'s prefix, named by channel id with a suffix Secrets Manager chooses.',
+        reason:
+          "Deletes the upstream key secrets of this stage only: one per channel under the stage's prefix, named by channel id with a suffix Secrets Manager chooses.",
       },
     );
 
     const cleanup = new nodejs.NodejsFunction(this, 'SecretsCleanupFunction', {
-      description: 'model-gateway: deletes the stage\'s upstream key secrets on stack deletion',
+      description: "model-gateway: deletes the stage's upstream key secrets on stack deletion",
       entry: path.join(projectRoot, 'infra', 'stage-cleanup', 'handler.ts'),
       handler: 'handler',
       projectRoot,

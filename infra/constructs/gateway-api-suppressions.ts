@@ -10,7 +10,7 @@ export const acknowledgeApiFindings = (api: apigateway.RestApi): void => {
     {
       id: 'AwsSolutions-APIG4',
       reason:
-        'The gateway authenticates every request itself, with its own API keys (Authorization: Bearer, x-api-key, x-goog-api-key, ?key=) checked against the keys table in the function (DESIGN §3.3). An API Gateway authorizer would add a Lambda hop to every request and could neither read the vendor key carriers nor answer in the vendors\' error envelopes. The open routes are /health and the 404/405 fallback, which read no data.',
+        "The gateway authenticates every request itself, with its own API keys (Authorization: Bearer, x-api-key, x-goog-api-key, ?key=) checked against the keys table in the function (DESIGN §3.3). An API Gateway authorizer would add a Lambda hop to every request and could neither read the vendor key carriers nor answer in the vendors' error envelopes. The open routes are /health and the 404/405 fallback, which read no data.",
     },
     {
       id: 'AwsSolutions-COG4',

@@ -6,7 +6,11 @@ import { Construct } from 'constructs';
 import { routes as sharedRoutes, type FunctionGroupDefinition } from '../../functions/shared/routes.js';
 import { addGatewayErrorResponses } from './gateway-error-responses.js';
 import { acknowledgeApiFindings } from './gateway-api-suppressions.js';
-import { CORS_ALLOWED_HEADERS, CORS_ALLOWED_METHODS, CORS_MAX_AGE_SECONDS } from '../../functions/shared/http/cors-policy.js';
+import {
+  CORS_ALLOWED_HEADERS,
+  CORS_ALLOWED_METHODS,
+  CORS_MAX_AGE_SECONDS,
+} from '../../functions/shared/http/cors-policy.js';
 
 /** A route as the API needs it; the shared `RouteDefinition` fits, and so do test-only groups. */
 export interface ApiRoute {
@@ -66,7 +70,11 @@ export class GatewayApi extends Construct {
 
   private readonly integrations = new Map<string, apigateway.LambdaIntegration>();
 
-  constructor(scope: Construct, id: string, private readonly props: GatewayApiProps) {
+  constructor(
+    scope: Construct,
+    id: string,
+    private readonly props: GatewayApiProps,
+  ) {
     super(scope, id);
     const stageName = props.stageName ?? 'prod';
     const retention = props.logRetention ?? logs.RetentionDays.ONE_MONTH;

@@ -31,7 +31,12 @@ const requestBodyLimitBytes = 10 * 1024 * 1024;
 const genericServerMessage = 'The server had an error while processing your request.';
 
 const errorResponses: readonly GatewayErrorResponse[] = [
-  { type: apigateway.ResponseType.DEFAULT_4XX, errorType: 'invalid_request_error', code: null, googleStatus: 'INVALID_ARGUMENT' },
+  {
+    type: apigateway.ResponseType.DEFAULT_4XX,
+    errorType: 'invalid_request_error',
+    code: null,
+    googleStatus: 'INVALID_ARGUMENT',
+  },
   {
     type: apigateway.ResponseType.DEFAULT_5XX,
     errorType: 'server_error',
@@ -109,7 +114,10 @@ export const addGatewayErrorResponses = (api: apigateway.RestApi): void => {
     api.addGatewayResponse(`${response.type.responseType}Response`, {
       type: response.type,
       statusCode: response.status === undefined ? undefined : String(response.status),
-      responseHeaders: { ...literalHeaders({ 'content-type': 'application/json', ...response.headers }), ...requestIdHeader },
+      responseHeaders: {
+        ...literalHeaders({ 'content-type': 'application/json', ...response.headers }),
+        ...requestIdHeader,
+      },
       templates: { 'application/json': envelopeTemplate(response) },
     });
   }

@@ -42,10 +42,17 @@ export class GatewayMonitoring extends Construct {
     super(scope, id);
     const stack = Stack.of(this);
     this.namespace = `ModelGateway/${stack.stackName}`;
-    for (const handler of Object.values(props.functions)) handler.addEnvironment(METRICS_NAMESPACE_VARIABLE, this.namespace);
+    for (const handler of Object.values(props.functions))
+      handler.addEnvironment(METRICS_NAMESPACE_VARIABLE, this.namespace);
 
     const metric = (metricName: string, statistic: string, dimensionsMap?: Record<string, string>) =>
-      new cloudwatch.Metric({ namespace: this.namespace, metricName, statistic, period: PERIOD, ...(dimensionsMap ? { dimensionsMap } : {}) });
+      new cloudwatch.Metric({
+        namespace: this.namespace,
+        metricName,
+        statistic,
+        period: PERIOD,
+        ...(dimensionsMap ? { dimensionsMap } : {}),
+      });
     // Per model or account, without naming each one in the template: a search over the dimension.
     const searchBy = (dimension: 'model' | 'accountId', metricName: string, statistic: string) =>
       new cloudwatch.MathExpression({
@@ -56,7 +63,10 @@ export class GatewayMonitoring extends Construct {
     const requests = metric('requests', 'Sum');
     const upstreamErrors = metric('upstreamErrors', 'Sum');
 
-    this.alarmTopic = new sns.Topic(this, 'AlarmTopic', { displayName: `model-gateway ${stack.stackName} alarms`, enforceSSL: true });
+    this.alarmTopic = new sns.Topic(this, 'AlarmTopic', {
+      displayName: `model-gateway ${stack.stackName} alarms`,
+      enforceSSL: true,
+    });
     const alarmEmail = props.alarmEmail ?? (this.node.tryGetContext('alarmEmail') as string | undefined);
     if (alarmEmail) this.alarmTopic.addSubscription(new subscriptions.EmailSubscription(alarmEmail));
     Validations.of(this.alarmTopic).acknowledge({
@@ -73,7 +83,8 @@ export class GatewayMonitoring extends Construct {
       period: PERIOD,
     });
     this.upstreamErrorAlarm = upstreamErrorRate.createAlarm(this, 'UpstreamErrorRateAlarm', {
-      alarmDescription: 'More requests than usual failed at the upstream (after failover): check the channels and their providers.',
+      alarmDescription:
+        'More requests than usual failed at the upstream (after failover): check the channels and their providers.',
       threshold: props.upstreamErrorPercent ?? 5,
       comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
       evaluationPeriods: 3,
@@ -81,27 +92,36 @@ export class GatewayMonitoring extends Construct {
       treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
     });
     // API Gateway's own count: it includes answers no function logged (a crash, a timeout, a throttle).
-    this.serverErrorAlarm = props.api.metricServerError({ period: PERIOD, statistic: 'Sum' }).createAlarm(this, 'ServerErrorAlarm', {
-      alarmDescription: 'The API answered 5xx: upstream failures, function errors or timeouts.',
-      threshold: props.serverErrorCount ?? 5,
-      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-      evaluationPeriods: 1,
-      treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
-    });
+    this.serverErrorAlarm = props.api
+      .metricServerError({ period: PERIOD, statistic: 'Sum' })
+      .createAlarm(this, 'ServerErrorAlarm', {
+        alarmDescription: 'The API answered 5xx: upstream failures, function errors or timeouts.',
+        threshold: props.serverErrorCount ?? 5,
+        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        evaluationPeriods: 1,
+        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+      });
     for (const alarm of [this.upstreamErrorAlarm, this.serverErrorAlarm]) {
       alarm.addAlarmAction(notify);
       alarm.addOkAction(notify);
     }
 
-    const graph = (title: string, left: cloudwatch.IMetric[], width = 8) => new cloudwatch.GraphWidget({ title, left, width, height: 6 });
-    const percentiles = (metricName: string) => ['p50', 'p90', 'p99'].map((statistic) => metric(metricName, statistic).with({ label: statistic }));
+    const graph = (title: string, left: cloudwatch.IMetric[], width = 8) =>
+      new cloudwatch.GraphWidget({ title, left, width, height: 6 });
+    const percentiles = (metricName: string) =>
+      ['p50', 'p90', 'p99'].map((statistic) => metric(metricName, statistic).with({ label: statistic }));
 
     this.dashboard = new cloudwatch.Dashboard(this, 'Dashboard', {
       dashboardName: `model-gateway-${stack.stackName}`,
       defaultInterval: Duration.hours(3),
       widgets: [
         [
-          new cloudwatch.AlarmStatusWidget({ title: 'Alarms', alarms: [this.upstreamErrorAlarm, this.serverErrorAlarm], width: 8, height: 6 }),
+          new cloudwatch.AlarmStatusWidget({
+            title: 'Alarms',
+            alarms: [this.upstreamErrorAlarm, this.serverErrorAlarm],
+            width: 8,
+            height: 6,
+          }),
           graph('Requests and errors by class', [
             requests.with({ label: 'requests' }),
             metric('clientErrors', 'Sum').with({ label: '4xx (client)' }),
@@ -118,7 +138,10 @@ export class GatewayMonitoring extends Construct {
           graph('Gateway overhead (ms, upstream excluded)', percentiles('overheadMs')),
         ],
         [
-          graph('Tokens', [metric('promptTokens', 'Sum').with({ label: 'prompt' }), metric('completionTokens', 'Sum').with({ label: 'completion' })]),
+          graph('Tokens', [
+            metric('promptTokens', 'Sum').with({ label: 'prompt' }),
+            metric('completionTokens', 'Sum').with({ label: 'completion' }),
+          ]),
           graph('Cost (USD)', [metric('cost', 'Sum').with({ label: 'cost' })]),
           graph('Upstream time (ms)', percentiles('upstreamMs')),
         ],

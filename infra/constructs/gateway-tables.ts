@@ -38,9 +38,9 @@ const pointInTimeRecoveryWaivers: Readonly<Partial<Record<TableName, string>>> =
   counters:
     'Rate-limit counters live for one window (a minute) and expire by TTL; a restored counter would be stale before the restore finished.',
   channels:
-    'Channel configuration is declared in the operator\'s GATEWAY_CONFIG file and re-applied with `gatewayctl apply` (DESIGN §3.1). The table is retained on stack deletion.',
+    "Channel configuration is declared in the operator's GATEWAY_CONFIG file and re-applied with `gatewayctl apply` (DESIGN §3.1). The table is retained on stack deletion.",
   models:
-    'Model pricing and aliases are declared in the operator\'s GATEWAY_CONFIG file and re-applied with `gatewayctl apply` (DESIGN §3.1). The table is retained on stack deletion.',
+    "Model pricing and aliases are declared in the operator's GATEWAY_CONFIG file and re-applied with `gatewayctl apply` (DESIGN §3.1). The table is retained on stack deletion.",
 };
 
 /** Every key attribute the gateway stores is a string. */
@@ -78,7 +78,8 @@ export class GatewayTables extends Construct {
     });
     if (!definition.pointInTimeRecovery) {
       const reason = pointInTimeRecoveryWaivers[name];
-      if (!reason) throw new Error(`Table '${name}' has point-in-time recovery off: say why in pointInTimeRecoveryWaivers.`);
+      if (!reason)
+        throw new Error(`Table '${name}' has point-in-time recovery off: say why in pointInTimeRecoveryWaivers.`);
       Validations.of(table).acknowledge({ id: 'AwsSolutions-DDB3', reason });
     }
     return table;

@@ -7,7 +7,12 @@ const consoleWebHooks: nodejs.ICommandHooks = {
   beforeBundling: () => [],
   beforeInstall: () => [],
   afterBundling: (_inputDir, outputDir) => [
-    [process.execPath, path.join(projectRoot, 'node_modules', 'tsx', 'dist', 'cli.mjs'), path.join(projectRoot, 'infra', 'build', 'console-web.ts'), path.join(outputDir, 'web')]
+    [
+      process.execPath,
+      path.join(projectRoot, 'node_modules', 'tsx', 'dist', 'cli.mjs'),
+      path.join(projectRoot, 'infra', 'build', 'console-web.ts'),
+      path.join(outputDir, 'web'),
+    ]
       .map((part) => JSON.stringify(part))
       .join(' '),
   ],

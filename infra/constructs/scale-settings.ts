@@ -24,7 +24,9 @@ const numberFrom = (scope: Construct, name: string, integer: boolean): number | 
   if (raw === undefined || raw === null || raw === '') return undefined;
   const value = typeof raw === 'number' ? raw : Number(raw);
   if (!Number.isFinite(value) || value < 0 || (integer && !Number.isInteger(value))) {
-    throw new Error(`Context '${name}' must be a non-negative ${integer ? 'integer' : 'number'}; got '${String(raw)}'.`);
+    throw new Error(
+      `Context '${name}' must be a non-negative ${integer ? 'integer' : 'number'}; got '${String(raw)}'.`,
+    );
   }
   return value;
 };

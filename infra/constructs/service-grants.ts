@@ -31,14 +31,15 @@ const foundationModels = ({ partition }: ArnContext) => `arn:${partition}:bedroc
  * the profile is authorised where it is called. The profile's own routing then needs the foundation
  * models above, in each destination region (and region-less for `global.` profiles).
  */
-const inferenceProfiles = ({ partition, account }: ArnContext) => `arn:${partition}:bedrock:*:${account}:inference-profile/*`;
+const inferenceProfiles = ({ partition, account }: ArnContext) =>
+  `arn:${partition}:bedrock:*:${account}:inference-profile/*`;
 
 /** A relay reads the key of the channel it calls, and nothing else in Secrets Manager. */
 export const readUpstreamKeys: ServiceGrant = {
   actions: ['secretsmanager:GetSecretValue'],
   resources: [upstreamKeySecrets],
   wildcardReason:
-    'Reads the upstream API key of whichever channel it relays to: one secret per channel under the stack\'s own prefix, named by channel id with a suffix Secrets Manager chooses.',
+    "Reads the upstream API key of whichever channel it relays to: one secret per channel under the stack's own prefix, named by channel id with a suffix Secrets Manager chooses.",
 };
 
 /**
@@ -55,7 +56,7 @@ export const manageUpstreamKeys: ServiceGrant = {
   ],
   resources: [upstreamKeySecrets],
   wildcardReason:
-    'Creates, rotates and deletes the upstream API key secret of each channel an admin puts: one per channel id, only under the stack\'s own prefix; it cannot read any of them.',
+    "Creates, rotates and deletes the upstream API key secret of each channel an admin puts: one per channel id, only under the stack's own prefix; it cannot read any of them.",
 };
 
 /** Converse and ConverseStream authorise as InvokeModel and InvokeModelWithResponseStream. */
@@ -80,7 +81,8 @@ export const serviceGrantsByGroup: Readonly<Record<string, readonly ServiceGrant
 };
 
 /** The grants of one group, relay grants for a group not in the table. */
-export const serviceGrantsFor = (group: string): readonly ServiceGrant[] => serviceGrantsByGroup[group] ?? relayServiceGrants;
+export const serviceGrantsFor = (group: string): readonly ServiceGrant[] =>
+  serviceGrantsByGroup[group] ?? relayServiceGrants;
 
 /** Whether a group's function works with upstream key secrets, and so needs to know their prefix. */
 export const usesUpstreamKeys = (group: string): boolean =>

@@ -105,5 +105,7 @@ export const tableGrantStatements = (
       throw new Error(`Group '${group}' is granted index '${index}', which table '${table}' does not define.`);
     }
     const arn = index === undefined ? tables[table].tableArn : `${tables[table].tableArn}/index/${index}`;
-    return [new iam.PolicyStatement({ actions: operations.map((operation) => `dynamodb:${operation}`), resources: [arn] })];
+    return [
+      new iam.PolicyStatement({ actions: operations.map((operation) => `dynamodb:${operation}`), resources: [arn] }),
+    ];
   });

@@ -67,7 +67,10 @@ const serveForParent = async (dataDir: string): Promise<void> => {
     server = await listenDynalite(dataDir);
   } catch (error) {
     // The exit waits for the reason to reach the parent.
-    const failed: StoreProcessMessage = { kind: 'failed', message: error instanceof Error ? error.message : String(error) };
+    const failed: StoreProcessMessage = {
+      kind: 'failed',
+      message: error instanceof Error ? error.message : String(error),
+    };
     process.send?.(failed, () => process.exit(1));
     return;
   }

@@ -51,11 +51,18 @@ const startChildProcess = async (dataDir: string): Promise<EmbeddedStore> => {
     const port = await new Promise<number>((resolve, reject) => {
       child.once('message', (message: StoreProcessMessage) => {
         if (message.kind === 'ready') resolve(message.port);
-        else reject(new Error(`the embedded store failed to start: ${message.kind === 'failed' ? message.message : message.kind}`));
+        else
+          reject(
+            new Error(
+              `the embedded store failed to start: ${message.kind === 'failed' ? message.message : message.kind}`,
+            ),
+          );
       });
       // After the start, a failure to deliver `close` is followed by the forced kill below.
       child.on('error', reject);
-      child.once('exit', (code) => reject(new Error(`the embedded store exited (code ${String(code)}) before it was ready`)));
+      child.once('exit', (code) =>
+        reject(new Error(`the embedded store exited (code ${String(code)}) before it was ready`)),
+      );
     });
     let closing = false;
     let running = true;
@@ -95,8 +102,10 @@ const startChildProcess = async (dataDir: string): Promise<EmbeddedStore> => {
  * Starts the embedded DynamoDB-compatible engine on a free loopback port: LevelDB files under
  * `dataDir`, or memory only when `dataDir` is `memory`; in a child process or in this one.
  */
-export const startEmbeddedStore = (dataDir: string, mode: EmbeddedStoreMode = 'child-process'): Promise<EmbeddedStore> =>
-  mode === 'child-process' ? startChildProcess(dataDir) : startInProcess(dataDir);
+export const startEmbeddedStore = (
+  dataDir: string,
+  mode: EmbeddedStoreMode = 'child-process',
+): Promise<EmbeddedStore> => (mode === 'child-process' ? startChildProcess(dataDir) : startInProcess(dataDir));
 
 /** The CreateTable request for one of our tables, from the shared definitions. */
 export const createTableInput = (table: (typeof tableNames)[number]): CreateTableCommandInput => {

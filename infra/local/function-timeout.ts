@@ -55,7 +55,10 @@ export const withinFunctionTimeout = async (
   } finally {
     clearTimeout(timer);
   }
-  log.error(`Task timed out after ${timed.timeoutSeconds.toFixed(2)} seconds`, { functionName: timed.functionName, requestId: timed.requestId });
+  log.error(`Task timed out after ${timed.timeoutSeconds.toFixed(2)} seconds`, {
+    functionName: timed.functionName,
+    requestId: timed.requestId,
+  });
   lambdaRuntimeEvents.emit('invocation-end', { ...timed, timedOut: true });
   // What the stopped function left running here no longer reaches the client, nor fails the server.
   invocation.catch(() => undefined);
@@ -64,6 +67,10 @@ export const withinFunctionTimeout = async (
     response.destroy();
     return;
   }
-  response.writeHead(502, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(GATEWAY_FAILURE_BODY)), 'x-amzn-errortype': 'InternalServerErrorException' });
+  response.writeHead(502, {
+    'content-type': 'application/json',
+    'content-length': String(Buffer.byteLength(GATEWAY_FAILURE_BODY)),
+    'x-amzn-errortype': 'InternalServerErrorException',
+  });
   response.end(GATEWAY_FAILURE_BODY);
 };

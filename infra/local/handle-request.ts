@@ -53,7 +53,11 @@ export const handleRequest = async (
     const context = lambdaContext(`model-gateway-${group}`, requestId, timeoutSeconds);
     const handler = await loadHandler(group);
     const invocation = runAsFunction(group, () => invokeHandler(handler, event, context, response));
-    await withinFunctionTimeout(invocation, { functionName: context.functionName, requestId, timeoutSeconds }, response);
+    await withinFunctionTimeout(
+      invocation,
+      { functionName: context.functionName, requestId, timeoutSeconds },
+      response,
+    );
   } catch (error) {
     // Gone, or answered already by the server's `clientError` handler (a malformed chunked body).
     if (error instanceof UploadAborted) return;

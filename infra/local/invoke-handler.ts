@@ -61,11 +61,20 @@ const writeBuffered = (response: ServerResponse, result: BufferedResult | undefi
 /** The error envelope for a thrown value, in the given format, with the request's id. */
 export const errorAnswer = (error: unknown, requestId: string, format: ErrorFormat): HttpAnswer => {
   const result = errorResponse(error, format);
-  return httpAnswer({ ...result, headers: { ...result.headers, 'x-request-id': requestId }, body: String(result.body) });
+  return httpAnswer({
+    ...result,
+    headers: { ...result.headers, 'x-request-id': requestId },
+    body: String(result.body),
+  });
 };
 
 /** Writes an error envelope unless the response has already started. */
-export const writeError = (response: ServerResponse, error: unknown, requestId: string, format: ErrorFormat = 'openai'): void => {
+export const writeError = (
+  response: ServerResponse,
+  error: unknown,
+  requestId: string,
+  format: ErrorFormat = 'openai',
+): void => {
   if (response.headersSent) {
     response.destroy();
     return;

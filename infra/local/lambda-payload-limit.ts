@@ -1,4 +1,7 @@
-import { BUFFERED_RESPONSE_LIMIT_BYTES, bufferedPayloadOverLimit } from '../../functions/shared/http/buffered-response-limit.js';
+import {
+  BUFFERED_RESPONSE_LIMIT_BYTES,
+  bufferedPayloadOverLimit,
+} from '../../functions/shared/http/buffered-response-limit.js';
 import { log } from '../../functions/shared/log.js';
 
 /**
@@ -13,6 +16,14 @@ export const overPayloadLimit = (
 ): { statusCode: number; headers: Record<string, string>; body: string } | undefined => {
   const bytes = bufferedPayloadOverLimit(result);
   if (bytes === undefined) return undefined;
-  log.error('Response payload size exceeded maximum allowed payload size', { functionName, bytes, limit: BUFFERED_RESPONSE_LIMIT_BYTES });
-  return { statusCode: 502, headers: { 'content-type': 'application/json', 'x-amzn-errortype': 'InternalServerErrorException' }, body: JSON.stringify({ message: 'Internal server error' }) };
+  log.error('Response payload size exceeded maximum allowed payload size', {
+    functionName,
+    bytes,
+    limit: BUFFERED_RESPONSE_LIMIT_BYTES,
+  });
+  return {
+    statusCode: 502,
+    headers: { 'content-type': 'application/json', 'x-amzn-errortype': 'InternalServerErrorException' },
+    body: JSON.stringify({ message: 'Internal server error' }),
+  };
 };

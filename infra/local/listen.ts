@@ -2,7 +2,8 @@ import type { Server } from 'node:http';
 import { StartRefusedError } from './start-refused-error.js';
 
 const reasons: Readonly<Record<string, (where: string) => string>> = {
-  EADDRINUSE: (where) => `${where} is already in use: stop what listens there, or set PORT (and HOST) to another address`,
+  EADDRINUSE: (where) =>
+    `${where} is already in use: stop what listens there, or set PORT (and HOST) to another address`,
   EACCES: (where) => `${where} needs privileges this process does not have: set PORT to a port above 1023`,
   EADDRNOTAVAIL: (where) => `${where} is not an address of this machine: set HOST to one of its addresses`,
 };

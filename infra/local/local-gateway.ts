@@ -88,7 +88,8 @@ export const startLocalGateway = async (options: LocalGatewayOptions = {}): Prom
   let embedded: EmbeddedStore | undefined;
   const dataDir = options.dataDir ?? '.gateway';
   // One gateway per data dir: the second start is refused before it touches the files.
-  const lock: DataDirLock | undefined = options.dynamodbEndpoint || dataDir === 'memory' ? undefined : lockDataDir(dataDir);
+  const lock: DataDirLock | undefined =
+    options.dynamodbEndpoint || dataDir === 'memory' ? undefined : lockDataDir(dataDir);
   let endpoint: string;
   try {
     endpoint = options.dynamodbEndpoint ?? (embedded = await startEmbeddedStore(dataDir, options.store)).endpoint;
@@ -115,7 +116,11 @@ export const startLocalGateway = async (options: LocalGatewayOptions = {}): Prom
     /** Answered here rather than by a handler: requests during shutdown, and /health without a store. */
     const refusalOf = async (request: IncomingMessage) => {
       if (stopping) return shuttingDown();
-      if (request.method === 'GET' && request.url?.split('?')[0] === '/health' && !(await storeReachable(endpoint, embedded))) {
+      if (
+        request.method === 'GET' &&
+        request.url?.split('?')[0] === '/health' &&
+        !(await storeReachable(endpoint, embedded))
+      ) {
         return storeUnavailable();
       }
       return undefined;
@@ -123,7 +128,9 @@ export const startLocalGateway = async (options: LocalGatewayOptions = {}): Prom
     const server = createServer((request, response) => {
       const handling = refusalOf(request)
         .then((refusal) =>
-          refusal ? writeError(response, refusal, randomUUID(), errorFormatForPath(request.url?.split('?')[0] ?? '/')) : handleRequest(request, response, options),
+          refusal
+            ? writeError(response, refusal, randomUUID(), errorFormatForPath(request.url?.split('?')[0] ?? '/'))
+            : handleRequest(request, response, options),
         )
         .catch((error: unknown) => {
           log.error('local runtime failed a request', { error: String(error) });

@@ -22,8 +22,7 @@ const main = async () => {
   });
   if (gateway.adminKeyCreated) {
     process.stdout.write(
-      `Admin key (shown once, keep it): ${gateway.adminKey}\n` +
-        'Set GATEWAY_ADMIN_KEY to choose your own instead.\n',
+      `Admin key (shown once, keep it): ${gateway.adminKey}\n` + 'Set GATEWAY_ADMIN_KEY to choose your own instead.\n',
     );
   }
   process.stdout.write(`model-gateway listening on ${gateway.url} (store: ${store})\n`);
@@ -36,7 +35,9 @@ const main = async () => {
   try {
     await gateway.close();
   } catch (error) {
-    process.stderr.write(`model-gateway did not stop cleanly: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.stderr.write(
+      `model-gateway did not stop cleanly: ${error instanceof Error ? error.message : String(error)}\n`,
+    );
     process.exit(1);
   }
   process.stdout.write('model-gateway stopped\n');

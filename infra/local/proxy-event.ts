@@ -17,7 +17,14 @@ export interface ProxyEventInput {
 const TEXT_TYPES = /^(application\/(json|x-www-form-urlencoded|.*\+json)|text\/)/i;
 
 /** The API Gateway REST proxy event (payload 1.0) that API Gateway would send for this request. */
-export const buildProxyEvent = ({ request, url, body, resource, pathParameters, requestId }: ProxyEventInput): APIGatewayProxyEvent => {
+export const buildProxyEvent = ({
+  request,
+  url,
+  body,
+  resource,
+  pathParameters,
+  requestId,
+}: ProxyEventInput): APIGatewayProxyEvent => {
   // Names come from the client: `__proto__` or `constructor` must be plain entries.
   const headers = nullPrototypeRecord<string>();
   const multiValueHeaders = nullPrototypeRecord<string[]>();

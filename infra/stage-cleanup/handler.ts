@@ -18,13 +18,18 @@ type Answer = { readonly Status: 'SUCCESS' } | { readonly Status: 'FAILED'; read
 const respond = async (event: CloudFormationCustomResourceEvent, answer: Answer) => {
   const body: CloudFormationCustomResourceResponse = {
     ...answer,
-    PhysicalResourceId: 'PhysicalResourceId' in event ? event.PhysicalResourceId : `stage-secrets:${event.LogicalResourceId}`,
+    PhysicalResourceId:
+      'PhysicalResourceId' in event ? event.PhysicalResourceId : `stage-secrets:${event.LogicalResourceId}`,
     StackId: event.StackId,
     RequestId: event.RequestId,
     LogicalResourceId: event.LogicalResourceId,
   };
   // The pre-signed URL is signed without a content type: send none.
-  const response = await fetch(event.ResponseURL, { method: 'PUT', headers: { 'content-type': '' }, body: JSON.stringify(body) });
+  const response = await fetch(event.ResponseURL, {
+    method: 'PUT',
+    headers: { 'content-type': '' },
+    body: JSON.stringify(body),
+  });
   if (!response.ok) throw new Error(`CloudFormation refused the answer: HTTP ${response.status}`);
 };
 
@@ -37,7 +42,9 @@ export const handler = async (event: CloudFormationCustomResourceEvent): Promise
   try {
     // Made per invocation: the resource is deleted once, and the client is cheap next to that.
     const deleted = await deleteSecretsUnder(new SecretsManagerClient({}), properties.SecretPrefix);
-    console.log(JSON.stringify({ message: 'deleted the stage secrets', prefix: properties.SecretPrefix, count: deleted.length }));
+    console.log(
+      JSON.stringify({ message: 'deleted the stage secrets', prefix: properties.SecretPrefix, count: deleted.length }),
+    );
     await respond(event, { Status: 'SUCCESS' });
   } catch (error) {
     const reason = `Deleting the secrets under ${properties.SecretPrefix} failed: ${error instanceof Error ? error.name : 'Error'}`;

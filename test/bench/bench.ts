@@ -18,7 +18,11 @@ const adminKey = generateApiKey().key;
 const upstream = await startFakeUpstream();
 const child: ChildProcess = fork(fileURLToPath(new URL('./gateway-process.ts', import.meta.url)), {
   // BENCH_CPU_PROFILE=dir writes a V8 CPU profile of the gateway process there, for finding hot spots.
-  execArgv: ['--import', 'tsx', ...(process.env.BENCH_CPU_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROFILE}`] : [])],
+  execArgv: [
+    '--import',
+    'tsx',
+    ...(process.env.BENCH_CPU_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROFILE}`] : []),
+  ],
   env: { ...process.env, BENCH_ADMIN_KEY: adminKey, GATEWAY_LOG_LEVEL: 'error' },
 });
 const ask = async <T>(kind: string): Promise<T> => {
@@ -40,7 +44,12 @@ const admin = async (method: string, path: string, body: unknown) => {
   return response.json() as Promise<any>;
 };
 
-await admin('PUT', '/admin/v1/channels/bench', { type: 'openai', baseUrl: upstream.baseUrl, apiKey: 'sk-bench-upstream', models: ['bench-model'] });
+await admin('PUT', '/admin/v1/channels/bench', {
+  type: 'openai',
+  baseUrl: upstream.baseUrl,
+  apiKey: 'sk-bench-upstream',
+  models: ['bench-model'],
+});
 await admin('PUT', '/admin/v1/models/bench-model', { pricing: { inputPerMTok: 1, outputPerMTok: 2 } });
 const plainAccount = await admin('POST', '/admin/v1/accounts', { name: 'bench plain' });
 const plainKey = (await admin('POST', '/admin/v1/keys', { accountId: plainAccount.id })).key as string;
@@ -53,8 +62,10 @@ const limitedKey = (await admin('POST', '/admin/v1/keys', { accountId: limitedAc
 
 const body = (stream: boolean) =>
   JSON.stringify({ model: 'bench-model', stream, messages: [{ role: 'user', content: 'How fast is this gateway?' }] });
-const direct = (stream = false) => post(`${upstream.baseUrl}/chat/completions`, { authorization: 'Bearer sk-bench-upstream' }, body(stream));
-const viaGateway = (key: string, stream = false) => post(`${url}/v1/chat/completions`, { authorization: `Bearer ${key}` }, body(stream));
+const direct = (stream = false) =>
+  post(`${upstream.baseUrl}/chat/completions`, { authorization: 'Bearer sk-bench-upstream' }, body(stream));
+const viaGateway = (key: string, stream = false) =>
+  post(`${url}/v1/chat/completions`, { authorization: `Bearer ${key}` }, body(stream));
 
 const sequential = async (call: () => Promise<Timing>, count = SEQUENTIAL): Promise<Timing[]> => {
   const timings: Timing[] = [];
@@ -97,7 +108,8 @@ const cpuBefore = await cpuMicros();
 const plainTimings = await sequential(() => viaGateway(plainKey));
 const cpuAfter = await cpuMicros();
 const cpuPerRequest = cpuAfter.gateway - cpuBefore.gateway;
-const storeCpuPerRequest = cpuAfter.store !== undefined && cpuBefore.store !== undefined ? cpuAfter.store - cpuBefore.store : undefined;
+const storeCpuPerRequest =
+  cpuAfter.store !== undefined && cpuBefore.store !== undefined ? cpuAfter.store - cpuBefore.store : undefined;
 const limitedTimings = await sequential(() => viaGateway(limitedKey));
 const directStream = await sequential(() => direct(true), 200);
 const gatewayStream = await sequential(() => viaGateway(plainKey, true), 200);
@@ -115,7 +127,16 @@ const rows: [string, string, string][] = [
   ['gateway CPU per request', ms(cpuPerRequest / 1000 / SEQUENTIAL), '≤ 0.3 ms'],
   [
     'stream time to first byte, added p50',
-    ms(percentile(gatewayStream.map((timing) => timing.firstByteMs), 50) - percentile(directStream.map((timing) => timing.firstByteMs), 50)),
+    ms(
+      percentile(
+        gatewayStream.map((timing) => timing.firstByteMs),
+        50,
+      ) -
+        percentile(
+          directStream.map((timing) => timing.firstByteMs),
+          50,
+        ),
+    ),
     '≤ 1 ms',
   ],
   [`requests/s at concurrency ${CONCURRENCY}, direct`, directRps.toFixed(0), ''],
@@ -123,16 +144,29 @@ const rows: [string, string, string][] = [
   ['peak memory of the gateway process', `${(memory.maxRssKb / 1024).toFixed(0)} MB`, '≤ 150 MB'],
   // The embedded store runs in its own process (as DynamoDB is its own service): shown apart, not in the budgets.
   ...(storeCpuPerRequest !== undefined
-    ? [['embedded store CPU per request (own process)', ms(storeCpuPerRequest / 1000 / SEQUENTIAL), ''] as [string, string, string]]
+    ? [
+        ['embedded store CPU per request (own process)', ms(storeCpuPerRequest / 1000 / SEQUENTIAL), ''] as [
+          string,
+          string,
+          string,
+        ],
+      ]
     : []),
   ...(memory.storeMaxRssKb !== undefined
-    ? [['peak memory of the embedded store process', `${(memory.storeMaxRssKb / 1024).toFixed(0)} MB`, ''] as [string, string, string]]
+    ? [
+        ['peak memory of the embedded store process', `${(memory.storeMaxRssKb / 1024).toFixed(0)} MB`, ''] as [
+          string,
+          string,
+          string,
+        ],
+      ]
     : []),
 ];
 process.stdout.write(
   `model-gateway bench: ${SEQUENTIAL} sequential requests per path, loopback fake upstream, embedded store ${store}\n\n`,
 );
-for (const [name, value, target] of rows) process.stdout.write(`${name.padEnd(46)} ${value.padStart(12)}   ${target}\n`);
+for (const [name, value, target] of rows)
+  process.stdout.write(`${name.padEnd(46)} ${value.padStart(12)}   ${target}\n`);
 process.stdout.write(
   `\ndirect p50 ${ms(percentile(totals(directTimings), 50))}, gateway p50 ${ms(percentile(totals(plainTimings), 50))}\n`,
 );

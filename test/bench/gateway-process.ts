@@ -45,7 +45,12 @@ process.send!({ kind: 'ready', url: gateway.url, store });
 process.on('message', (message: { kind: string }) => {
   if (message.kind === 'cpu') process.send!({ kind: 'cpu', usage: process.cpuUsage(), storeMicros: storeCpuMicros() });
   if (message.kind === 'memory') {
-    process.send!({ kind: 'memory', maxRssKb: process.resourceUsage().maxRSS, rss: process.memoryUsage().rss, storeMaxRssKb: storeMaxRssKb() });
+    process.send!({
+      kind: 'memory',
+      maxRssKb: process.resourceUsage().maxRSS,
+      rss: process.memoryUsage().rss,
+      storeMaxRssKb: storeMaxRssKb(),
+    });
   }
   if (message.kind === 'stop') void gateway.close().then(() => process.exit(0));
 });

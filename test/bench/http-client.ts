@@ -15,14 +15,18 @@ export const post = (url: string, headers: Record<string, string>, body: string)
   new Promise((resolve, reject) => {
     const started = process.hrtime.bigint();
     const elapsed = () => Number(process.hrtime.bigint() - started) / 1e6;
-    const request = http.request(url, { method: 'POST', agent, headers: { 'content-type': 'application/json', ...headers } }, (response) => {
-      let firstByteMs = Number.NaN;
-      response.on('data', () => {
-        if (Number.isNaN(firstByteMs)) firstByteMs = elapsed();
-      });
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, firstByteMs, totalMs: elapsed() }));
-      response.on('error', reject);
-    });
+    const request = http.request(
+      url,
+      { method: 'POST', agent, headers: { 'content-type': 'application/json', ...headers } },
+      (response) => {
+        let firstByteMs = Number.NaN;
+        response.on('data', () => {
+          if (Number.isNaN(firstByteMs)) firstByteMs = elapsed();
+        });
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, firstByteMs, totalMs: elapsed() }));
+        response.on('error', reject);
+      },
+    );
     request.on('error', reject);
     request.end(body);
   });

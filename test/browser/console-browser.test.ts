@@ -53,9 +53,17 @@ describeInBrowser('the console in a browser', () => {
     gateway = await startTestGateway();
     const account = await gateway.admin('POST', '/admin/v1/accounts', { name: 'team-a', quota: { limit: 5 } });
     accountId = account.body.id;
-    const member = await gateway.admin('PUT', `/admin/v1/members/${MEMBER.email}`, { accountId, role: 'member', password: MEMBER.password });
+    const member = await gateway.admin('PUT', `/admin/v1/members/${MEMBER.email}`, {
+      accountId,
+      role: 'member',
+      password: MEMBER.password,
+    });
     expect(member.status).toBe(201);
-    await gateway.admin('PUT', `/admin/v1/members/${ACCOUNT_ADMIN.email}`, { accountId, role: 'account-admin', password: ACCOUNT_ADMIN.password });
+    await gateway.admin('PUT', `/admin/v1/members/${ACCOUNT_ADMIN.email}`, {
+      accountId,
+      role: 'account-admin',
+      password: ACCOUNT_ADMIN.password,
+    });
     // A price, so that the request costs something on the usage page.
     await gateway.admin('PUT', '/admin/v1/models/demo-1', { pricing: { inputPerMTok: 3000, outputPerMTok: 15000 } });
     chromium = await launchChromium();
@@ -78,7 +86,12 @@ describeInBrowser('the console in a browser', () => {
     await page.fill('#email', MEMBER.email);
     await page.fill('#password', 'not the password');
     await page.click('#sign-in-form button[type=submit]');
-    await expect(page.locator('#sign-in-error').filter({ hasText: /not right/ }).waitFor()).resolves.toBeUndefined();
+    await expect(
+      page
+        .locator('#sign-in-error')
+        .filter({ hasText: /not right/ })
+        .waitFor(),
+    ).resolves.toBeUndefined();
     await shoot('sign-in');
     // The browser logs the refused sign-in's 401 as a failed load: expected here, and only here.
     pageErrors.splice(0, pageErrors.length);
@@ -93,9 +106,12 @@ describeInBrowser('the console in a browser', () => {
     // Either the key is shown, or the form says why not (and the test fails with that).
     await Promise.race([
       page.locator('#new-key').waitFor(),
-      page.locator('#create-key .error:not(:empty)').waitFor().then(async () => {
-        throw new Error(`key creation failed: ${await page.locator('#create-key .error').textContent()}`);
-      }),
+      page
+        .locator('#create-key .error:not(:empty)')
+        .waitFor()
+        .then(async () => {
+          throw new Error(`key creation failed: ${await page.locator('#create-key .error').textContent()}`);
+        }),
     ]);
     const key = (await page.locator('#new-key').textContent())!;
     expect(key).toMatch(/^sk-[0-9A-Za-z]{48}$/);
@@ -135,7 +151,9 @@ describeInBrowser('the console in a browser', () => {
     await page.click('#keys tbody tr:has-text("laptop") button.danger');
     await page.locator('#keys tbody tr:has-text("laptop") .status.revoked').waitFor();
     await shoot('keys-revoked');
-    await expect(client.chat.completions.create({ model: 'demo-1', messages: [{ role: 'user', content: 'again' }] })).rejects.toMatchObject({
+    await expect(
+      client.chat.completions.create({ model: 'demo-1', messages: [{ role: 'user', content: 'again' }] }),
+    ).rejects.toMatchObject({
       status: 401,
     });
   }, 60_000);

@@ -93,7 +93,8 @@ describe.each(allGroups)('the %s bundle', (group) => {
   });
 
   it('leaves out what the module replacements stand in for', () => {
-    const replaced = /node_modules\/(@aws-sdk\/(credential-provider-|token-providers|nested-clients|endpoint-cache|eventstream-handler-node)|mnemonist)/;
+    const replaced =
+      /node_modules\/(@aws-sdk\/(credential-provider-|token-providers|nested-clients|endpoint-cache|eventstream-handler-node)|mnemonist)/;
     expect(inputsOf(group).filter((input) => replaced.test(input))).toEqual([]);
     // Booleans, not matchers on the code: a failure should not print a few hundred KB of it.
     expect(bundleOf(group).code.includes('credential_process')).toBe(false);
@@ -123,7 +124,11 @@ describe.each(allGroups)('the %s bundle', (group) => {
   });
 
   it('loads in a fresh Node process with only Lambda’s environment, and exports a handler', async () => {
-    const results = await invokeBundle(bundleOf(group).result.outfile, [], lambdaLikeEnvironment(`model-gateway-${group}`));
+    const results = await invokeBundle(
+      bundleOf(group).result.outfile,
+      [],
+      lambdaLikeEnvironment(`model-gateway-${group}`),
+    );
     expect(results).toEqual([]);
   });
 });
@@ -155,7 +160,10 @@ describe('the bundles on the paths the gateway takes', () => {
       httpMethod: method,
       headers: { authorization: `Bearer ${options.key}`, 'content-type': 'application/json' },
       body: options.body === undefined ? null : JSON.stringify(options.body),
-      requestContext: { requestId: `bundle-${Math.random().toString(36).slice(2)}`, identity: { sourceIp: '127.0.0.1' } },
+      requestContext: {
+        requestId: `bundle-${Math.random().toString(36).slice(2)}`,
+        identity: { sourceIp: '127.0.0.1' },
+      },
     } as unknown as Partial<APIGatewayProxyEvent>);
 
   /** Runs a group's built bundle against the test's store, Secrets Manager and upstreams. */
@@ -169,7 +177,10 @@ describe('the bundles on the paths the gateway takes', () => {
     });
 
   const chatEvent = (model: string, stream = false) =>
-    apiEvent('POST', '/v1/chat/completions', { key: userKey, body: { model, stream, messages: [{ role: 'user', content: 'Hello Bedrock' }] } });
+    apiEvent('POST', '/v1/chat/completions', {
+      key: userKey,
+      body: { model, stream, messages: [{ role: 'user', content: 'Hello Bedrock' }] },
+    });
 
   const streamedText = (body: string) =>
     body
@@ -215,7 +226,10 @@ describe('the bundles on the paths the gateway takes', () => {
   });
 
   it('the chat bundle answers on a Bedrock channel, signed with SigV4 and the function’s credentials', async () => {
-    const [answer, streamed] = await invoke('chat', [chatEvent('claude-on-bedrock'), chatEvent('claude-on-bedrock', true)]);
+    const [answer, streamed] = await invoke('chat', [
+      chatEvent('claude-on-bedrock'),
+      chatEvent('claude-on-bedrock', true),
+    ]);
 
     expect(answer!.statusCode).toBe(200);
     expect(JSON.parse(answer!.body).choices[0].message.content).toBe('Echo: Hello Bedrock');
@@ -226,11 +240,14 @@ describe('the bundles on the paths the gateway takes', () => {
       `/model/${encodeURIComponent(BEDROCK_MODEL)}/converse`,
       `/model/${encodeURIComponent(BEDROCK_MODEL)}/converse-stream`,
     ]);
-    for (const call of calls) expect(call.headers.authorization).toMatch(/^AWS4-HMAC-SHA256 Credential=AKIDBUNDLERUNNER\//);
+    for (const call of calls)
+      expect(call.headers.authorization).toMatch(/^AWS4-HMAC-SHA256 Credential=AKIDBUNDLERUNNER\//);
   });
 
   it('the chat bundle still takes a Bedrock API key from AWS_BEARER_TOKEN_BEDROCK', async () => {
-    const [answer] = await invoke('chat', [chatEvent('claude-on-bedrock')], { AWS_BEARER_TOKEN_BEDROCK: 'bedrock-api-key-1' });
+    const [answer] = await invoke('chat', [chatEvent('claude-on-bedrock')], {
+      AWS_BEARER_TOKEN_BEDROCK: 'bedrock-api-key-1',
+    });
 
     expect(answer!.statusCode).toBe(200);
     expect(bedrock.received.at(-1)!.headers.authorization).toBe('Bearer bedrock-api-key-1');
@@ -263,6 +280,7 @@ describe('the deployed bundles', () => {
       const assetHash = (template.Resources[functionId].Properties.Code.S3Key as string).replace(/\.zip$/, '');
       return readFile(path.join(assembly.directory, `asset.${assetHash}`, 'index.mjs'), 'utf8');
     };
-    for (const group of allGroups) expect([group, (await deployed(group)) === bundleOf(group).code]).toEqual([group, true]);
+    for (const group of allGroups)
+      expect([group, (await deployed(group)) === bundleOf(group).code]).toEqual([group, true]);
   }, 120_000);
 });

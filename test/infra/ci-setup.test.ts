@@ -14,18 +14,26 @@ type Resources = Record<string, { Type: string; Properties: Record<string, any> 
 
 const synthesize = (props: Partial<CiSetupStackProps> = {}) => {
   const app = new App();
-  const stack = new CiSetupStack(app, 'ModelGatewayCiSetup', { githubRepository: 'example-org/model-gateway', ...props });
+  const stack = new CiSetupStack(app, 'ModelGatewayCiSetup', {
+    githubRepository: 'example-org/model-gateway',
+    ...props,
+  });
   return { app, stack, resources: Template.fromStack(stack).toJSON().Resources as Resources };
 };
 
-const ofType = (resources: Resources, type: string) => Object.values(resources).filter((resource) => resource.Type === type);
+const ofType = (resources: Resources, type: string) =>
+  Object.values(resources).filter((resource) => resource.Type === type);
 
 const statements = (resources: Resources) =>
-  ofType(resources, 'AWS::IAM::Policy').flatMap((policy) => policy.Properties.PolicyDocument.Statement as Record<string, any>[]);
+  ofType(resources, 'AWS::IAM::Policy').flatMap(
+    (policy) => policy.Properties.PolicyDocument.Statement as Record<string, any>[],
+  );
 
 describe('the deploy role', () => {
   const { resources } = synthesize();
-  const role = Object.entries(resources).find(([id, resource]) => resource.Type === 'AWS::IAM::Role' && id.startsWith('DeployRole'))?.[1];
+  const role = Object.entries(resources).find(
+    ([id, resource]) => resource.Type === 'AWS::IAM::Role' && id.startsWith('DeployRole'),
+  )?.[1];
 
   it('is assumed only through GitHub OIDC, by the main branch of the one repository, for STS', () => {
     expect(role!.Properties.AssumeRolePolicyDocument.Statement).toEqual([
@@ -43,29 +51,39 @@ describe('the deploy role', () => {
     ]);
   });
 
-  it('creates GitHub\'s OIDC provider for the STS audience, and no user or access key', () => {
+  it("creates GitHub's OIDC provider for the STS audience, and no user or access key", () => {
     const [provider] = ofType(resources, 'AWS::IAM::OIDCProvider');
-    expect(provider?.Properties).toMatchObject({ Url: 'https://token.actions.githubusercontent.com', ClientIdList: ['sts.amazonaws.com'] });
+    expect(provider?.Properties).toMatchObject({
+      Url: 'https://token.actions.githubusercontent.com',
+      ClientIdList: ['sts.amazonaws.com'],
+    });
     expect(ofType(resources, 'AWS::IAM::User')).toEqual([]);
     expect(ofType(resources, 'AWS::IAM::AccessKey')).toEqual([]);
   });
 
   it('may only assume the CDK deploy and publishing roles, put admin keys into CI stages and list stacks', () => {
-    const granted = statements(resources).map((statement) => ({ sid: statement.Sid, actions: [statement.Action].flat().sort() }));
+    const granted = statements(resources).map((statement) => ({
+      sid: statement.Sid,
+      actions: [statement.Action].flat().sort(),
+    }));
     expect(granted).toEqual([
       { sid: 'DeployThroughCdkBootstrapRoles', actions: ['sts:AssumeRole'] },
       { sid: 'RegisterAdminKeyInCiStages', actions: [...adminKeyTableActions].sort() },
       { sid: 'FindStaleCiStages', actions: ['cloudformation:ListStacks'] },
     ]);
-    const tables = JSON.stringify(statements(resources).find((statement) => statement.Sid === 'RegisterAdminKeyInCiStages')!.Resource);
+    const tables = JSON.stringify(
+      statements(resources).find((statement) => statement.Sid === 'RegisterAdminKeyInCiStages')!.Resource,
+    );
     expect(tables).toContain(':table/ModelGateway-ci-*');
-    const roles = JSON.stringify(statements(resources).find((statement) => statement.Sid === 'DeployThroughCdkBootstrapRoles')!.Resource);
+    const roles = JSON.stringify(
+      statements(resources).find((statement) => statement.Sid === 'DeployThroughCdkBootstrapRoles')!.Resource,
+    );
     expect(roles).toContain('cdk-hnb659fds-deploy-role-');
     expect(roles).toContain('cdk-hnb659fds-file-publishing-role-');
     expect(roles).not.toContain('*');
   });
 
-  it('sets API Gateway\'s account-level log role, which CI stages do not create, and keeps it on destroy', () => {
+  it("sets API Gateway's account-level log role, which CI stages do not create, and keeps it on destroy", () => {
     const [account] = ofType(resources, 'AWS::ApiGateway::Account');
     expect(JSON.stringify(account?.Properties.CloudWatchRoleArn)).toContain('ApiGatewayLogRole');
     const logRole = Object.entries(synthesize().resources).find(([id]) => id.startsWith('ApiGatewayLogRole'))!;
@@ -76,9 +94,9 @@ describe('the deploy role', () => {
   it('reuses an existing OIDC provider when asked, and takes another ref', () => {
     const { resources: reused } = synthesize({ existingOidcProvider: true, githubRef: 'refs/heads/release' });
     expect(ofType(reused, 'AWS::IAM::OIDCProvider')).toEqual([]);
-    expect(JSON.stringify(ofType(reused, 'AWS::IAM::Role').map((found) => found.Properties.AssumeRolePolicyDocument))).toContain(
-      'repo:example-org/model-gateway:ref:refs/heads/release',
-    );
+    expect(
+      JSON.stringify(ofType(reused, 'AWS::IAM::Role').map((found) => found.Properties.AssumeRolePolicyDocument)),
+    ).toContain('repo:example-org/model-gateway:ref:refs/heads/release');
   });
 
   it('refuses a repository not given as owner/name', () => {
@@ -92,7 +110,7 @@ describe('the deploy role', () => {
   });
 });
 
-it('grants what `npm run admin-key` does in a stage\'s tables, and no more', async () => {
+it("grants what `npm run admin-key` does in a stage's tables, and no more", async () => {
   const gateway = await startTestGateway();
   const calls: AwsCall[] = [];
   observeAwsCalls((call) => calls.push(call));
@@ -106,6 +124,8 @@ it('grants what `npm run admin-key` does in a stage\'s tables, and no more', asy
   const needed = [...new Set(calls.flatMap((call) => requiredPermissions(call, 'unused')))];
 
   // The role's table grant covers every table of a CI stage: what matters is the exact action set.
-  expect([...new Set(needed.map((permission) => permission.split(' ')[0]))].sort()).toEqual([...adminKeyTableActions].sort());
+  expect([...new Set(needed.map((permission) => permission.split(' ')[0]))].sort()).toEqual(
+    [...adminKeyTableActions].sort(),
+  );
   expect(needed.filter((permission) => !/ table:(keys|accounts)$/.test(permission))).toEqual([]);
 });

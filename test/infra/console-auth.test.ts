@@ -6,7 +6,8 @@ import { synthesizeGatewayStack } from './synthesize.js';
 let stack: ModelGatewayStack;
 let template: Template;
 
-const logicalId = (construct: { node: { defaultChild?: unknown } }) => stack.getLogicalId(construct.node.defaultChild as CfnElement);
+const logicalId = (construct: { node: { defaultChild?: unknown } }) =>
+  stack.getLogicalId(construct.node.defaultChild as CfnElement);
 
 beforeAll(() => {
   stack = synthesizeGatewayStack();
@@ -53,13 +54,18 @@ describe('the console in the stack', () => {
 
   it('serves the page and its API through the gateway API, with the console function behind them', () => {
     const consoleFunction = logicalId(stack.functions.functionFor('console'));
-    const resources = template.toJSON().Resources as Record<string, { Type: string; Properties: Record<string, unknown> }>;
+    const resources = template.toJSON().Resources as Record<
+      string,
+      { Type: string; Properties: Record<string, unknown> }
+    >;
     const paths = Object.values(resources)
       .filter((resource) => resource.Type === 'AWS::ApiGateway::Resource')
       .map((resource) => resource.Properties.PathPart);
     expect(paths).toEqual(expect.arrayContaining(['console', '{asset}', 'api', 'session', 'keys', 'usage', 'members']));
     const methodsOnConsole = Object.values(resources).filter(
-      (resource) => resource.Type === 'AWS::ApiGateway::Method' && JSON.stringify(resource.Properties.Integration ?? {}).includes(consoleFunction),
+      (resource) =>
+        resource.Type === 'AWS::ApiGateway::Method' &&
+        JSON.stringify(resource.Properties.Integration ?? {}).includes(consoleFunction),
     );
     expect(methodsOnConsole.length).toBeGreaterThanOrEqual(11);
   });

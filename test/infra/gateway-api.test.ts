@@ -128,7 +128,9 @@ describe('gateway REST API', () => {
 
   it('buffers the responses of groups that do not stream, within the 29 s limit', () => {
     const buffered = methods.filter((method) => {
-      const route = routes.find((candidate) => candidate.path === method.path && candidate.method === method.httpMethod);
+      const route = routes.find(
+        (candidate) => candidate.path === method.path && candidate.method === method.httpMethod,
+      );
       return !route || !functionGroups[route.group].streaming;
     });
     for (const method of buffered) {
@@ -175,7 +177,14 @@ describe('gateway REST API', () => {
     expect(envelopeOf('MISSING_AUTHENTICATION_TOKEN').error.code).toBe('unknown_url');
   });
 
-  const ownResponses = ['DEFAULT_4XX', 'DEFAULT_5XX', 'REQUEST_TOO_LARGE', 'THROTTLED', 'INTEGRATION_TIMEOUT', 'MISSING_AUTHENTICATION_TOKEN'];
+  const ownResponses = [
+    'DEFAULT_4XX',
+    'DEFAULT_5XX',
+    'REQUEST_TOO_LARGE',
+    'THROTTLED',
+    'INTEGRATION_TIMEOUT',
+    'MISSING_AUTHENTICATION_TOKEN',
+  ];
 
   it.each(ownResponses)('gives the %s response the JSON error envelope of OpenAI-style clients', (type) => {
     expect(gatewayResponse(type).ResponseParameters['gatewayresponse.header.content-type']).toBe("'application/json'");
@@ -197,7 +206,9 @@ describe('gateway REST API', () => {
   });
 
   it.each(ownResponses)("gives the %s response Google's canonical status", (type) => {
-    expect(envelopeOf(type).error.status).toMatch(/^(INVALID_ARGUMENT|INTERNAL|RESOURCE_EXHAUSTED|NOT_FOUND|DEADLINE_EXCEEDED)$/);
+    expect(envelopeOf(type).error.status).toMatch(
+      /^(INVALID_ARGUMENT|INTERNAL|RESOURCE_EXHAUSTED|NOT_FOUND|DEADLINE_EXCEEDED)$/,
+    );
   });
 
   it.each(ownResponses)("carries API Gateway's request id in x-request-id on the %s response", (type) => {
@@ -227,14 +238,16 @@ describe('gateway REST API built from a test route table', () => {
       entryFor: (group) => functionEntry(group === 'streamer' ? 'fallback' : group),
     });
     const testMethods = methodsOf(Template.fromStack(testStack).toJSON().Resources);
-    const method = testMethods.find((candidate) => candidate.path === '/v1/test/stream' && candidate.httpMethod === 'POST')!;
+    const method = testMethods.find(
+      (candidate) => candidate.path === '/v1/test/stream' && candidate.httpMethod === 'POST',
+    )!;
     expect(method.properties.Integration).toMatchObject({ ResponseTransferMode: 'STREAM', TimeoutInMillis: 900_000 });
     expect(invokes(testStack, method, 'streamer')).toBe(true);
   });
 
   it('refuses a route whose group has no function', () => {
-    expect(() => synthesizeGatewayStack({ routes: [{ method: 'GET', path: '/v1/nowhere', group: 'nowhere' }] })).toThrow(
-      /nowhere/,
-    );
+    expect(() =>
+      synthesizeGatewayStack({ routes: [{ method: 'GET', path: '/v1/nowhere', group: 'nowhere' }] }),
+    ).toThrow(/nowhere/);
   });
 });

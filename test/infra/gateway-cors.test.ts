@@ -3,13 +3,16 @@ import { synthesizeGatewayStack } from './synthesize.js';
 
 const ORIGINS = 'https://app.example,https://admin.example';
 
-const templateWith = (context: Record<string, unknown> = {}) => Template.fromStack(synthesizeGatewayStack({}, { context }));
+const templateWith = (context: Record<string, unknown> = {}) =>
+  Template.fromStack(synthesizeGatewayStack({}, { context }));
 
 describe('CORS for browser clients', () => {
   it('is off by default: no preflight method and no origin list on any function', () => {
     const template = templateWith();
 
-    expect(Object.keys(template.findResources('AWS::ApiGateway::Method', { Properties: { HttpMethod: 'OPTIONS' } }))).toEqual([]);
+    expect(
+      Object.keys(template.findResources('AWS::ApiGateway::Method', { Properties: { HttpMethod: 'OPTIONS' } })),
+    ).toEqual([]);
     for (const fn of Object.values(template.findResources('AWS::Lambda::Function'))) {
       expect(fn.Properties.Environment?.Variables?.GATEWAY_CORS_ORIGINS).toBeUndefined();
     }
@@ -18,7 +21,9 @@ describe('CORS for browser clients', () => {
   it('with -c corsOrigins, answers preflights in API Gateway and tells every function the origins', () => {
     const template = templateWith({ corsOrigins: ORIGINS });
 
-    const preflights = Object.values(template.findResources('AWS::ApiGateway::Method', { Properties: { HttpMethod: 'OPTIONS' } }));
+    const preflights = Object.values(
+      template.findResources('AWS::ApiGateway::Method', { Properties: { HttpMethod: 'OPTIONS' } }),
+    );
     expect(preflights.length).toBeGreaterThan(10);
     for (const method of preflights) {
       expect(method.Properties.Integration.Type).toBe('MOCK');

@@ -73,7 +73,9 @@ describe('gateway functions', () => {
   it.each(groups)('tells the %s function every table name and the cache TTL', (group) => {
     const variables = functionProperties(group).Environment.Variables;
     for (const table of tableNames) {
-      expect(variables[tableDefinitions[table].environmentVariable]).toEqual({ Ref: logicalId(stack.tables.tables[table]) });
+      expect(variables[tableDefinitions[table].environmentVariable]).toEqual({
+        Ref: logicalId(stack.tables.tables[table]),
+      });
     }
     expect(variables.GATEWAY_CACHE_TTL_MS).toBe('30000');
   });
@@ -85,7 +87,9 @@ describe('gateway functions', () => {
 
   it('gives the functions roles without AWS managed policies', () => {
     const roles = Object.values(resources).filter((resource) => resource.Type === 'AWS::IAM::Role');
-    const lambdaRoles = roles.filter((role) => JSON.stringify(role.Properties.AssumeRolePolicyDocument).includes('lambda.amazonaws.com'));
+    const lambdaRoles = roles.filter((role) =>
+      JSON.stringify(role.Properties.AssumeRolePolicyDocument).includes('lambda.amazonaws.com'),
+    );
     expect(lambdaRoles).toHaveLength(groups.length);
     for (const role of lambdaRoles) expect(role.Properties.ManagedPolicyArns).toBeUndefined();
   });
@@ -111,7 +115,7 @@ describe('gateway functions', () => {
   });
 
   it.each(['chat', 'embeddings', 'images', 'audio'])(
-    'lets the %s function update its account\'s spend shards but never write accounts, keys, channels or models',
+    "lets the %s function update its account's spend shards but never write accounts, keys, channels or models",
     (group) => {
       expect(actionsOn(group, 'spend')).toEqual(expect.arrayContaining(['dynamodb:GetItem', 'dynamodb:UpdateItem']));
       for (const table of ['accounts', 'keys', 'channels', 'models'] as const) {

@@ -18,14 +18,22 @@ const dashboardBody = (): string => {
   const [dashboard] = Object.values(template.findResources('AWS::CloudWatch::Dashboard'));
   const body = (dashboard as { Properties: { DashboardBody: unknown } }).Properties.DashboardBody;
   const flatten = (value: unknown): string =>
-    typeof value === 'string' ? value : Array.isArray(value) ? value.map(flatten).join('') : value && typeof value === 'object' ? flatten(Object.values(value)) : '';
+    typeof value === 'string'
+      ? value
+      : Array.isArray(value)
+        ? value.map(flatten).join('')
+        : value && typeof value === 'object'
+          ? flatten(Object.values(value))
+          : '';
   return flatten(body);
 };
 
 describe('gateway monitoring', () => {
   test('tells every function the metric namespace of its stack', () => {
     for (const group of Object.keys(functionGroups)) {
-      const properties = template.toJSON().Resources[stack.getLogicalId(stack.functions.functionFor(group).node.defaultChild as never)].Properties;
+      const properties =
+        template.toJSON().Resources[stack.getLogicalId(stack.functions.functionFor(group).node.defaultChild as never)]
+          .Properties;
       expect(properties.Environment.Variables[METRICS_NAMESPACE_VARIABLE]).toBe(stack.monitoring.namespace);
     }
     expect(stack.monitoring.namespace).toBe('ModelGateway/ModelGateway');
@@ -34,7 +42,19 @@ describe('gateway monitoring', () => {
   test('has one dashboard graphing requests, errors by class, latency, first byte, overhead, tokens and cost, by model and by account', () => {
     template.resourceCountIs('AWS::CloudWatch::Dashboard', 1);
     const body = dashboardBody();
-    for (const name of ['requests', 'clientErrors', 'throttled', 'serverErrors', 'upstreamErrors', 'latencyMs', 'firstByteMs', 'overheadMs', 'promptTokens', 'completionTokens', 'cost']) {
+    for (const name of [
+      'requests',
+      'clientErrors',
+      'throttled',
+      'serverErrors',
+      'upstreamErrors',
+      'latencyMs',
+      'firstByteMs',
+      'overheadMs',
+      'promptTokens',
+      'completionTokens',
+      'cost',
+    ]) {
       expect(body).toContain(`"${name}"`);
     }
     expect(body).toContain('{ModelGateway/ModelGateway,model} MetricName=\\"requests\\"');
@@ -55,12 +75,22 @@ describe('gateway monitoring', () => {
     template.hasResourceProperties('AWS::CloudWatch::Alarm', {
       Metrics: Match.arrayWith([
         Match.objectLike({ Expression: 'IF(requests > 0, 100 * upstreamErrors / requests, 0)' }),
-        Match.objectLike({ Id: 'upstreamErrors', MetricStat: Match.objectLike({ Metric: Match.objectLike({ MetricName: 'upstreamErrors', Namespace: 'ModelGateway/ModelGateway' }) }) }),
+        Match.objectLike({
+          Id: 'upstreamErrors',
+          MetricStat: Match.objectLike({
+            Metric: Match.objectLike({ MetricName: 'upstreamErrors', Namespace: 'ModelGateway/ModelGateway' }),
+          }),
+        }),
       ]),
       Threshold: 5,
       ComparisonOperator: 'GreaterThanThreshold',
     });
-    template.hasResourceProperties('AWS::CloudWatch::Alarm', { MetricName: '5XXError', Namespace: 'AWS/ApiGateway', Statistic: 'Sum', Threshold: 5 });
+    template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      MetricName: '5XXError',
+      Namespace: 'AWS/ApiGateway',
+      Statistic: 'Sum',
+      Threshold: 5,
+    });
   });
 
   test('subscribes the address given as alarmEmail context, and none without it', () => {

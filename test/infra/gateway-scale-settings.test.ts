@@ -37,7 +37,12 @@ describe('capacity settings from context', () => {
   test('throttleRps and throttleBurst throttle every method of the stage', () => {
     template({ throttleRps: '2500', throttleBurst: '5000' }).hasResourceProperties('AWS::ApiGateway::Stage', {
       MethodSettings: Match.arrayWith([
-        Match.objectLike({ HttpMethod: '*', ResourcePath: '/*', ThrottlingRateLimit: 2500, ThrottlingBurstLimit: 5000 }),
+        Match.objectLike({
+          HttpMethod: '*',
+          ResourcePath: '/*',
+          ThrottlingRateLimit: 2500,
+          ThrottlingBurstLimit: 5000,
+        }),
       ]),
     });
   });

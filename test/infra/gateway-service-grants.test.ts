@@ -71,7 +71,9 @@ describe('upstream key secrets', () => {
   });
 
   it.each(relayGroups)('lets the %s function only read secrets under the prefix', (group) => {
-    const secretGrants = Object.entries(serviceGrantsOf(group)).filter(([action]) => action.startsWith('secretsmanager:'));
+    const secretGrants = Object.entries(serviceGrantsOf(group)).filter(([action]) =>
+      action.startsWith('secretsmanager:'),
+    );
     expect(Object.fromEntries(secretGrants)).toEqual({ 'secretsmanager:GetSecretValue': [UPSTREAM_SECRETS] });
   });
 
@@ -101,9 +103,12 @@ describe('Bedrock', () => {
     });
   });
 
-  it.each(['admin', 'models', 'fallback', 'embeddings', 'images', 'audio'])('gives the %s function no Bedrock action', (group) => {
-    expect(Object.keys(serviceGrantsOf(group)).filter((action) => action.startsWith('bedrock:'))).toEqual([]);
-  });
+  it.each(['admin', 'models', 'fallback', 'embeddings', 'images', 'audio'])(
+    'gives the %s function no Bedrock action',
+    (group) => {
+      expect(Object.keys(serviceGrantsOf(group)).filter((action) => action.startsWith('bedrock:'))).toEqual([]);
+    },
+  );
 });
 
 it('scopes every Secrets Manager and Bedrock grant to ARN patterns, never to "*"', () => {

@@ -77,7 +77,10 @@ describe('gateway tables', () => {
   });
 
   it.each(['counters', 'usage'] as const)('expires %s items by TTL on expiresAt', (name) => {
-    expect(tableResource(name).Properties.TimeToLiveSpecification).toEqual({ AttributeName: 'expiresAt', Enabled: true });
+    expect(tableResource(name).Properties.TimeToLiveSpecification).toEqual({
+      AttributeName: 'expiresAt',
+      Enabled: true,
+    });
   });
 
   it.each(tableNames)('enables TTL on the %s table only when its definition has a TTL attribute', (name) => {

@@ -24,7 +24,11 @@ interface TemplateResource {
 /** `{Fn::Join}`, `{Ref}` and `{Fn::GetAtt}` as one readable string: `<AWS::Region>`, `<Logical.Arn>`. */
 export const flattenArn = (value: unknown): string => {
   if (typeof value === 'string') return value;
-  const { 'Fn::Join': join, Ref: ref, 'Fn::GetAtt': attribute } = value as {
+  const {
+    'Fn::Join': join,
+    Ref: ref,
+    'Fn::GetAtt': attribute,
+  } = value as {
     'Fn::Join'?: [string, unknown[]];
     Ref?: string;
     'Fn::GetAtt'?: [string, string];
@@ -45,18 +49,24 @@ export interface GrantedPermissions {
 export const grantedPermissions = (stack: ModelGatewayStack, group: string): GrantedPermissions => {
   const resources = Template.fromStack(stack).toJSON().Resources as Record<string, TemplateResource>;
   const logicalId = (element: unknown) => stack.getLogicalId(element as CfnElement);
-  const roleId = logicalId((stack.functions.functionFor(group).role as { node: { defaultChild: unknown } }).node.defaultChild);
+  const roleId = logicalId(
+    (stack.functions.functionFor(group).role as { node: { defaultChild: unknown } }).node.defaultChild,
+  );
   const secretPrefix = stack.functions.upstreamSecretPrefix;
 
   const known = new Map<string, string>([
-    [`arn:<AWS::Partition>:secretsmanager:<AWS::Region>:<AWS::AccountId>:secret:${secretPrefix}/*`, 'upstream-key-secrets'],
+    [
+      `arn:<AWS::Partition>:secretsmanager:<AWS::Region>:<AWS::AccountId>:secret:${secretPrefix}/*`,
+      'upstream-key-secrets',
+    ],
     ['arn:<AWS::Partition>:bedrock:*::foundation-model/*', 'foundation-model'],
     ['arn:<AWS::Partition>:bedrock:*:<AWS::AccountId>:inference-profile/*', 'inference-profile'],
   ]);
   for (const table of tableNames) {
     const tableId = logicalId(stack.tables.tables[table].node.defaultChild);
     known.set(`<${tableId}.Arn>`, `table:${table}`);
-    for (const index of indexNamesOf(resources[tableId])) known.set(`<${tableId}.Arn>/index/${index}`, `table:${table}/index:${index}`);
+    for (const index of indexNamesOf(resources[tableId]))
+      known.set(`<${tableId}.Arn>/index/${index}`, `table:${table}/index:${index}`);
   }
 
   const statements = Object.values(resources)
@@ -69,7 +79,8 @@ export const grantedPermissions = (stack: ModelGatewayStack, group: string): Gra
   const permissions = new Set<Permission>();
   const logging: string[] = [];
   for (const statement of statements) {
-    if (statement.Effect !== 'Allow') throw new Error(`A ${statement.Effect} statement on the ${group} role: compare it by hand.`);
+    if (statement.Effect !== 'Allow')
+      throw new Error(`A ${statement.Effect} statement on the ${group} role: compare it by hand.`);
     for (const action of [statement.Action].flat()) {
       for (const resource of [statement.Resource].flat().map(flattenArn)) {
         if (action.startsWith('logs:')) logging.push(`${action} ${resource}`);

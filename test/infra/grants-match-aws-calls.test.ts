@@ -21,7 +21,8 @@ let callsByGroup: ReadonlyMap<FunctionGroup, readonly AwsCall[]>;
 const requiredBy = (group: FunctionGroup): Set<Permission> =>
   new Set((callsByGroup.get(group) ?? []).flatMap((call) => requiredPermissions(call, SCENARIO_SECRET_PREFIX)));
 
-const difference = (left: ReadonlySet<Permission>, right: ReadonlySet<Permission>) => [...left].filter((item) => !right.has(item)).sort();
+const difference = (left: ReadonlySet<Permission>, right: ReadonlySet<Permission>) =>
+  [...left].filter((item) => !right.has(item)).sort();
 
 const groups = Object.keys(functionGroups) as FunctionGroup[];
 
@@ -37,7 +38,10 @@ describe.each(groups)('the %s function', (group) => {
     const required = requiredBy(group);
     const { permissions: granted } = grantedPermissions(stack, group);
 
-    expect({ missing: difference(required, granted), extra: difference(granted, required) }).toEqual({ missing: [], extra: [] });
+    expect({ missing: difference(required, granted), extra: difference(granted, required) }).toEqual({
+      missing: [],
+      extra: [],
+    });
   });
 
   it('writes logs to its own log group and to no other', () => {
@@ -47,7 +51,8 @@ describe.each(groups)('the %s function', (group) => {
     const { logging } = grantedPermissions(stack, group);
 
     expect(logging.length).toBeGreaterThan(0);
-    for (const grant of logging) expect(grant.split(' ')).toEqual([expect.stringMatching(/^logs:[A-Za-z]+$/), ownLogGroup]);
+    for (const grant of logging)
+      expect(grant.split(' ')).toEqual([expect.stringMatching(/^logs:[A-Za-z]+$/), ownLogGroup]);
   });
 });
 
@@ -60,9 +65,11 @@ it('sees every function that reaches AWS make its calls, so an empty recording c
 
 it('reports a grant that no call needs as extra', () => {
   const widened = synthesizeGatewayStack();
-  widened.functions.functionFor('models').addToRolePolicy(
-    new iam.PolicyStatement({ actions: ['dynamodb:DeleteItem'], resources: [widened.tables.tables.keys.tableArn] }),
-  );
+  widened.functions
+    .functionFor('models')
+    .addToRolePolicy(
+      new iam.PolicyStatement({ actions: ['dynamodb:DeleteItem'], resources: [widened.tables.tables.keys.tableArn] }),
+    );
 
   const { permissions } = grantedPermissions(widened, 'models');
 

@@ -24,7 +24,10 @@ const acknowledgementsIn = (root: IConstruct): Acknowledgement[] =>
   );
 
 const describeViolations = (violations: readonly PolicyViolation[]) =>
-  violations.map((violation) => `${violation.ruleName} at ${violation.violatingResources.map((resource) => resource.constructPath).join(', ')}`);
+  violations.map(
+    (violation) =>
+      `${violation.ruleName} at ${violation.violatingResources.map((resource) => resource.constructPath).join(', ')}`,
+  );
 
 describe('cdk-nag AwsSolutions checks', () => {
   const stack = synthesizeGatewayStack();

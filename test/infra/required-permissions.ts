@@ -23,7 +23,12 @@ const dynamodbPermissions = (call: AwsCall): Permission[] => {
     if (!table) throw new Error(`${call.operation} on '${String(physical)}', which is none of the gateway's tables`);
     return `table:${table}`;
   };
-  const input = call.input as { TableName?: string; IndexName?: string; RequestItems?: Record<string, unknown>; TransactItems?: Record<string, { TableName: string }>[] };
+  const input = call.input as {
+    TableName?: string;
+    IndexName?: string;
+    RequestItems?: Record<string, unknown>;
+    TransactItems?: Record<string, { TableName: string }>[];
+  };
   switch (call.operation) {
     case 'BatchGetItem':
     case 'BatchWriteItem':
@@ -32,10 +37,14 @@ const dynamodbPermissions = (call: AwsCall): Permission[] => {
     case 'TransactGetItems':
       // A transaction is authorised item by item, as the single-item action on each table.
       return (input.TransactItems ?? []).flatMap((item) =>
-        Object.entries(item).map(([kind, target]) => `dynamodb:${transactionItemAction[kind] ?? kind} ${tableOf(target.TableName)}`),
+        Object.entries(item).map(
+          ([kind, target]) => `dynamodb:${transactionItemAction[kind] ?? kind} ${tableOf(target.TableName)}`,
+        ),
       );
     default: {
-      const resource = input.IndexName ? `${tableOf(input.TableName)}/index:${input.IndexName}` : tableOf(input.TableName);
+      const resource = input.IndexName
+        ? `${tableOf(input.TableName)}/index:${input.IndexName}`
+        : tableOf(input.TableName);
       return [`dynamodb:${call.operation} ${resource}`];
     }
   }
@@ -54,7 +63,8 @@ const secretsManagerPermissions = (call: AwsCall, secretPrefix: string): Permiss
   const input = call.input as { SecretId?: string; Name?: string; Tags?: unknown[] };
   const id = String(input.SecretId ?? input.Name ?? '');
   const name = id.startsWith('arn:') ? id.split(':').slice(6).join(':') : id;
-  if (!name.startsWith(`${secretPrefix}/`)) throw new Error(`${call.operation} on secret '${name}', outside '${secretPrefix}/'`);
+  if (!name.startsWith(`${secretPrefix}/`))
+    throw new Error(`${call.operation} on secret '${name}', outside '${secretPrefix}/'`);
   const actions = [call.operation, ...(call.operation === 'CreateSecret' && input.Tags?.length ? ['TagResource'] : [])];
   return actions.map((action) => `secretsmanager:${action} upstream-key-secrets`);
 };
@@ -67,7 +77,10 @@ const inferenceProfileId = /^(?:us|us-gov|eu|apac|jp|au|ca|global)\.[a-z0-9-]+\.
  * model it names; an inference profile needs the profile and the foundation models it routes to.
  */
 const bedrockPermissions = (call: AwsCall): Permission[] => {
-  const action = ({ Converse: 'InvokeModel', ConverseStream: 'InvokeModelWithResponseStream' } as Record<string, string>)[call.operation] ?? call.operation;
+  const action =
+    ({ Converse: 'InvokeModel', ConverseStream: 'InvokeModelWithResponseStream' } as Record<string, string>)[
+      call.operation
+    ] ?? call.operation;
   const modelId = String((call.input as { modelId?: string }).modelId);
   const resources = inferenceProfileId.test(modelId) ? ['inference-profile', 'foundation-model'] : ['foundation-model'];
   return resources.map((resource) => `bedrock:${action} ${resource}`);
@@ -83,6 +96,8 @@ export const requiredPermissions = (call: AwsCall, secretPrefix: string): Permis
     case 'BedrockRuntimeClient':
       return bedrockPermissions(call);
     default:
-      throw new Error(`An AWS call through ${call.client} (${call.operation}): teach required-permissions.ts what it needs.`);
+      throw new Error(
+        `An AWS call through ${call.client} (${call.operation}): teach required-permissions.ts what it needs.`,
+      );
   }
 };

@@ -17,7 +17,8 @@ const credentials = { accessKeyId: 'AKIDCLEANUP', secretAccessKey: 'cleanup-secr
 let secrets: FakeSecretsManager;
 let client: SecretsManagerClient;
 
-const create = (name: string) => client.send(new CreateSecretCommand({ Name: name, SecretString: 'sk-upstream-cleanup-test-value' }));
+const create = (name: string) =>
+  client.send(new CreateSecretCommand({ Name: name, SecretString: 'sk-upstream-cleanup-test-value' }));
 
 beforeEach(async () => {
   secrets = await startFakeSecretsManager();
@@ -30,16 +31,27 @@ afterEach(async () => {
 });
 
 it('force-deletes every secret under the stage folder, across pages and scheduled deletions, and nothing else', async () => {
-  const ours = ['openai', 'anthropic', 'gemini', 'bedrock-proxy', 'spare', 'other'].map((channel) => `${PREFIX}/${channel}`);
+  const ours = ['openai', 'anthropic', 'gemini', 'bedrock-proxy', 'spare', 'other'].map(
+    (channel) => `${PREFIX}/${channel}`,
+  );
   for (const name of ours) await create(name);
   await client.send(new DeleteSecretCommand({ SecretId: `${PREFIX}/spare`, RecoveryWindowInDays: 7 }));
-  const neighbours = ['model-gateway/ModelGateway-ci-70/channels/openai', 'model-gateway/ModelGateway-prod/channels/openai', 'unrelated'];
+  const neighbours = [
+    'model-gateway/ModelGateway-ci-70/channels/openai',
+    'model-gateway/ModelGateway-prod/channels/openai',
+    'unrelated',
+  ];
   for (const name of neighbours) await create(name);
 
   const deleted = await deleteSecretsUnder(client, PREFIX);
 
   expect(deleted.sort()).toEqual([...ours].sort());
-  expect(secrets.secrets().map((secret) => secret.name).sort()).toEqual([...neighbours].sort());
+  expect(
+    secrets
+      .secrets()
+      .map((secret) => secret.name)
+      .sort(),
+  ).toEqual([...neighbours].sort());
   expect(secrets.calls('ListSecrets')).toBeGreaterThan(1);
 });
 
@@ -99,7 +111,12 @@ describe('the custom resource handler', () => {
 
     expect(secrets.secrets()).toEqual([]);
     expect(answers).toEqual([
-      expect.objectContaining({ method: 'PUT', Status: 'SUCCESS', RequestId: 'request-Delete', PhysicalResourceId: 'stage-secrets:EphemeralSecretsCleanup' }),
+      expect.objectContaining({
+        method: 'PUT',
+        Status: 'SUCCESS',
+        RequestId: 'request-Delete',
+        PhysicalResourceId: 'stage-secrets:EphemeralSecretsCleanup',
+      }),
     ]);
   });
 
@@ -120,7 +137,9 @@ describe('the custom resource handler', () => {
 
     await handler(event('Delete'));
 
-    expect(answers).toEqual([expect.objectContaining({ Status: 'FAILED', Reason: expect.stringContaining('AccessDeniedException') })]);
+    expect(answers).toEqual([
+      expect.objectContaining({ Status: 'FAILED', Reason: expect.stringContaining('AccessDeniedException') }),
+    ]);
     expect(JSON.stringify(answers)).not.toContain('sk-upstream');
   });
 });

@@ -13,9 +13,14 @@ import { addStageStack, stageFromContext } from '../../infra/stage.js';
  * `-c ephemeral=true` leave nothing behind on destroy; any other stage keeps its data.
  */
 
-const cdkContext = (JSON.parse(readFileSync(path.join(projectRoot, 'cdk.json'), 'utf8')) as { context: Record<string, unknown> }).context;
+const cdkContext = (
+  JSON.parse(readFileSync(path.join(projectRoot, 'cdk.json'), 'utf8')) as { context: Record<string, unknown> }
+).context;
 
-type Resources = Record<string, { Type: string; Properties: Record<string, any>; DeletionPolicy?: string; UpdateReplacePolicy?: string }>;
+type Resources = Record<
+  string,
+  { Type: string; Properties: Record<string, any>; DeletionPolicy?: string; UpdateReplacePolicy?: string }
+>;
 
 /** The template of one stage, as `cdk synth -c …` builds it (without running esbuild). */
 const synthesizeStage = (context: Record<string, string>) => {
@@ -24,7 +29,8 @@ const synthesizeStage = (context: Record<string, string>) => {
   return { stack, resources: Template.fromStack(stack).toJSON().Resources as Resources };
 };
 
-const ofType = (resources: Resources, ...types: string[]) => Object.values(resources).filter((resource) => types.includes(resource.Type));
+const ofType = (resources: Resources, ...types: string[]) =>
+  Object.values(resources).filter((resource) => types.includes(resource.Type));
 
 describe('stage settings from the context', () => {
   const settings = (context: Record<string, string>) => stageFromContext(new App({ context }).node);
@@ -38,7 +44,11 @@ describe('stage settings from the context', () => {
   });
 
   it('makes ci-* stages ephemeral', () => {
-    expect(settings({ stage: 'ci-123' })).toEqual({ stage: 'ci-123', stackName: 'ModelGateway-ci-123', ephemeral: true });
+    expect(settings({ stage: 'ci-123' })).toEqual({
+      stage: 'ci-123',
+      stackName: 'ModelGateway-ci-123',
+      ephemeral: true,
+    });
   });
 
   it('makes any stage ephemeral with -c ephemeral=true, and a ci-* stage kept with -c ephemeral=false', () => {
@@ -62,15 +72,17 @@ describe('an ephemeral stage (ci-123)', () => {
     const stateful = ofType(resources, 'AWS::DynamoDB::GlobalTable', 'AWS::DynamoDB::Table', 'AWS::Logs::LogGroup');
     expect(stateful.length).toBeGreaterThan(6);
     for (const resource of stateful) {
-      expect({ type: resource.Type, deletion: resource.DeletionPolicy, replace: resource.UpdateReplacePolicy }).toEqual({
-        type: resource.Type,
-        deletion: 'Delete',
-        replace: 'Delete',
-      });
+      expect({ type: resource.Type, deletion: resource.DeletionPolicy, replace: resource.UpdateReplacePolicy }).toEqual(
+        {
+          type: resource.Type,
+          deletion: 'Delete',
+          replace: 'Delete',
+        },
+      );
     }
   });
 
-  it('leaves no IAM role behind: it uses the account\'s API Gateway log role rather than making one', () => {
+  it("leaves no IAM role behind: it uses the account's API Gateway log role rather than making one", () => {
     expect(ofType(resources, 'AWS::ApiGateway::Account')).toEqual([]);
     for (const role of ofType(resources, 'AWS::IAM::Role')) expect(role.DeletionPolicy).toBeUndefined();
   });
@@ -85,7 +97,9 @@ describe('an ephemeral stage (ci-123)', () => {
   it('lets the clean-up delete secrets under the stage prefix only', () => {
     const statements = ofType(resources, 'AWS::IAM::Policy')
       .filter((policy) => JSON.stringify(policy.Properties.Roles).includes('SecretsCleanupRole'))
-      .flatMap((policy) => policy.Properties.PolicyDocument.Statement as { Action: string | string[]; Resource: unknown }[]);
+      .flatMap(
+        (policy) => policy.Properties.PolicyDocument.Statement as { Action: string | string[]; Resource: unknown }[],
+      );
     const deletes = statements.filter((statement) => [statement.Action].flat().includes('secretsmanager:DeleteSecret'));
     expect(deletes).toHaveLength(1);
     expect(JSON.stringify(deletes[0]!.Resource)).toContain(':secret:model-gateway/ModelGateway-ci-123/channels/*');
@@ -145,7 +159,9 @@ it('synthesizes `cdk synth -c stage=ci-123` offline, bundles and cdk-nag include
       ['synth', '-c', 'stage=ci-123', '--quiet', '--no-notices', '--no-version-reporting', '--output', output],
       { cwd: projectRoot, env: { ...process.env, CDK_DISABLE_VERSION_CHECK: '1' }, timeout: 280_000 },
     );
-    const template = JSON.parse(readFileSync(path.join(output, 'ModelGateway-ci-123.template.json'), 'utf8')) as { Resources: Resources };
+    const template = JSON.parse(readFileSync(path.join(output, 'ModelGateway-ci-123.template.json'), 'utf8')) as {
+      Resources: Resources;
+    };
     expect(ofType(template.Resources, 'Custom::StageSecretsCleanup')).toHaveLength(1);
   } finally {
     rmSync(output, { recursive: true, force: true });

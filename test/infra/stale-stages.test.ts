@@ -6,10 +6,18 @@ import { staleCiStages, type StackSummary } from '../../infra/ci-setup/stale-sta
 
 const now = new Date('2026-11-23T12:00:00Z');
 const hoursAgo = (hours: number) => new Date(now.getTime() - hours * 3_600_000).toISOString();
-const stack = (StackName: string, age: number, StackStatus = 'CREATE_COMPLETE'): StackSummary => ({ StackName, StackStatus, CreationTime: hoursAgo(age) });
+const stack = (StackName: string, age: number, StackStatus = 'CREATE_COMPLETE'): StackSummary => ({
+  StackName,
+  StackStatus,
+  CreationTime: hoursAgo(age),
+});
 
 it('picks CI stages older than the age, including those whose deletion failed', () => {
-  const stacks = [stack('ModelGateway-ci-100', 7), stack('ModelGateway-ci-101', 30, 'DELETE_FAILED'), stack('ModelGateway-ci-102', 1)];
+  const stacks = [
+    stack('ModelGateway-ci-100', 7),
+    stack('ModelGateway-ci-101', 30, 'DELETE_FAILED'),
+    stack('ModelGateway-ci-102', 1),
+  ];
 
   expect(staleCiStages(stacks, now, 6)).toEqual(['ci-100', 'ci-101']);
 });
@@ -38,7 +46,11 @@ it('reads `aws cloudformation list-stacks` output on standard input and prints o
       { StackName: 'ModelGateway-prod', StackStatus: 'CREATE_COMPLETE', CreationTime: createdAgo(10) },
     ],
   };
-  const child = spawn(path.join(projectRoot, 'node_modules', '.bin', 'tsx'), ['infra/ci-setup/stale-stages.ts', '--max-age-hours', '6'], { cwd: projectRoot });
+  const child = spawn(
+    path.join(projectRoot, 'node_modules', '.bin', 'tsx'),
+    ['infra/ci-setup/stale-stages.ts', '--max-age-hours', '6'],
+    { cwd: projectRoot },
+  );
   child.stdin.end(JSON.stringify(listed));
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));

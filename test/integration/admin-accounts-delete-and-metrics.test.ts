@@ -11,7 +11,10 @@ afterAll(async () => {
 });
 
 const chat = (key: string) =>
-  gateway.request('POST', '/v1/chat/completions', { key, body: { model: 'demo-1', messages: [{ role: 'user', content: 'hello' }] } });
+  gateway.request('POST', '/v1/chat/completions', {
+    key,
+    body: { model: 'demo-1', messages: [{ role: 'user', content: 'hello' }] },
+  });
 
 describe('DELETE /admin/v1/accounts/{id}', () => {
   test('deletes the account and every key of it; its usage records stay', async () => {
@@ -54,7 +57,14 @@ describe('GET /admin/v1/metrics', () => {
     const before = (await gateway.admin('GET', '/admin/v1/metrics')).body;
     expect((await chat(key)).status).toBe(200);
     expect((await chat(key)).status).toBe(200);
-    expect((await gateway.request('POST', '/v1/chat/completions', { key, body: { model: 'no-such-model', messages: [{ role: 'user', content: 'x' }] } })).status).toBe(404);
+    expect(
+      (
+        await gateway.request('POST', '/v1/chat/completions', {
+          key,
+          body: { model: 'no-such-model', messages: [{ role: 'user', content: 'x' }] },
+        })
+      ).status,
+    ).toBe(404);
 
     // A request is counted once it has ended, after its answer was sent: read until all three are in.
     const deadline = Date.now() + 10_000;

@@ -69,7 +69,9 @@ describe('accounts', () => {
 
   test('an unknown account is a 404 not_found', async () => {
     expectError(await gateway.admin('GET', '/admin/v1/accounts/acct_missing'), 404, { code: 'not_found' });
-    expectError(await gateway.admin('PATCH', '/admin/v1/accounts/acct_missing', { name: 'x' }), 404, { code: 'not_found' });
+    expectError(await gateway.admin('PATCH', '/admin/v1/accounts/acct_missing', { name: 'x' }), 404, {
+      code: 'not_found',
+    });
   });
 
   test('a misspelt field is a 400 naming it', async () => {
@@ -98,7 +100,11 @@ describe('keys', () => {
   test('a key is issued with its plaintext once, and never shown again', async () => {
     const account = (await gateway.admin('POST', '/admin/v1/accounts', { name: 'Keys' })).body;
 
-    const issued = await gateway.admin('POST', '/admin/v1/keys', { accountId: account.id, name: 'ci', models: ['demo-1'] });
+    const issued = await gateway.admin('POST', '/admin/v1/keys', {
+      accountId: account.id,
+      name: 'ci',
+      models: ['demo-1'],
+    });
     expect(issued.status).toBe(201);
     expect(issued.body).toMatchObject({
       id: expect.stringMatching(/^key_/),
@@ -128,7 +134,9 @@ describe('keys', () => {
   });
 
   test('a key for an unknown account is a 404', async () => {
-    expectError(await gateway.admin('POST', '/admin/v1/keys', { accountId: 'acct_missing' }), 404, { code: 'not_found' });
+    expectError(await gateway.admin('POST', '/admin/v1/keys', { accountId: 'acct_missing' }), 404, {
+      code: 'not_found',
+    });
   });
 
   test('listing keys needs an account id', async () => {

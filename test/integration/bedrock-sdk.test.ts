@@ -1,6 +1,10 @@
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
-import { BEDROCK_REQUEST_ID, bedrockRoutes, type BedrockStreamException } from '../support/fake-upstream/bedrock-wire.js';
+import {
+  BEDROCK_REQUEST_ID,
+  bedrockRoutes,
+  type BedrockStreamException,
+} from '../support/fake-upstream/bedrock-wire.js';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream/fake-upstream.js';
 import { startTestGateway, type TestGateway } from '../support/test-gateway.js';
 
@@ -8,7 +12,11 @@ const UPSTREAM_MODEL = 'anthropic.claude-fake-v1:0';
 const PNG_BASE64 = 'iVBORw0KGgoAAAANSUhEUg==';
 
 // The SDK signs every call; the fake does not check signatures, but the default chain needs something.
-const awsEnvironment = { AWS_ACCESS_KEY_ID: 'AKIDBEDROCKTEST', AWS_SECRET_ACCESS_KEY: 'bedrock-test-secret', AWS_REGION: 'us-east-1' };
+const awsEnvironment = {
+  AWS_ACCESS_KEY_ID: 'AKIDBEDROCKTEST',
+  AWS_SECRET_ACCESS_KEY: 'bedrock-test-secret',
+  AWS_REGION: 'us-east-1',
+};
 const savedEnvironment = Object.fromEntries(Object.keys(awsEnvironment).map((name) => [name, process.env[name]]));
 
 let upstream: FakeUpstream;
@@ -20,7 +28,11 @@ const streamExceptions: BedrockStreamException[] = [];
 
 const weatherTool: OpenAI.ChatCompletionTool = {
   type: 'function',
-  function: { name: 'get_weather', description: 'The weather in a city', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } },
+  function: {
+    name: 'get_weather',
+    description: 'The weather in a city',
+    parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+  },
 };
 
 beforeAll(async () => {
@@ -52,11 +64,18 @@ afterAll(async () => {
 
 const lastSent = () => upstream.received.at(-1)!;
 
-const ask = (content: OpenAI.ChatCompletionUserMessageParam['content'], extra: Partial<OpenAI.ChatCompletionCreateParamsNonStreaming> = {}) =>
-  openai.chat.completions.create({ model: 'claude-on-bedrock', messages: [{ role: 'user', content }], ...extra });
+const ask = (
+  content: OpenAI.ChatCompletionUserMessageParam['content'],
+  extra: Partial<OpenAI.ChatCompletionCreateParamsNonStreaming> = {},
+) => openai.chat.completions.create({ model: 'claude-on-bedrock', messages: [{ role: 'user', content }], ...extra });
 
 const askStreaming = (content: string, extra: Partial<OpenAI.ChatCompletionCreateParamsStreaming> = {}) =>
-  openai.chat.completions.create({ model: 'claude-on-bedrock', messages: [{ role: 'user', content }], stream: true, ...extra });
+  openai.chat.completions.create({
+    model: 'claude-on-bedrock',
+    messages: [{ role: 'user', content }],
+    stream: true,
+    ...extra,
+  });
 
 const collect = async (stream: AsyncIterable<OpenAI.ChatCompletionChunk>) => {
   const chunks: OpenAI.ChatCompletionChunk[] = [];
@@ -68,36 +87,72 @@ const collect = async (stream: AsyncIterable<OpenAI.ChatCompletionChunk>) => {
   return { chunks, error: undefined };
 };
 
-const textOf = (chunks: readonly OpenAI.ChatCompletionChunk[]) => chunks.map((chunk) => chunk.choices[0]?.delta.content ?? '').join('');
+const textOf = (chunks: readonly OpenAI.ChatCompletionChunk[]) =>
+  chunks.map((chunk) => chunk.choices[0]?.delta.content ?? '').join('');
 
 describe('chat completions on a bedrock channel, with the openai SDK', () => {
   test('answers under the public model id with Bedrock usage, cached input included', async () => {
-    const completion = await ask('Hello Bedrock', { messages: [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'Hello Bedrock' }], temperature: 0.5 });
+    const completion = await ask('Hello Bedrock', {
+      messages: [
+        { role: 'system', content: 'Be brief.' },
+        { role: 'user', content: 'Hello Bedrock' },
+      ],
+      temperature: 0.5,
+    });
 
-    expect(completion).toMatchObject({ object: 'chat.completion', model: 'claude-on-bedrock', id: `chatcmpl-${BEDROCK_REQUEST_ID}` });
-    expect(completion.choices[0]).toMatchObject({ message: { role: 'assistant', content: 'Echo: Hello Bedrock' }, finish_reason: 'stop' });
-    expect(completion.usage).toMatchObject({ prompt_tokens: 14, completion_tokens: 7, total_tokens: 21, prompt_tokens_details: { cached_tokens: 3 } });
+    expect(completion).toMatchObject({
+      object: 'chat.completion',
+      model: 'claude-on-bedrock',
+      id: `chatcmpl-${BEDROCK_REQUEST_ID}`,
+    });
+    expect(completion.choices[0]).toMatchObject({
+      message: { role: 'assistant', content: 'Echo: Hello Bedrock' },
+      finish_reason: 'stop',
+    });
+    expect(completion.usage).toMatchObject({
+      prompt_tokens: 14,
+      completion_tokens: 7,
+      total_tokens: 21,
+      prompt_tokens_details: { cached_tokens: 3 },
+    });
   });
 
   test('calls Converse with the upstream model id in the path, a SigV4 signature for bedrock, and the translated body', async () => {
-    await ask('Hello Bedrock', { messages: [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'Hello Bedrock' }], max_tokens: 64 });
+    await ask('Hello Bedrock', {
+      messages: [
+        { role: 'system', content: 'Be brief.' },
+        { role: 'user', content: 'Hello Bedrock' },
+      ],
+      max_tokens: 64,
+    });
     const sent = lastSent();
 
     expect(sent.path).toBe(`/model/${encodeURIComponent(UPSTREAM_MODEL)}/converse`);
     // Signed for Bedrock with the gateway's own credentials (this process's, or those of a gateway run apart).
-    expect(sent.headers.authorization).toMatch(/^AWS4-HMAC-SHA256 Credential=[^/\s]+\/\d{8}\/[a-z]{2}(-[a-z]+)+-\d\/bedrock\/aws4_request,/);
-    expect(sent.body).toEqual({ messages: [{ role: 'user', content: [{ text: 'Hello Bedrock' }] }], system: [{ text: 'Be brief.' }], inferenceConfig: { maxTokens: 64 } });
+    expect(sent.headers.authorization).toMatch(
+      /^AWS4-HMAC-SHA256 Credential=[^/\s]+\/\d{8}\/[a-z]{2}(-[a-z]+)+-\d\/bedrock\/aws4_request,/,
+    );
+    expect(sent.body).toEqual({
+      messages: [{ role: 'user', content: [{ text: 'Hello Bedrock' }] }],
+      system: [{ text: 'Be brief.' }],
+      inferenceConfig: { maxTokens: 64 },
+    });
   });
 
   test('streams the answer word by word and ends with a usage chunk when asked', async () => {
-    const { chunks, error } = await collect(await askStreaming('Stream this please', { stream_options: { include_usage: true } }));
+    const { chunks, error } = await collect(
+      await askStreaming('Stream this please', { stream_options: { include_usage: true } }),
+    );
 
     expect(error).toBeUndefined();
     expect(chunks[0]!.choices[0]!.delta).toEqual({ role: 'assistant', content: '' });
     expect(textOf(chunks)).toBe('Echo: Stream this please');
     expect(chunks.filter((chunk) => chunk.choices[0]?.delta.content).length).toBeGreaterThan(1);
     expect(chunks.at(-2)!.choices[0]!.finish_reason).toBe('stop');
-    expect(chunks.at(-1)).toMatchObject({ choices: [], usage: { prompt_tokens: 14, completion_tokens: 7, total_tokens: 21 } });
+    expect(chunks.at(-1)).toMatchObject({
+      choices: [],
+      usage: { prompt_tokens: 14, completion_tokens: 7, total_tokens: 21 },
+    });
     expect(lastSent().path).toBe(`/model/${encodeURIComponent(UPSTREAM_MODEL)}/converse-stream`);
   });
 
@@ -116,7 +171,15 @@ describe('chat completions on a bedrock channel, with the openai SDK', () => {
     expect(call).toMatchObject({ id: 'tooluse_fake_1', type: 'function', function: { name: 'get_weather' } });
     expect(JSON.parse(call.function.arguments)).toEqual({ city: 'Paris', unit: 'celsius' });
     expect(lastSent().body.toolConfig).toEqual({
-      tools: [{ toolSpec: { name: 'get_weather', description: 'The weather in a city', inputSchema: { json: weatherTool.function.parameters } } }],
+      tools: [
+        {
+          toolSpec: {
+            name: 'get_weather',
+            description: 'The weather in a city',
+            inputSchema: { json: weatherTool.function.parameters },
+          },
+        },
+      ],
       toolChoice: { any: {} },
     });
 
@@ -131,16 +194,28 @@ describe('chat completions on a bedrock channel, with the openai SDK', () => {
     });
 
     expect(second.choices[0]!.message.content).toBe('The tool said: sunny, 21 degrees');
-    expect(lastSent().body.messages[1].content).toEqual([{ toolUse: { toolUseId: 'tooluse_fake_1', name: 'get_weather', input: { city: 'Paris', unit: 'celsius' } } }]);
-    expect(lastSent().body.messages[2].content).toEqual([{ toolResult: { toolUseId: 'tooluse_fake_1', content: [{ text: 'sunny, 21 degrees' }] } }]);
+    expect(lastSent().body.messages[1].content).toEqual([
+      { toolUse: { toolUseId: 'tooluse_fake_1', name: 'get_weather', input: { city: 'Paris', unit: 'celsius' } } },
+    ]);
+    expect(lastSent().body.messages[2].content).toEqual([
+      { toolResult: { toolUseId: 'tooluse_fake_1', content: [{ text: 'sunny, 21 degrees' }] } },
+    ]);
   });
 
   test('streams a tool call whose arguments arrive in pieces', async () => {
     const { chunks } = await collect(await askStreaming('Weather?', { tools: [weatherTool] }));
     const deltas = chunks.flatMap((chunk) => chunk.choices[0]?.delta.tool_calls ?? []);
 
-    expect(deltas[0]).toMatchObject({ index: 0, id: 'tooluse_fake_1', type: 'function', function: { name: 'get_weather' } });
-    expect(JSON.parse(deltas.map((delta) => delta.function?.arguments ?? '').join(''))).toEqual({ city: 'Paris', unit: 'celsius' });
+    expect(deltas[0]).toMatchObject({
+      index: 0,
+      id: 'tooluse_fake_1',
+      type: 'function',
+      function: { name: 'get_weather' },
+    });
+    expect(JSON.parse(deltas.map((delta) => delta.function?.arguments ?? '').join(''))).toEqual({
+      city: 'Paris',
+      unit: 'celsius',
+    });
     expect(chunks.at(-1)!.choices[0]!.finish_reason).toBe('tool_calls');
   });
 
@@ -156,7 +231,9 @@ describe('chat completions on a bedrock channel, with the openai SDK', () => {
 
   test('refuses an image by link with a 400 naming the part, without calling Bedrock', async () => {
     const before = upstream.received.length;
-    const error = (await ask([{ type: 'image_url', image_url: { url: 'https://example.com/cat.png' } }]).catch((caught: unknown) => caught)) as InstanceType<typeof OpenAI.BadRequestError>;
+    const error = (await ask([{ type: 'image_url', image_url: { url: 'https://example.com/cat.png' } }]).catch(
+      (caught: unknown) => caught,
+    )) as InstanceType<typeof OpenAI.BadRequestError>;
 
     expect(error).toBeInstanceOf(OpenAI.BadRequestError);
     expect(error.code).toBe('invalid_value');
@@ -183,20 +260,37 @@ describe('chat completions on a bedrock channel, with the openai SDK', () => {
 
 describe('the Messages API on a bedrock channel, with the Anthropic SDK', () => {
   test('creates a message', async () => {
-    const message = await anthropic.messages.create({ model: 'claude-on-bedrock', max_tokens: 100, messages: [{ role: 'user', content: 'Hello there' }] });
+    const message = await anthropic.messages.create({
+      model: 'claude-on-bedrock',
+      max_tokens: 100,
+      messages: [{ role: 'user', content: 'Hello there' }],
+    });
 
-    expect(message).toMatchObject({ type: 'message', role: 'assistant', model: 'claude-on-bedrock', stop_reason: 'end_turn', content: [{ type: 'text', text: 'Echo: Hello there' }] });
+    expect(message).toMatchObject({
+      type: 'message',
+      role: 'assistant',
+      model: 'claude-on-bedrock',
+      stop_reason: 'end_turn',
+      content: [{ type: 'text', text: 'Echo: Hello there' }],
+    });
     expect(message.usage.output_tokens).toBe(7);
   });
 
   test('streams a message', async () => {
-    const stream = anthropic.messages.stream({ model: 'claude-on-bedrock', max_tokens: 100, messages: [{ role: 'user', content: 'Stream this please' }] });
+    const stream = anthropic.messages.stream({
+      model: 'claude-on-bedrock',
+      max_tokens: 100,
+      messages: [{ role: 'user', content: 'Stream this please' }],
+    });
     const texts: string[] = [];
     stream.on('text', (text) => texts.push(text));
     const message = await stream.finalMessage();
 
     expect(texts.join('')).toBe('Echo: Stream this please');
-    expect(message).toMatchObject({ stop_reason: 'end_turn', content: [{ type: 'text', text: 'Echo: Stream this please' }] });
+    expect(message).toMatchObject({
+      stop_reason: 'end_turn',
+      content: [{ type: 'text', text: 'Echo: Stream this please' }],
+    });
     expect(message.usage.output_tokens).toBe(7);
   });
 
@@ -211,7 +305,10 @@ describe('the Messages API on a bedrock channel, with the Anthropic SDK', () => 
       .finalMessage();
 
     expect(message.stop_reason).toBe('tool_use');
-    expect(message.content.find((block) => block.type === 'tool_use')).toMatchObject({ name: 'get_weather', input: { city: 'Paris', unit: 'celsius' } });
+    expect(message.content.find((block) => block.type === 'tool_use')).toMatchObject({
+      name: 'get_weather',
+      input: { city: 'Paris', unit: 'celsius' },
+    });
   });
 });
 
@@ -228,8 +325,17 @@ describe('usage records of bedrock requests', () => {
   test('hold the channel and the tokens Bedrock reported', async () => {
     const { key, account } = await gateway.createAccountWithKey();
     const client = new OpenAI({ apiKey: key, baseURL: `${gateway.url}/v1`, maxRetries: 0 });
-    await client.chat.completions.create({ model: 'claude-on-bedrock', messages: [{ role: 'user', content: 'count me' }] });
-    await collect(await client.chat.completions.create({ model: 'claude-on-bedrock', messages: [{ role: 'user', content: 'count me too' }], stream: true }));
+    await client.chat.completions.create({
+      model: 'claude-on-bedrock',
+      messages: [{ role: 'user', content: 'count me' }],
+    });
+    await collect(
+      await client.chat.completions.create({
+        model: 'claude-on-bedrock',
+        messages: [{ role: 'user', content: 'count me too' }],
+        stream: true,
+      }),
+    );
 
     const deadline = Date.now() + 5000;
     let records: any[] = [];
@@ -240,7 +346,15 @@ describe('usage records of bedrock requests', () => {
 
     expect(records).toHaveLength(2);
     for (const record of records) {
-      expect(record).toMatchObject({ channelId: 'fake-bedrock', model: 'claude-on-bedrock', status: 'success', promptTokens: 14, completionTokens: 7, totalTokens: 21, usageSource: 'upstream' });
+      expect(record).toMatchObject({
+        channelId: 'fake-bedrock',
+        model: 'claude-on-bedrock',
+        status: 'success',
+        promptTokens: 14,
+        completionTokens: 7,
+        totalTokens: 21,
+        usageSource: 'upstream',
+      });
     }
     expect(records.map((record) => record.stream).sort()).toEqual([false, true]);
   });
@@ -248,7 +362,12 @@ describe('usage records of bedrock requests', () => {
 
 describe('bedrock failures', () => {
   test('a ThrottlingException reaches the client as a 429', async () => {
-    upstream.inject({ kind: 'status', status: 429, headers: { 'x-amzn-errortype': 'ThrottlingException' }, body: { message: 'Too many requests, please wait before trying again.' } });
+    upstream.inject({
+      kind: 'status',
+      status: 429,
+      headers: { 'x-amzn-errortype': 'ThrottlingException' },
+      body: { message: 'Too many requests, please wait before trying again.' },
+    });
 
     const error = (await ask('hi').catch((caught: unknown) => caught)) as InstanceType<typeof OpenAI.RateLimitError>;
 
@@ -257,7 +376,12 @@ describe('bedrock failures', () => {
   });
 
   test("a ValidationException reaches the client as a 400 with Bedrock's message", async () => {
-    upstream.inject({ kind: 'status', status: 400, headers: { 'x-amzn-errortype': 'ValidationException' }, body: { message: 'A conversation must start with a user message.' } });
+    upstream.inject({
+      kind: 'status',
+      status: 400,
+      headers: { 'x-amzn-errortype': 'ValidationException' },
+      body: { message: 'A conversation must start with a user message.' },
+    });
 
     const error = (await ask('hi').catch((caught: unknown) => caught)) as InstanceType<typeof OpenAI.BadRequestError>;
 
@@ -266,7 +390,12 @@ describe('bedrock failures', () => {
   });
 
   test('a streamed ThrottlingException before the first event is a 429 too', async () => {
-    upstream.inject({ kind: 'status', status: 429, headers: { 'x-amzn-errortype': 'ThrottlingException' }, body: { message: 'slow down' } });
+    upstream.inject({
+      kind: 'status',
+      status: 429,
+      headers: { 'x-amzn-errortype': 'ThrottlingException' },
+      body: { message: 'slow down' },
+    });
 
     const error = (await askStreaming('hi').catch((caught: unknown) => caught)) as InstanceType<typeof OpenAI.APIError>;
 
@@ -319,7 +448,8 @@ describe('bedrock failures', () => {
   });
 
   test('the failed requests are recorded against the bedrock channel', async () => {
-    const failedOnBedrock = (records: any[]) => records.filter((record) => record.channelId === 'fake-bedrock' && record.status !== 'success');
+    const failedOnBedrock = (records: any[]) =>
+      records.filter((record) => record.channelId === 'fake-bedrock' && record.status !== 'success');
     const deadline = Date.now() + 5000;
     let records: any[] = [];
     while (failedOnBedrock(records).length === 0 && Date.now() < deadline) {

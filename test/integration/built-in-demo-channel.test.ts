@@ -18,14 +18,22 @@ const modelIds = async (): Promise<string[]> => {
   return listed.body.data.map((model: { id: string }) => model.id);
 };
 
-const askDemo = () => gateway.request('POST', '/v1/chat/completions', { key, body: { model: 'demo-1', messages: [{ role: 'user', content: 'hi' }] } });
+const askDemo = () =>
+  gateway.request('POST', '/v1/chat/completions', {
+    key,
+    body: { model: 'demo-1', messages: [{ role: 'user', content: 'hi' }] },
+  });
 
 describe('the built-in demo channel', () => {
   test('serves demo-1 only while no other channel exists, and again once the others are gone', async () => {
     expect(await modelIds()).toEqual(['demo-1']);
     expect((await askDemo()).status).toBe(200);
 
-    const put = await gateway.admin('PUT', '/admin/v1/channels/real', { type: 'openai', baseUrl: 'http://127.0.0.1:9/v1', models: ['gpt-real'] });
+    const put = await gateway.admin('PUT', '/admin/v1/channels/real', {
+      type: 'openai',
+      baseUrl: 'http://127.0.0.1:9/v1',
+      models: ['gpt-real'],
+    });
     expect(put.status).toBe(200);
     expect(await modelIds()).toEqual(['gpt-real']);
     const refused = await askDemo();
@@ -41,7 +49,12 @@ describe('the built-in demo channel', () => {
   });
 
   test('a disabled channel still counts as configured, and a demo-type channel under its own id keeps serving', async () => {
-    await gateway.admin('PUT', '/admin/v1/channels/paused', { type: 'openai', baseUrl: 'http://127.0.0.1:9/v1', models: ['gpt-paused'], enabled: false });
+    await gateway.admin('PUT', '/admin/v1/channels/paused', {
+      type: 'openai',
+      baseUrl: 'http://127.0.0.1:9/v1',
+      models: ['gpt-paused'],
+      enabled: false,
+    });
     expect((await askDemo()).status).toBe(404);
 
     await gateway.admin('PUT', '/admin/v1/channels/showcase', { type: 'demo', models: ['demo-1'] });

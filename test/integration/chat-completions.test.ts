@@ -20,7 +20,8 @@ const waitFor = async (condition: () => boolean | Promise<boolean>, timeoutMs = 
   }
 };
 
-const usageRecords = async (): Promise<any[]> => (await gateway.admin('GET', `/admin/v1/usage?accountId=${accountId}`)).body.data;
+const usageRecords = async (): Promise<any[]> =>
+  (await gateway.admin('GET', `/admin/v1/usage?accountId=${accountId}`)).body.data;
 
 beforeAll(async () => {
   upstream = await startFakeUpstream();
@@ -56,8 +57,17 @@ describe('POST /v1/chat/completions, non-streaming', () => {
 
     expect(completion.model).toBe('gpt-test');
     expect(completion.object).toBe('chat.completion');
-    expect(completion.choices[0]).toMatchObject({ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: 'Echo: hello there' } });
-    expect(completion.usage).toMatchObject({ prompt_tokens: 11, completion_tokens: 7, total_tokens: 18, prompt_tokens_details: { cached_tokens: 3 } });
+    expect(completion.choices[0]).toMatchObject({
+      index: 0,
+      finish_reason: 'stop',
+      message: { role: 'assistant', content: 'Echo: hello there' },
+    });
+    expect(completion.usage).toMatchObject({
+      prompt_tokens: 11,
+      completion_tokens: 7,
+      total_tokens: 18,
+      prompt_tokens_details: { cached_tokens: 3 },
+    });
     expect(completion.system_fingerprint).toBe('fp_fake');
   });
 
@@ -85,7 +95,10 @@ describe('POST /v1/chat/completions, non-streaming', () => {
       { type: 'file', file: { filename: 'a.pdf', file_data: 'data:application/pdf;base64,JVBERi0=' } },
     ];
 
-    const completion = await client.chat.completions.create({ model: 'gpt-test', messages: [{ role: 'user', content }] });
+    const completion = await client.chat.completions.create({
+      model: 'gpt-test',
+      messages: [{ role: 'user', content }],
+    });
 
     expect(lastReceived().body.messages[0].content).toEqual(content);
     expect(completion.choices[0]!.message.content).toBe('Echo: what is this? [image_url] [input_audio] [file]');
@@ -93,12 +106,26 @@ describe('POST /v1/chat/completions, non-streaming', () => {
 
   it('completes a tool round trip', async () => {
     const tools: OpenAI.Chat.ChatCompletionTool[] = [
-      { type: 'function', function: { name: 'get_weather', description: 'Weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } } },
+      {
+        type: 'function',
+        function: {
+          name: 'get_weather',
+          description: 'Weather',
+          parameters: { type: 'object', properties: { city: { type: 'string' } } },
+        },
+      },
     ];
-    const first = await client.chat.completions.create({ model: 'gpt-test', tools, messages: [{ role: 'user', content: 'weather in Paris?' }] });
+    const first = await client.chat.completions.create({
+      model: 'gpt-test',
+      tools,
+      messages: [{ role: 'user', content: 'weather in Paris?' }],
+    });
     const call = first.choices[0]!.message.tool_calls![0]!;
     expect(first.choices[0]!.finish_reason).toBe('tool_calls');
-    expect(call.type === 'function' && call.function).toEqual({ name: 'get_weather', arguments: '{"city":"Paris","unit":"celsius"}' });
+    expect(call.type === 'function' && call.function).toEqual({
+      name: 'get_weather',
+      arguments: '{"city":"Paris","unit":"celsius"}',
+    });
 
     const second = await client.chat.completions.create({
       model: 'gpt-test',
@@ -117,7 +144,11 @@ describe('POST /v1/chat/completions, non-streaming', () => {
 
 describe('POST /v1/chat/completions, streaming', () => {
   it('streams the chunks and hides usage from a client that did not ask, while asking the upstream for it', async () => {
-    const stream = await client.chat.completions.create({ model: 'gpt-test', stream: true, messages: [{ role: 'user', content: 'one two three' }] });
+    const stream = await client.chat.completions.create({
+      model: 'gpt-test',
+      stream: true,
+      messages: [{ role: 'user', content: 'one two three' }],
+    });
     const chunks: OpenAI.Chat.ChatCompletionChunk[] = [];
     for await (const chunk of stream) chunks.push(chunk);
 
@@ -192,8 +223,16 @@ describe('POST /v1/chat/completions, bad input', () => {
     ['frequency_penalty 3', { frequency_penalty: 3 }, 'frequency_penalty'],
     ['frequency_penalty -3', { frequency_penalty: -3 }, 'frequency_penalty'],
     ['a bad role', { messages: [{ role: 'robot', content: 'hi' }] }, 'messages[0].role'],
-    ['a bad content part', { messages: [{ role: 'user', content: [{ type: 'hologram' }] }] }, 'messages[0].content[0].type'],
-    ['a bad image detail', { messages: [{ role: 'user', content: [{ type: 'image_url', image_url: { url: 'x', detail: 'max' } }] }] }, 'messages[0].content[0].image_url.detail'],
+    [
+      'a bad content part',
+      { messages: [{ role: 'user', content: [{ type: 'hologram' }] }] },
+      'messages[0].content[0].type',
+    ],
+    [
+      'a bad image detail',
+      { messages: [{ role: 'user', content: [{ type: 'image_url', image_url: { url: 'x', detail: 'max' } }] }] },
+      'messages[0].content[0].image_url.detail',
+    ],
     ['stream as a string', { stream: 'yes' }, 'stream'],
     ['a bad reasoning effort', { reasoning_effort: 'extreme' }, 'reasoning_effort'],
     ['a bad tool choice', { tool_choice: 'sometimes' }, 'tool_choice'],
@@ -202,7 +241,9 @@ describe('POST /v1/chat/completions, bad input', () => {
   ];
 
   it.each(cases)('refuses %s with a 400 naming the field', async (_name, override, param) => {
-    const error = await client.chat.completions.create({ ...base, ...override } as never).catch((caught: unknown) => caught);
+    const error = await client.chat.completions
+      .create({ ...base, ...override } as never)
+      .catch((caught: unknown) => caught);
 
     expect(error).toBeInstanceOf(OpenAI.BadRequestError);
     expect((error as InstanceType<typeof OpenAI.BadRequestError>).param).toBe(param);
@@ -210,7 +251,9 @@ describe('POST /v1/chat/completions, bad input', () => {
   });
 
   it('refuses a missing messages field as missing_required', async () => {
-    const error = (await client.chat.completions.create({ model: 'gpt-test' } as never).catch((caught: unknown) => caught)) as InstanceType<typeof OpenAI.BadRequestError>;
+    const error = (await client.chat.completions
+      .create({ model: 'gpt-test' } as never)
+      .catch((caught: unknown) => caught)) as InstanceType<typeof OpenAI.BadRequestError>;
 
     expect(error.status).toBe(400);
     expect(error.code).toBe('missing_required');
@@ -228,8 +271,12 @@ describe('POST /v1/chat/completions, bad input', () => {
     const { key } = await gateway.createAccountWithKey({ models: ['demo-1'] });
     const narrow = sdk(key);
 
-    const forbidden = (await narrow.chat.completions.create({ model: 'gpt-test', messages: [{ role: 'user', content: 'x' }] }).catch((caught: unknown) => caught)) as InstanceType<typeof OpenAI.NotFoundError>;
-    const unknown = (await narrow.chat.completions.create({ model: 'no-such-model', messages: [{ role: 'user', content: 'x' }] }).catch((caught: unknown) => caught)) as InstanceType<typeof OpenAI.NotFoundError>;
+    const forbidden = (await narrow.chat.completions
+      .create({ model: 'gpt-test', messages: [{ role: 'user', content: 'x' }] })
+      .catch((caught: unknown) => caught)) as InstanceType<typeof OpenAI.NotFoundError>;
+    const unknown = (await narrow.chat.completions
+      .create({ model: 'no-such-model', messages: [{ role: 'user', content: 'x' }] })
+      .catch((caught: unknown) => caught)) as InstanceType<typeof OpenAI.NotFoundError>;
 
     expect(forbidden).toBeInstanceOf(OpenAI.NotFoundError);
     expect(forbidden.code).toBe('model_not_found');
@@ -247,10 +294,25 @@ describe('POST /v1/chat/completions, bad input', () => {
 
 describe('POST /v1/chat/completions, upstream failures', () => {
   const ask = (stream = false) =>
-    client.chat.completions.create({ model: 'gpt-test', stream, messages: [{ role: 'user', content: 'hi' }] } as never) as Promise<any>;
+    client.chat.completions.create({
+      model: 'gpt-test',
+      stream,
+      messages: [{ role: 'user', content: 'hi' }],
+    } as never) as Promise<any>;
 
   it('relays an upstream 400 with its status and message', async () => {
-    upstream.inject({ kind: 'status', status: 400, body: { error: { message: 'context too long', type: 'invalid_request_error', param: 'messages', code: 'context_length_exceeded' } } });
+    upstream.inject({
+      kind: 'status',
+      status: 400,
+      body: {
+        error: {
+          message: 'context too long',
+          type: 'invalid_request_error',
+          param: 'messages',
+          code: 'context_length_exceeded',
+        },
+      },
+    });
 
     const error = (await ask().catch((caught: unknown) => caught)) as InstanceType<typeof OpenAI.BadRequestError>;
 
@@ -270,7 +332,11 @@ describe('POST /v1/chat/completions, upstream failures', () => {
   });
 
   it('turns a rejection of the channel key into a 502 that does not blame the client key', async () => {
-    upstream.inject({ kind: 'status', status: 401, body: { error: { message: 'Incorrect API key provided: sk-upst***' } } });
+    upstream.inject({
+      kind: 'status',
+      status: 401,
+      body: { error: { message: 'Incorrect API key provided: sk-upst***' } },
+    });
 
     const error = (await ask().catch((caught: unknown) => caught)) as InstanceType<typeof OpenAI.APIError>;
 
@@ -363,7 +429,14 @@ describe('client disconnects and usage records', () => {
     await waitFor(() => upstream.abortedByClient > abortedBefore);
     await waitFor(async () => (await usageRecords()).length === 1);
     const [record] = await usageRecords();
-    expect(record).toMatchObject({ status: 'client_aborted', stream: true, model: 'gpt-test', channelId: 'fake-openai', endpoint: 'chat', usageSource: 'estimate' });
+    expect(record).toMatchObject({
+      status: 'client_aborted',
+      stream: true,
+      model: 'gpt-test',
+      channelId: 'fake-openai',
+      endpoint: 'chat',
+      usageSource: 'estimate',
+    });
     expect(record!.promptTokens).toBeGreaterThan(0);
   });
 
@@ -375,7 +448,16 @@ describe('client disconnects and usage records', () => {
 
     await waitFor(async () => (await usageRecords()).length === 1);
     const [record] = await usageRecords();
-    expect(record).toMatchObject({ status: 'success', httpStatus: 200, promptTokens: 11, completionTokens: 7, totalTokens: 18, cachedTokens: 3, usageSource: 'upstream', attempts: 1 });
+    expect(record).toMatchObject({
+      status: 'success',
+      httpStatus: 200,
+      promptTokens: 11,
+      completionTokens: 7,
+      totalTokens: 18,
+      cachedTokens: 3,
+      usageSource: 'upstream',
+      attempts: 1,
+    });
   });
 
   it('records a failed request with its status', async () => {
@@ -383,7 +465,9 @@ describe('client disconnects and usage records', () => {
     accountId = account.id;
     upstream.inject({ kind: 'status', status: 503 });
 
-    await sdk(key).chat.completions.create({ model: 'gpt-test', messages: [{ role: 'user', content: 'hi' }] }).catch(() => undefined);
+    await sdk(key)
+      .chat.completions.create({ model: 'gpt-test', messages: [{ role: 'user', content: 'hi' }] })
+      .catch(() => undefined);
 
     await waitFor(async () => (await usageRecords()).length === 1);
     expect((await usageRecords())[0]).toMatchObject({ status: 'upstream_error', httpStatus: 502 });
@@ -392,8 +476,15 @@ describe('client disconnects and usage records', () => {
 
 describe('the demo channel', () => {
   it('answers and streams word by word without any upstream', async () => {
-    const completion = await client.chat.completions.create({ model: 'demo-1', messages: [{ role: 'user', content: 'ping' }] });
-    const stream = await client.chat.completions.create({ model: 'demo-1', stream: true, messages: [{ role: 'user', content: 'ping' }] });
+    const completion = await client.chat.completions.create({
+      model: 'demo-1',
+      messages: [{ role: 'user', content: 'ping' }],
+    });
+    const stream = await client.chat.completions.create({
+      model: 'demo-1',
+      stream: true,
+      messages: [{ role: 'user', content: 'ping' }],
+    });
     const words: string[] = [];
     for await (const chunk of stream) if (chunk.choices[0]?.delta.content) words.push(chunk.choices[0].delta.content);
 

@@ -20,8 +20,13 @@ const gatewayctl = (args: readonly string[]): Promise<CliResult> =>
     execFile(
       process.execPath,
       [CLI, ...args],
-      { cwd: elsewhere, env: { PATH: process.env.PATH ?? '', GATEWAY_URL: gateway.url, GATEWAY_ADMIN_KEY: gateway.adminKey }, timeout: 25_000 },
-      (error, stdout, stderr) => done({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+      {
+        cwd: elsewhere,
+        env: { PATH: process.env.PATH ?? '', GATEWAY_URL: gateway.url, GATEWAY_ADMIN_KEY: gateway.adminKey },
+        timeout: 25_000,
+      },
+      (error, stdout, stderr) =>
+        done({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
     );
   });
 
@@ -29,7 +34,10 @@ beforeAll(async () => {
   gateway = await startTestGateway();
   elsewhere = await mkdtemp(join(tmpdir(), 'operator-'));
   // A folder whose compiler settings would break the CLI's sources if the launcher used them.
-  await writeFile(join(elsewhere, 'tsconfig.json'), JSON.stringify({ compilerOptions: { experimentalDecorators: true, verbatimModuleSyntax: false, jsx: 'react' } }));
+  await writeFile(
+    join(elsewhere, 'tsconfig.json'),
+    JSON.stringify({ compilerOptions: { experimentalDecorators: true, verbatimModuleSyntax: false, jsx: 'react' } }),
+  );
 });
 
 afterAll(async () => {
@@ -39,7 +47,14 @@ afterAll(async () => {
 describe('gatewayctl run from another folder', () => {
   test('deletes an account with its keys, and shows models, metrics and usage', async () => {
     const { account, key } = await gateway.createAccountWithKey({ name: 'leaving team' });
-    expect((await gateway.request('POST', '/v1/chat/completions', { key, body: { model: 'demo-1', messages: [{ role: 'user', content: 'hi' }] } })).status).toBe(200);
+    expect(
+      (
+        await gateway.request('POST', '/v1/chat/completions', {
+          key,
+          body: { model: 'demo-1', messages: [{ role: 'user', content: 'hi' }] },
+        })
+      ).status,
+    ).toBe(200);
 
     const models = await gatewayctl(['models', 'list']);
     expect(models.stderr).toBe('');

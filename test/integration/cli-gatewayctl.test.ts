@@ -21,8 +21,12 @@ const gatewayctl = (args: readonly string[], env: Record<string, string> = {}): 
     execFile(
       process.execPath,
       [CLI, ...args],
-      { env: { PATH: process.env.PATH ?? '', GATEWAY_URL: gateway.url, GATEWAY_ADMIN_KEY: gateway.adminKey, ...env }, timeout: 20_000 },
-      (error, stdout, stderr) => done({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+      {
+        env: { PATH: process.env.PATH ?? '', GATEWAY_URL: gateway.url, GATEWAY_ADMIN_KEY: gateway.adminKey, ...env },
+        timeout: 20_000,
+      },
+      (error, stdout, stderr) =>
+        done({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
     );
   });
 
@@ -64,7 +68,16 @@ describe('gatewayctl', () => {
     expect(updated.rateLimit).toEqual({ tpm: 5000 });
     expect((await json(['accounts', 'get', account.id])).id).toBe(account.id);
 
-    const issued = await json(['keys', 'create', '--account', account.id, '--name', 'ci', '--allowed-ips', '127.0.0.0/8,::1/128']);
+    const issued = await json([
+      'keys',
+      'create',
+      '--account',
+      account.id,
+      '--name',
+      'ci',
+      '--allowed-ips',
+      '127.0.0.0/8,::1/128',
+    ]);
     expect(issued.key).toMatch(/^sk-/);
     expect(issued.allowedIps).toEqual(['127.0.0.0/8', '::1/128']);
     const chat = await gateway.request('POST', '/v1/chat/completions', {
@@ -77,7 +90,10 @@ describe('gatewayctl', () => {
     expect(keys.stdout).toContain(issued.id);
     expect(keys.stdout).not.toContain(issued.key);
 
-    expect((await json(['models', 'put', 'demo-1', '--input', '1', '--output', '2'])).pricing).toEqual({ inputPerMTok: 1, outputPerMTok: 2 });
+    expect((await json(['models', 'put', 'demo-1', '--input', '1', '--output', '2'])).pricing).toEqual({
+      inputPerMTok: 1,
+      outputPerMTok: 2,
+    });
     expect((await gatewayctl(['models', 'list'])).stdout).toContain('demo-1');
 
     const channel = await json(['channels', 'put', 'extra-demo', '--type', 'demo', '--models', 'demo-2']);
@@ -137,7 +153,9 @@ describe('gatewayctl', () => {
   });
 
   test('a wrong or non-admin key is a clear authentication error', async () => {
-    const wrong = await gatewayctl(['accounts', 'list'], { GATEWAY_ADMIN_KEY: 'sk-wrongkey0123456789abcdefghijABCDEFGHIJ' });
+    const wrong = await gatewayctl(['accounts', 'list'], {
+      GATEWAY_ADMIN_KEY: 'sk-wrongkey0123456789abcdefghijABCDEFGHIJ',
+    });
     expect(wrong.code).toBe(1);
     expect(wrong.stderr).toContain('The admin key was refused (401 invalid_api_key');
 

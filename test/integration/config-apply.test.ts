@@ -52,7 +52,9 @@ afterEach(() => {
 const snapshot = async (gateway: TestGateway) => ({
   channels: (await gateway.admin('GET', '/admin/v1/channels')).body.data,
   models: (await gateway.admin('GET', '/admin/v1/models')).body.data,
-  accounts: (await gateway.admin('GET', '/admin/v1/accounts')).body.data.filter((account: { id: string }) => account.id === accountId),
+  accounts: (await gateway.admin('GET', '/admin/v1/accounts')).body.data.filter(
+    (account: { id: string }) => account.id === accountId,
+  ),
   keys: (await gateway.admin('GET', `/admin/v1/keys?accountId=${accountId}`)).body.data,
 });
 
@@ -96,7 +98,9 @@ test('starting twice on the same data directory changes nothing the file declare
 
     expect(before.accounts).toHaveLength(1);
     expect(before.keys).toHaveLength(1);
-    expect(after.accounts).toEqual(before.accounts.map((account: object) => ({ ...account, updatedAt: expect.any(String) })));
+    expect(after.accounts).toEqual(
+      before.accounts.map((account: object) => ({ ...account, updatedAt: expect.any(String) })),
+    );
     expect(after.keys).toEqual(before.keys);
     expect(after.channels.map(withoutUpdatedAt)).toEqual(before.channels.map(withoutUpdatedAt));
     expect(after.models.map(withoutUpdatedAt)).toEqual(before.models.map(withoutUpdatedAt));
@@ -128,7 +132,10 @@ test('applying again keeps a revoked key revoked, and what the admin API set in 
 test('applying a changed file updates the declared fields', async () => {
   const gateway = await startTestGateway({ configPath });
   try {
-    writeFileSync(configPath, configText.replace('limit: 100', 'limit: 250').replace('[gpt-4o, gpt-4o-mini]', '[gpt-4o]'));
+    writeFileSync(
+      configPath,
+      configText.replace('limit: 100', 'limit: 250').replace('[gpt-4o, gpt-4o-mini]', '[gpt-4o]'),
+    );
 
     await applyGatewayConfig(await loadGatewayConfigFile(configPath));
 

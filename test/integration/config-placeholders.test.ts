@@ -32,12 +32,23 @@ afterAll(async () => {
 
 /** A config whose channel `id` serves model `id` from the fake upstream, with `apiKey` as written. */
 const channelConfig = (id: string, apiKey: string) =>
-  ['channels:', `  - id: ${id}`, '    type: openai', `    baseUrl: ${upstream.baseUrl}`, `    apiKey: ${apiKey}`, `    models: [${id}]`, ''].join('\n');
+  [
+    'channels:',
+    `  - id: ${id}`,
+    '    type: openai',
+    `    baseUrl: ${upstream.baseUrl}`,
+    `    apiKey: ${apiKey}`,
+    `    models: [${id}]`,
+    '',
+  ].join('\n');
 
 /** The Authorization header the upstream got for one chat call to `model`. */
 const authorizationSentFor = async (model: string): Promise<string | undefined> => {
   const { key } = await gateway.createAccountWithKey();
-  const chat = await gateway.request('POST', '/v1/chat/completions', { key, body: { model, messages: [{ role: 'user', content: 'hi' }] } });
+  const chat = await gateway.request('POST', '/v1/chat/completions', {
+    key,
+    body: { model, messages: [{ role: 'user', content: 'hi' }] },
+  });
   expect(chat.status).toBe(200);
   return upstream.received.at(-1)?.headers.authorization as string | undefined;
 };
@@ -59,21 +70,71 @@ describe('POST /admin/v1/apply over HTTP', () => {
 
   test('refuses ${AWS_SECRET_ACCESS_KEY} as an apiKey with a 400 naming the field, and applies nothing', async () => {
     const answer = await gateway.admin('POST', '/admin/v1/apply', {
-      channels: [{ id: 'leaky', type: 'openai', baseUrl: upstream.baseUrl, apiKey: '${AWS_SECRET_ACCESS_KEY}', models: ['leaky'] }],
+      channels: [
+        {
+          id: 'leaky',
+          type: 'openai',
+          baseUrl: upstream.baseUrl,
+          apiKey: '${AWS_SECRET_ACCESS_KEY}',
+          models: ['leaky'],
+        },
+      ],
     });
 
     expect(answer.status).toBe(400);
-    expect(answer.body.error).toMatchObject({ type: 'invalid_request_error', code: 'invalid_value', param: 'channels[0].apiKey' });
+    expect(answer.body.error).toMatchObject({
+      type: 'invalid_request_error',
+      code: 'invalid_value',
+      param: 'channels[0].apiKey',
+    });
     expect(answer.body.error.message).toContain('${AWS_SECRET_ACCESS_KEY}');
     expect(answer.text).not.toContain(serverSecret);
     expect((await gateway.admin('GET', '/admin/v1/channels/leaky')).status).toBe(404);
   });
 
   test.each([
-    ['a channel key read from the server', { channels: [{ id: 'c', type: 'openai', baseUrl: 'http://127.0.0.1:9/v1', apiKey: '${AWS_SECRET_ACCESS_KEY_FOR_TEST}', models: ['c'] }] }, 'channels[0].apiKey'],
-    ['a part of a base URL', { channels: [{ id: 'c', type: 'openai', baseUrl: 'http://${AWS_SECRET_ACCESS_KEY_FOR_TEST}.example/v1', models: ['c'] }] }, 'channels[0].baseUrl'],
-    ['a model map entry', { channels: [{ id: 'c', type: 'openai', baseUrl: 'http://127.0.0.1:9/v1', models: ['c'], modelMap: { c: '${HOME}' } }] }, 'channels[0].modelMap.c'],
-    ['a field name', { channels: [{ id: 'c', type: 'openai', baseUrl: 'http://127.0.0.1:9/v1', models: ['c'], modelMap: { '${HOME}': 'c' } }] }, 'channels[0].modelMap.${HOME}'],
+    [
+      'a channel key read from the server',
+      {
+        channels: [
+          {
+            id: 'c',
+            type: 'openai',
+            baseUrl: 'http://127.0.0.1:9/v1',
+            apiKey: '${AWS_SECRET_ACCESS_KEY_FOR_TEST}',
+            models: ['c'],
+          },
+        ],
+      },
+      'channels[0].apiKey',
+    ],
+    [
+      'a part of a base URL',
+      {
+        channels: [
+          { id: 'c', type: 'openai', baseUrl: 'http://${AWS_SECRET_ACCESS_KEY_FOR_TEST}.example/v1', models: ['c'] },
+        ],
+      },
+      'channels[0].baseUrl',
+    ],
+    [
+      'a model map entry',
+      {
+        channels: [
+          { id: 'c', type: 'openai', baseUrl: 'http://127.0.0.1:9/v1', models: ['c'], modelMap: { c: '${HOME}' } },
+        ],
+      },
+      'channels[0].modelMap.c',
+    ],
+    [
+      'a field name',
+      {
+        channels: [
+          { id: 'c', type: 'openai', baseUrl: 'http://127.0.0.1:9/v1', models: ['c'], modelMap: { '${HOME}': 'c' } },
+        ],
+      },
+      'channels[0].modelMap.${HOME}',
+    ],
     ['an account name', { accounts: [{ name: '${AWS_SECRET_ACCESS_KEY_FOR_TEST}' }] }, 'accounts[0].name'],
     ['a declared client key', { accounts: [{ name: 'p', keys: [{ key: '${TEAM_KEY}' }] }] }, 'accounts[0].keys[0].key'],
     ['a model owner', { models: [{ id: 'm', ownedBy: 'x ${AWS_SECRET_ACCESS_KEY_FOR_TEST} y' }] }, 'models[0].ownedBy'],
@@ -87,13 +148,20 @@ describe('POST /admin/v1/apply over HTTP', () => {
 });
 
 /** Runs the CLI as an operator would, in its own process with only the environment given. */
-const gatewayctl = (args: readonly string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> =>
+const gatewayctl = (
+  args: readonly string[],
+  env: Record<string, string>,
+): Promise<{ code: number; stdout: string; stderr: string }> =>
   new Promise((done) => {
     execFile(
       process.execPath,
       [CLI, ...args],
-      { env: { PATH: process.env.PATH ?? '', GATEWAY_URL: gateway.url, GATEWAY_ADMIN_KEY: gateway.adminKey, ...env }, timeout: 30_000 },
-      (error, stdout, stderr) => done({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+      {
+        env: { PATH: process.env.PATH ?? '', GATEWAY_URL: gateway.url, GATEWAY_ADMIN_KEY: gateway.adminKey, ...env },
+        timeout: 30_000,
+      },
+      (error, stdout, stderr) =>
+        done({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
     );
   });
 
@@ -103,7 +171,9 @@ describe('gatewayctl apply', () => {
     await writeFile(file, channelConfig('cli-channel', '${CLI_ONLY_UPSTREAM_KEY}'));
     expect(process.env.CLI_ONLY_UPSTREAM_KEY).toBeUndefined();
 
-    const result = await gatewayctl(['apply', '-f', file], { CLI_ONLY_UPSTREAM_KEY: 'upstream-key-from-the-operator-41' });
+    const result = await gatewayctl(['apply', '-f', file], {
+      CLI_ONLY_UPSTREAM_KEY: 'upstream-key-from-the-operator-41',
+    });
 
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
@@ -133,7 +203,10 @@ describeInProcess('it starts a gateway of its own with a config file')('GATEWAY_
     const started = await startTestGateway({ configPath });
     try {
       const { key } = await started.createAccountWithKey();
-      const chat = await started.request('POST', '/v1/chat/completions', { key, body: { model: 'start-channel', messages: [{ role: 'user', content: 'hi' }] } });
+      const chat = await started.request('POST', '/v1/chat/completions', {
+        key,
+        body: { model: 'start-channel', messages: [{ role: 'user', content: 'hi' }] },
+      });
 
       expect(chat.status).toBe(200);
       expect(upstream.received.at(-1)?.headers.authorization).toBe('Bearer upstream-key-read-at-start-93');

@@ -41,10 +41,14 @@ describe('the console API authorizes by role and account', () => {
       ['erin@b.example', accountB, 'account-admin'],
     ];
     for (const [email, accountId, role] of members) {
-      expect((await gateway.admin('PUT', `/admin/v1/members/${email}`, { accountId, role, password })).status).toBe(201);
+      expect((await gateway.admin('PUT', `/admin/v1/members/${email}`, { accountId, role, password })).status).toBe(
+        201,
+      );
       sessions[email.split('@')[0]!] = await signIn(email);
     }
-    sessions.operator = (await gateway.request('POST', '/console/api/session', { body: { key: gateway.adminKey } })).body.token;
+    sessions.operator = (
+      await gateway.request('POST', '/console/api/session', { body: { key: gateway.adminKey } })
+    ).body.token;
   });
 
   afterAll(() => gateway.close());
@@ -54,7 +58,8 @@ describe('the console API authorizes by role and account', () => {
     const daves = await createKey('dave', 'dave laptop');
     const carols = await createKey('carol', 'carol laptop');
 
-    const seenBy = async (who: string) => (await as(who, 'GET', '/console/api/keys')).body.data.map((key: { id: string }) => key.id);
+    const seenBy = async (who: string) =>
+      (await as(who, 'GET', '/console/api/keys')).body.data.map((key: { id: string }) => key.id);
     expect(await seenBy('alice')).toEqual([alices.id]);
     expect(await seenBy('dave')).toEqual([daves.id]);
     expect((await seenBy('bob')).sort()).toEqual([alices.id, daves.id].sort());
@@ -76,7 +81,7 @@ describe('the console API authorizes by role and account', () => {
     await expect(chat(daves.key)).rejects.toMatchObject({ status: 401 });
   });
 
-  it("refuses to name another account, for keys and usage alike, to everyone but operators", async () => {
+  it('refuses to name another account, for keys and usage alike, to everyone but operators', async () => {
     for (const who of ['carol', 'erin']) {
       expect((await as(who, 'GET', `/console/api/keys?accountId=${accountA}`)).status).toBe(403);
       expect((await as(who, 'GET', `/console/api/usage?accountId=${accountA}`)).status).toBe(403);
@@ -91,7 +96,11 @@ describe('the console API authorizes by role and account', () => {
     const daves = await createKey('dave', 'usage d');
     const carols = await createKey('carol', 'usage c');
     const requestIds = new Map<string, string>();
-    for (const [who, key] of [['alice', alices.key], ['dave', daves.key], ['carol', carols.key]] as const) {
+    for (const [who, key] of [
+      ['alice', alices.key],
+      ['dave', daves.key],
+      ['carol', carols.key],
+    ] as const) {
       const { response } = await chat(key);
       requestIds.set(who, response.headers.get('x-request-id')!);
     }
@@ -101,7 +110,11 @@ describe('the console API authorizes by role and account', () => {
         ...(await as('operator', 'GET', `/console/api/usage?accountId=${accountA}&limit=1000`)).body.data,
         ...(await as('operator', 'GET', `/console/api/usage?accountId=${accountB}&limit=1000`)).body.data,
       ];
-      for (let seen = await operatorView(); ![...requestIds.values()].every((id) => seen.some((record) => record.requestId === id)); seen = await operatorView()) {
+      for (
+        let seen = await operatorView();
+        ![...requestIds.values()].every((id) => seen.some((record) => record.requestId === id));
+        seen = await operatorView()
+      ) {
         await new Promise((resolve) => setImmediate(resolve));
       }
       return (await as(who, 'GET', `/console/api/usage?limit=1000${query}`)).body;
@@ -117,16 +130,23 @@ describe('the console API authorizes by role and account', () => {
     const bob = await usageOf('bob', '&groupBy=key');
     expect(ids(bob)).toEqual(expect.arrayContaining([requestIds.get('alice'), requestIds.get('dave')]));
     expect(ids(bob)).not.toContain(requestIds.get('carol'));
-    expect(bob.groups.map((group: { keyId: string }) => group.keyId)).toEqual(expect.arrayContaining([alices.id, daves.id]));
+    expect(bob.groups.map((group: { keyId: string }) => group.keyId)).toEqual(
+      expect.arrayContaining([alices.id, daves.id]),
+    );
 
     // A member naming a colleague's key gets nothing of it.
     expect((await usageOf('alice', `&keyId=${daves.id}`)).data).toEqual([]);
     const byDay = await usageOf('bob', '&groupBy=day');
-    expect(byDay.groups.reduce((sum: number, group: { requests: number }) => sum + group.requests, 0)).toBe(byDay.totals.requests);
+    expect(byDay.groups.reduce((sum: number, group: { requests: number }) => sum + group.requests, 0)).toBe(
+      byDay.totals.requests,
+    );
   });
 
   it('only lets a key narrow the models the account may call', async () => {
-    const answer = await as('alice', 'POST', '/console/api/keys', { name: 'too wide', models: ['demo-1', 'not-served'] });
+    const answer = await as('alice', 'POST', '/console/api/keys', {
+      name: 'too wide',
+      models: ['demo-1', 'not-served'],
+    });
     expect(answer.status).toBe(400);
     expect(answer.body.error.param).toBe('models[1]');
   });
@@ -147,8 +167,12 @@ describe('the console API authorizes by role and account', () => {
   it('refuses requests without a valid session, a wrong password, and an ended session', async () => {
     expect((await gateway.request('GET', '/console/api/keys')).status).toBe(401);
     expect((await gateway.request('GET', '/console/api/keys', { key: 'gws_' + 'x'.repeat(43) })).status).toBe(401);
-    const wrong = await gateway.request('POST', '/console/api/session', { body: { email: 'alice@a.example', password: 'wrong password' } });
-    const unknown = await gateway.request('POST', '/console/api/session', { body: { email: 'nobody@a.example', password } });
+    const wrong = await gateway.request('POST', '/console/api/session', {
+      body: { email: 'alice@a.example', password: 'wrong password' },
+    });
+    const unknown = await gateway.request('POST', '/console/api/session', {
+      body: { email: 'nobody@a.example', password },
+    });
     expect([wrong.status, unknown.status]).toEqual([401, 401]);
     expect(wrong.body.error.message).toBe(unknown.body.error.message);
     // A user key is not a way in: only admin keys sign in.
@@ -169,7 +193,10 @@ describe('the console API authorizes by role and account', () => {
   });
 
   it('answers bad input with a 4xx naming the field', async () => {
-    const badEmail = await gateway.admin('PUT', '/admin/v1/members/not-an-email', { accountId: accountA, role: 'member' });
+    const badEmail = await gateway.admin('PUT', '/admin/v1/members/not-an-email', {
+      accountId: accountA,
+      role: 'member',
+    });
     expect(badEmail.status).toBe(400);
     const badRole = await gateway.admin('PUT', '/admin/v1/members/x@a.example', { accountId: accountA, role: 'owner' });
     expect(badRole.status).toBe(400);

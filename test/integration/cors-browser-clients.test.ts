@@ -29,7 +29,11 @@ describe('CORS for browser clients, when enabled', () => {
   const preflight = (origin: string) =>
     fetch(`${gateway.url}/v1/chat/completions`, {
       method: 'OPTIONS',
-      headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type' },
+      headers: {
+        origin,
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'authorization, content-type',
+      },
     });
 
   it('answers the preflight of an allowed origin with the methods and headers the SDKs send', async () => {
@@ -58,7 +62,10 @@ describe('CORS for browser clients, when enabled', () => {
   });
 
   it('lets the page read an error envelope too', async () => {
-    const response = await gateway.request('POST', '/v1/chat/completions', { headers: { origin: ALLOWED }, body: { model: 'demo-1', messages: [] } });
+    const response = await gateway.request('POST', '/v1/chat/completions', {
+      headers: { origin: ALLOWED },
+      body: { model: 'demo-1', messages: [] },
+    });
 
     expect(response.status).toBe(401);
     expect(response.headers.get('access-control-allow-origin')).toBe(ALLOWED);

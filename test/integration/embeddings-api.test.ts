@@ -37,7 +37,12 @@ describe('POST /v1/embeddings on an OpenAI-compatible channel', () => {
   });
 
   it('passes float output and dimensions through', async () => {
-    const result = await client.embeddings.create({ model: 'embed-test', input: 'one', encoding_format: 'float', dimensions: 3 });
+    const result = await client.embeddings.create({
+      model: 'embed-test',
+      input: 'one',
+      encoding_format: 'float',
+      dimensions: 3,
+    });
 
     expect(result.data[0]).toEqual({ object: 'embedding', index: 0, embedding: fakeVector(0) });
     expect(upstream.received.at(-1)!.body).toMatchObject({ encoding_format: 'float', dimensions: 3 });
@@ -46,7 +51,11 @@ describe('POST /v1/embeddings on an OpenAI-compatible channel', () => {
 
 describe('POST /v1/embeddings on the demo channel', () => {
   it('answers deterministic 1536-dimension unit vectors', async () => {
-    const first = await client.embeddings.create({ model: 'demo-1', input: ['alpha', 'beta'], encoding_format: 'float' });
+    const first = await client.embeddings.create({
+      model: 'demo-1',
+      input: ['alpha', 'beta'],
+      encoding_format: 'float',
+    });
     const again = await client.embeddings.create({ model: 'demo-1', input: 'alpha', encoding_format: 'float' });
 
     expect(first.model).toBe('demo-1');
@@ -58,8 +67,14 @@ describe('POST /v1/embeddings on the demo channel', () => {
   });
 
   it('encodes base64 as little-endian float32 of the same vector', async () => {
-    const asFloat = await gateway.request('POST', '/v1/embeddings', { key, body: { model: 'demo-1', input: 'gamma', dimensions: 8 } });
-    const asBase64 = await gateway.request('POST', '/v1/embeddings', { key, body: { model: 'demo-1', input: 'gamma', dimensions: 8, encoding_format: 'base64' } });
+    const asFloat = await gateway.request('POST', '/v1/embeddings', {
+      key,
+      body: { model: 'demo-1', input: 'gamma', dimensions: 8 },
+    });
+    const asBase64 = await gateway.request('POST', '/v1/embeddings', {
+      key,
+      body: { model: 'demo-1', input: 'gamma', dimensions: 8, encoding_format: 'base64' },
+    });
 
     const bytes = Buffer.from(asBase64.body.data[0].embedding as string, 'base64');
     expect(bytes.length).toBe(32);
@@ -68,7 +83,15 @@ describe('POST /v1/embeddings on the demo channel', () => {
   });
 
   it('embeds token arrays, counting their tokens', async () => {
-    const result = await client.embeddings.create({ model: 'demo-1', input: [[1, 2, 3], [4, 5]], encoding_format: 'float', dimensions: 4 });
+    const result = await client.embeddings.create({
+      model: 'demo-1',
+      input: [
+        [1, 2, 3],
+        [4, 5],
+      ],
+      encoding_format: 'float',
+      dimensions: 4,
+    });
 
     expect(result.data).toHaveLength(2);
     expect(result.usage).toEqual({ prompt_tokens: 5, total_tokens: 5 });
@@ -86,7 +109,10 @@ describe('POST /v1/embeddings validation', () => {
     ['zero dimensions', { dimensions: 0 }, 'dimensions'],
     ['fractional dimensions', { dimensions: 1.5 }, 'dimensions'],
   ])('rejects %s with a 400 naming the field', async (_name, body, param) => {
-    const result = await gateway.request('POST', '/v1/embeddings', { key, body: { model: 'demo-1', input: 'x', ...body } });
+    const result = await gateway.request('POST', '/v1/embeddings', {
+      key,
+      body: { model: 'demo-1', input: 'x', ...body },
+    });
 
     expect(result.status).toBe(400);
     expect(result.body.error).toMatchObject({ type: 'invalid_request_error' });

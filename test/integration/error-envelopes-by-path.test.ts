@@ -75,25 +75,35 @@ describe.each([
 });
 
 describe('errors only the serving endpoints give', () => {
-  it.each(['/v1/messages', '/v1beta/models/unreachable-1:generateContent'])('5xx on %s when the upstream cannot be reached', async (path) => {
-    const response = await gateway.request('POST', path, {
-      key,
-      body: path === '/v1/messages' ? messagesBody('unreachable-1') : geminiBody,
-    });
-    expect(response.status).toBeGreaterThanOrEqual(500);
-    expectEnvelope(path, response, response.status);
-    expect(response.text).not.toContain('sk-upstream-unreachable');
-  });
+  it.each(['/v1/messages', '/v1beta/models/unreachable-1:generateContent'])(
+    '5xx on %s when the upstream cannot be reached',
+    async (path) => {
+      const response = await gateway.request('POST', path, {
+        key,
+        body: path === '/v1/messages' ? messagesBody('unreachable-1') : geminiBody,
+      });
+      expect(response.status).toBeGreaterThanOrEqual(500);
+      expectEnvelope(path, response, response.status);
+      expect(response.text).not.toContain('sk-upstream-unreachable');
+    },
+  );
 
-  it.each(['/v1/messages', '/v1beta/models/demo-1:generateContent'])('429 on %s when the key is over its rate limit', async (path) => {
-    const send = () => gateway.request('POST', path, { key: limitedKey, body: path === '/v1/messages' ? messagesBody('demo-1') : geminiBody });
-    let response = await send();
-    while (response.status !== 429) {
-      expect(response.status).toBe(200);
-      response = await send();
-    }
-    expectEnvelope(path, response, 429);
-  });
+  it.each(['/v1/messages', '/v1beta/models/demo-1:generateContent'])(
+    '429 on %s when the key is over its rate limit',
+    async (path) => {
+      const send = () =>
+        gateway.request('POST', path, {
+          key: limitedKey,
+          body: path === '/v1/messages' ? messagesBody('demo-1') : geminiBody,
+        });
+      let response = await send();
+      while (response.status !== 429) {
+        expect(response.status).toBe(200);
+        response = await send();
+      }
+      expectEnvelope(path, response, 429);
+    },
+  );
 });
 
 describe('paths the gateway does not serve, in each family', () => {

@@ -81,7 +81,8 @@ const checkAnswer = (request: HostileRequest, response: RawResponse): void => {
   } catch {
     throw new Error(`an error answer that is not JSON: ${where}`);
   }
-  if (!isEnvelopeOfPath(pathOfTarget(request.target), response.status, body)) throw new Error(`not the path's envelope: ${where}`);
+  if (!isEnvelopeOfPath(pathOfTarget(request.target), response.status, body))
+    throw new Error(`not the path's envelope: ${where}`);
 };
 
 /** The key a request carries, by name, resolved once the gateway has made them. */

@@ -21,7 +21,13 @@ const weatherTool = {
   function: {
     name: 'get_weather',
     description: 'The weather in a city',
-    parameters: { $schema: 'http://json-schema.org/draft-07/schema#', type: 'object', additionalProperties: false, properties: { city: { type: 'string', default: 'Paris' } }, required: ['city'] },
+    parameters: {
+      $schema: 'http://json-schema.org/draft-07/schema#',
+      type: 'object',
+      additionalProperties: false,
+      properties: { city: { type: 'string', default: 'Paris' } },
+      required: ['city'],
+    },
   },
 };
 
@@ -40,13 +46,27 @@ beforeAll(async () => {
       modelMap: { 'gemini-test': 'gemini-upstream' },
       timeouts,
     }),
-    gateway.admin('PUT', '/admin/v1/channels/fake-openai-for-gemini', { type: 'openai', baseUrl: openAiUpstream.baseUrl, models: ['gpt-via-gemini'], timeouts }),
-    gateway.admin('PUT', '/admin/v1/channels/fake-anthropic-for-chat', { type: 'anthropic', baseUrl: anthropicUpstream.origin, apiKey: 'sk-ant', models: ['claude-via-chat'], timeouts }),
+    gateway.admin('PUT', '/admin/v1/channels/fake-openai-for-gemini', {
+      type: 'openai',
+      baseUrl: openAiUpstream.baseUrl,
+      models: ['gpt-via-gemini'],
+      timeouts,
+    }),
+    gateway.admin('PUT', '/admin/v1/channels/fake-anthropic-for-chat', {
+      type: 'anthropic',
+      baseUrl: anthropicUpstream.origin,
+      apiKey: 'sk-ant',
+      models: ['claude-via-chat'],
+      timeouts,
+    }),
   ];
   for (const result of await Promise.all(channels)) expect(result.status).toBe(200);
   ({ key } = await gateway.createAccountWithKey());
   // Jest's VM context hides Node's undici dispatcher from the SDK's default transport: hand it fetch itself.
-  genai = new GoogleGenAI({ apiKey: key, httpOptions: { baseUrl: gateway.url, fetch: (input, init) => fetch(input, init) } });
+  genai = new GoogleGenAI({
+    apiKey: key,
+    httpOptions: { baseUrl: gateway.url, fetch: (input, init) => fetch(input, init) },
+  });
   openai = new OpenAI({ apiKey: key, baseURL: `${gateway.url}/v1`, maxRetries: 0 });
 });
 
@@ -72,7 +92,8 @@ describe.each([
 
   test('streams content', async () => {
     const texts: string[] = [];
-    for await (const chunk of await genai.models.generateContentStream({ model, contents: 'Stream for me' })) texts.push(chunk.text ?? '');
+    for await (const chunk of await genai.models.generateContentStream({ model, contents: 'Stream for me' }))
+      texts.push(chunk.text ?? '');
 
     expect(texts.join('')).toBe('Echo: Stream for me');
   });
@@ -82,7 +103,16 @@ describe.each([
       model,
       contents: 'Weather in Paris?',
       config: {
-        tools: [{ functionDeclarations: [{ name: 'get_weather', parameters: { type: Type.OBJECT, properties: { city: { type: Type.STRING } }, required: ['city'] } }] }],
+        tools: [
+          {
+            functionDeclarations: [
+              {
+                name: 'get_weather',
+                parameters: { type: Type.OBJECT, properties: { city: { type: Type.STRING } }, required: ['city'] },
+              },
+            ],
+          },
+        ],
       },
     });
 
@@ -99,26 +129,39 @@ describe('Gemini-style paths', () => {
   });
 
   test('a key in ?key= is accepted', async () => {
-    const result = await gateway.request('POST', `/v1beta/models/gemini-test:generateContent?key=${key}`, { body: { contents: [{ role: 'user', parts: [{ text: 'hi' }] }] } });
+    const result = await gateway.request('POST', `/v1beta/models/gemini-test:generateContent?key=${key}`, {
+      body: { contents: [{ role: 'user', parts: [{ text: 'hi' }] }] },
+    });
 
     expect(result.status).toBe(200);
     expect(result.body.candidates[0].content.parts[0].text).toBe('Echo: hi');
   });
 
   test('errors come in Google envelope', async () => {
-    const result = await gateway.request('POST', '/v1beta/models/gemini-test:generateContent', { headers: { 'x-goog-api-key': 'sk-wrong' }, body: { contents: [] } });
+    const result = await gateway.request('POST', '/v1beta/models/gemini-test:generateContent', {
+      headers: { 'x-goog-api-key': 'sk-wrong' },
+      body: { contents: [] },
+    });
 
     expect(result.status).toBe(401);
     expect(result.body).toEqual({ error: { code: 401, message: expect.any(String), status: 'UNAUTHENTICATED' } });
   });
 
   test('the gemini upstream gets its key, its model name and a schema without the keywords it rejects', async () => {
-    await openai.chat.completions.create({ model: 'gemini-test', messages: [{ role: 'user', content: 'hi' }], tools: [weatherTool] });
+    await openai.chat.completions.create({
+      model: 'gemini-test',
+      messages: [{ role: 'user', content: 'hi' }],
+      tools: [weatherTool],
+    });
     const sent = geminiUpstream.received.at(-1)!;
 
     expect(sent.path).toBe('/v1beta/models/gemini-upstream:generateContent');
     expect(sent.headers['x-goog-api-key']).toBe(GEMINI_KEY);
-    expect(sent.body.tools[0].functionDeclarations[0].parameters).toEqual({ type: 'object', properties: { city: { type: 'string' } }, required: ['city'] });
+    expect(sent.body.tools[0].functionDeclarations[0].parameters).toEqual({
+      type: 'object',
+      properties: { city: { type: 'string' } },
+      required: ['city'],
+    });
   });
 });
 
@@ -127,14 +170,28 @@ describe.each([
   ['an anthropic channel', 'claude-via-chat'],
 ])('the openai SDK on %s', (_name, model) => {
   test('completes a chat', async () => {
-    const completion = await openai.chat.completions.create({ model, messages: [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'Hello' }] });
+    const completion = await openai.chat.completions.create({
+      model,
+      messages: [
+        { role: 'system', content: 'Be brief.' },
+        { role: 'user', content: 'Hello' },
+      ],
+    });
 
-    expect(completion.choices[0]).toMatchObject({ finish_reason: 'stop', message: { role: 'assistant', content: 'Echo: Hello' } });
+    expect(completion.choices[0]).toMatchObject({
+      finish_reason: 'stop',
+      message: { role: 'assistant', content: 'Echo: Hello' },
+    });
     expect(completion.usage?.prompt_tokens_details?.cached_tokens).toBe(3);
   });
 
   test('streams a chat with usage last', async () => {
-    const stream = await openai.chat.completions.create({ model, stream: true, stream_options: { include_usage: true }, messages: [{ role: 'user', content: 'Stream me' }] });
+    const stream = await openai.chat.completions.create({
+      model,
+      stream: true,
+      stream_options: { include_usage: true },
+      messages: [{ role: 'user', content: 'Stream me' }],
+    });
     let text = '';
     let usage: OpenAI.CompletionUsage | null | undefined;
     for await (const chunk of stream) {
@@ -147,7 +204,12 @@ describe.each([
   });
 
   test('streams a tool call whose arguments parse', async () => {
-    const stream = await openai.chat.completions.create({ model, stream: true, tools: [weatherTool], messages: [{ role: 'user', content: 'Weather?' }] });
+    const stream = await openai.chat.completions.create({
+      model,
+      stream: true,
+      tools: [weatherTool],
+      messages: [{ role: 'user', content: 'Weather?' }],
+    });
     let name = '';
     let args = '';
     let finish: string | null | undefined;

@@ -20,7 +20,12 @@ describe('GET /health', () => {
       expect(health.status).toBe(503);
       expect(health.headers.get('x-request-id')).toBeTruthy();
       expect(await health.json()).toEqual({
-        error: { message: expect.stringContaining('store'), type: 'server_error', param: null, code: 'store_unavailable' },
+        error: {
+          message: expect.stringContaining('store'),
+          type: 'server_error',
+          param: null,
+          code: 'store_unavailable',
+        },
       });
     } finally {
       await gateway.close();

@@ -43,31 +43,55 @@ describe('names that are also Object.prototype properties', () => {
       const response = await gateway.request('GET', path, { key: userKey, headers: { [name]: 'x' } });
       expectAnswered(path, response);
     }
-    const chat = await gateway.request('POST', '/v1/chat/completions', { key: userKey, headers: { [name]: 'x' }, body: chatBody });
+    const chat = await gateway.request('POST', '/v1/chat/completions', {
+      key: userKey,
+      headers: { [name]: 'x' },
+      body: chatBody,
+    });
     expect(chat.status).toBe(200);
   });
 
   it.each(PROTOTYPE_NAMES)('takes a query parameter named %s as any other', async (name) => {
-    for (const target of [`/v1/models?${name}=1`, `/admin/v1/usage?${name}=1`, `/v1beta/models?${name}=1&key=${userKey}`]) {
-      const response = await gateway.request('GET', target, { key: target.startsWith('/admin') ? gateway.adminKey : userKey });
+    for (const target of [
+      `/v1/models?${name}=1`,
+      `/admin/v1/usage?${name}=1`,
+      `/v1beta/models?${name}=1&key=${userKey}`,
+    ]) {
+      const response = await gateway.request('GET', target, {
+        key: target.startsWith('/admin') ? gateway.adminKey : userKey,
+      });
       expectAnswered(target, response);
     }
   });
 
   it.each(PROTOTYPE_NAMES)('takes %s as a path parameter', async (name) => {
-    for (const target of [`/admin/v1/accounts/${name}`, `/admin/v1/keys/${name}`, `/admin/v1/channels/${name}`, `/admin/v1/models/${name}`]) {
+    for (const target of [
+      `/admin/v1/accounts/${name}`,
+      `/admin/v1/keys/${name}`,
+      `/admin/v1/channels/${name}`,
+      `/admin/v1/models/${name}`,
+    ]) {
       expectClientError(target, await gateway.admin('GET', target));
     }
     const gemini = `/v1beta/models/${name}:generateContent`;
-    expectClientError(gemini, await gateway.request('POST', gemini, { key: userKey, body: { contents: [{ parts: [{ text: 'hi' }] }] } }));
+    expectClientError(
+      gemini,
+      await gateway.request('POST', gemini, { key: userKey, body: { contents: [{ parts: [{ text: 'hi' }] }] } }),
+    );
   });
 
   it.each(PROTOTYPE_NAMES)('takes %s as a key of a JSON body', async (name) => {
     const parsed = (text: string) => JSON.parse(text) as Record<string, unknown>;
     const bodies: [string, string][] = [
       ['/v1/chat/completions', `{"model":"demo-1","messages":[{"role":"user","content":"hi"}],"${name}":{"a":1}}`],
-      ['/v1/chat/completions', `{"model":"demo-1","messages":[{"role":"user","content":"hi"}],"metadata":{"${name}":"x"}}`],
-      ['/v1/messages', `{"model":"demo-1","max_tokens":5,"messages":[{"role":"user","content":"hi"}],"metadata":{"${name}":"x"}}`],
+      [
+        '/v1/chat/completions',
+        `{"model":"demo-1","messages":[{"role":"user","content":"hi"}],"metadata":{"${name}":"x"}}`,
+      ],
+      [
+        '/v1/messages',
+        `{"model":"demo-1","max_tokens":5,"messages":[{"role":"user","content":"hi"}],"metadata":{"${name}":"x"}}`,
+      ],
       ['/admin/v1/channels/proto-test', `{"type":"demo","models":["demo-1"],"modelMap":{"${name}":"x"}}`],
     ];
     for (const [path, text] of bodies) {
@@ -80,18 +104,25 @@ describe('names that are also Object.prototype properties', () => {
 });
 
 describe('malformed percent-encoding', () => {
-  it.each(['/v1/%zz', '/v1/models/%E0%A4%A', '/admin/v1/accounts/%E0%A4%A', '/v1/messages/%zz', '/v1beta/models/%C0:generateContent', '/%'])(
-    'answers the path %s with a 4xx in its envelope',
-    async (target) => {
-      expectClientError(target, await gateway.request('POST', target, { key: userKey, body: chatBody }));
-      expectClientError(target, await gateway.admin('GET', target));
-    },
-  );
+  it.each([
+    '/v1/%zz',
+    '/v1/models/%E0%A4%A',
+    '/admin/v1/accounts/%E0%A4%A',
+    '/v1/messages/%zz',
+    '/v1beta/models/%C0:generateContent',
+    '/%',
+  ])('answers the path %s with a 4xx in its envelope', async (target) => {
+    expectClientError(target, await gateway.request('POST', target, { key: userKey, body: chatBody }));
+    expectClientError(target, await gateway.admin('GET', target));
+  });
 
   it.each(['/v1/models?key=%E0%A4%A', '/v1/models?%zz=1', '/admin/v1/usage?from=%E0%A4%A', '/v1beta/models?key=%'])(
     'answers the query of %s without a 5xx',
     async (target) => {
-      expectAnswered(target, await gateway.request('GET', target, { key: target.startsWith('/admin') ? gateway.adminKey : userKey }));
+      expectAnswered(
+        target,
+        await gateway.request('GET', target, { key: target.startsWith('/admin') ? gateway.adminKey : userKey }),
+      );
     },
   );
 });
@@ -101,12 +132,34 @@ describe('JSON nested thousands of levels deep', () => {
   const deepArrays = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
 
   it.each([
-    ['/v1/chat/completions', (inner: string) => `{"model":"demo-1","messages":[{"role":"user","content":"hi"}],"metadata":${inner}}`],
-    ['/v1/chat/completions', (inner: string) => `{"model":"demo-1","messages":[{"role":"user","content":"hi"}],"tools":[{"type":"function","function":{"name":"f","parameters":${inner}}}]}`],
-    ['/v1/messages', (inner: string) => `{"model":"demo-1","max_tokens":5,"messages":[{"role":"user","content":"hi"}],"tools":[{"name":"f","input_schema":${inner}}]}`],
-    ['/v1/messages/count_tokens', (inner: string) => `{"model":"demo-1","messages":[{"role":"user","content":${inner}}]}`],
-    ['/v1/responses', (inner: string) => `{"model":"demo-1","input":"hi","text":{"format":{"type":"json_schema","name":"x","schema":${inner}}}}`],
-    ['/v1beta/models/demo-1:generateContent', (inner: string) => `{"contents":[{"parts":[{"text":"hi"}]}],"tools":[{"functionDeclarations":[{"name":"f","parameters":${inner}}]}]}`],
+    [
+      '/v1/chat/completions',
+      (inner: string) => `{"model":"demo-1","messages":[{"role":"user","content":"hi"}],"metadata":${inner}}`,
+    ],
+    [
+      '/v1/chat/completions',
+      (inner: string) =>
+        `{"model":"demo-1","messages":[{"role":"user","content":"hi"}],"tools":[{"type":"function","function":{"name":"f","parameters":${inner}}}]}`,
+    ],
+    [
+      '/v1/messages',
+      (inner: string) =>
+        `{"model":"demo-1","max_tokens":5,"messages":[{"role":"user","content":"hi"}],"tools":[{"name":"f","input_schema":${inner}}]}`,
+    ],
+    [
+      '/v1/messages/count_tokens',
+      (inner: string) => `{"model":"demo-1","messages":[{"role":"user","content":${inner}}]}`,
+    ],
+    [
+      '/v1/responses',
+      (inner: string) =>
+        `{"model":"demo-1","input":"hi","text":{"format":{"type":"json_schema","name":"x","schema":${inner}}}}`,
+    ],
+    [
+      '/v1beta/models/demo-1:generateContent',
+      (inner: string) =>
+        `{"contents":[{"parts":[{"text":"hi"}]}],"tools":[{"functionDeclarations":[{"name":"f","parameters":${inner}}]}]}`,
+    ],
     ['/v1/embeddings', (inner: string) => `{"model":"demo-1","input":${inner}}`],
     ['/admin/v1/apply', (inner: string) => `{"channels":${inner}}`],
   ])('refuses a body on %s with 400 invalid_json before walking it', async (path, wrap) => {
@@ -142,7 +195,12 @@ describe('numbers out of range in admin bodies', () => {
     ['PUT', '/admin/v1/channels/range-test', { type: 'demo', models: ['demo-1'], priority: 1e300 }, 'priority'],
     ['PUT', '/admin/v1/channels/range-test', { type: 'demo', models: ['demo-1'], priority: 0.5 }, 'priority'],
     ['PUT', '/admin/v1/channels/range-test', { type: 'demo', models: ['demo-1'], weight: 1e300 }, 'weight'],
-    ['PUT', '/admin/v1/channels/range-test', { type: 'demo', models: ['demo-1'], timeouts: { connectMs: 1e300 } }, 'timeouts.connectMs'],
+    [
+      'PUT',
+      '/admin/v1/channels/range-test',
+      { type: 'demo', models: ['demo-1'], timeouts: { connectMs: 1e300 } },
+      'timeouts.connectMs',
+    ],
   ] as const)('answers %s %s with a value beyond the field with 400 naming it', async (method, path, body, param) => {
     const response = await gateway.admin(method, path, body);
     expect(response.status).toBe(400);
@@ -150,13 +208,19 @@ describe('numbers out of range in admin bodies', () => {
   });
 
   it('keeps a quota written as 1e300 in JSON text out of the store', async () => {
-    const response = await gateway.request('POST', '/admin/v1/accounts', { key: gateway.adminKey, body: '{"name":"n","quota":{"limit":1e300}}' });
+    const response = await gateway.request('POST', '/admin/v1/accounts', {
+      key: gateway.adminKey,
+      body: '{"name":"n","quota":{"limit":1e300}}',
+    });
     expect(response.status).toBe(400);
     expect(response.body.error.param).toBe('quota.limit');
   });
 
   it('answers a number too large for a double (1e999) as a value out of range', async () => {
-    const response = await gateway.request('POST', '/admin/v1/accounts', { key: gateway.adminKey, body: '{"name":"n","rateLimit":{"rpm":1e999}}' });
+    const response = await gateway.request('POST', '/admin/v1/accounts', {
+      key: gateway.adminKey,
+      body: '{"name":"n","rateLimit":{"rpm":1e999}}',
+    });
     expect(response.status).toBe(400);
     expect(response.body.error.param).toBe('rateLimit.rpm');
   });

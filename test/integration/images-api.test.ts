@@ -27,16 +27,33 @@ afterAll(async () => {
 
 describe('POST /v1/images/generations on an OpenAI-compatible channel', () => {
   it('relays images and usage, sending the upstream its model name', async () => {
-    const result = await client.images.generate({ model: 'image-test', prompt: 'a red fox', n: 2, size: '1024x1024', quality: 'high' });
+    const result = await client.images.generate({
+      model: 'image-test',
+      prompt: 'a red fox',
+      n: 2,
+      size: '1024x1024',
+      quality: 'high',
+    });
 
     expect(result.created).toBe(1_700_000_000);
     expect(result.data).toEqual([{ b64_json: fakePngBase64 }, { b64_json: fakePngBase64 }]);
     expect(result.usage).toMatchObject({ input_tokens: 9, output_tokens: 272, total_tokens: 281 });
-    expect(upstream.received.at(-1)!.body).toEqual({ model: 'upstream-image', prompt: 'a red fox', n: 2, size: '1024x1024', quality: 'high' });
+    expect(upstream.received.at(-1)!.body).toEqual({
+      model: 'upstream-image',
+      prompt: 'a red fox',
+      n: 2,
+      size: '1024x1024',
+      quality: 'high',
+    });
   });
 
   it('relays url answers with the revised prompt', async () => {
-    const result = await client.images.generate({ model: 'image-test', prompt: 'a fox', response_format: 'url', style: 'vivid' });
+    const result = await client.images.generate({
+      model: 'image-test',
+      prompt: 'a fox',
+      response_format: 'url',
+      style: 'vivid',
+    });
 
     expect(result.data![0]).toEqual({ url: 'https://images.example/fake.png', revised_prompt: 'revised: a fox' });
   });
@@ -44,7 +61,12 @@ describe('POST /v1/images/generations on an OpenAI-compatible channel', () => {
 
 describe('POST /v1/images/generations on the demo channel', () => {
   it('answers a real PNG of the requested size as b64_json', async () => {
-    const result = await client.images.generate({ model: 'demo-1', prompt: 'a blue whale', size: '256x256', response_format: 'b64_json' });
+    const result = await client.images.generate({
+      model: 'demo-1',
+      prompt: 'a blue whale',
+      size: '256x256',
+      response_format: 'b64_json',
+    });
 
     const png = Buffer.from(result.data![0]!.b64_json!, 'base64');
     expect(png.subarray(0, 8).equals(PNG_SIGNATURE)).toBe(true);
@@ -65,13 +87,21 @@ describe('POST /v1/images/generations on the demo channel', () => {
   });
 
   it('answers a data: URL for response_format url', async () => {
-    const result = await client.images.generate({ model: 'demo-1', prompt: 'a cat', size: '256x256', response_format: 'url' });
+    const result = await client.images.generate({
+      model: 'demo-1',
+      prompt: 'a cat',
+      size: '256x256',
+      response_format: 'url',
+    });
 
     expect(result.data![0]!.url).toMatch(/^data:image\/png;base64,iVBORw0KGgo/);
   });
 
   it('answers a 400 naming output_format for a format it cannot encode', async () => {
-    const result = await gateway.request('POST', '/v1/images/generations', { key, body: { model: 'demo-1', prompt: 'x', output_format: 'webp' } });
+    const result = await gateway.request('POST', '/v1/images/generations', {
+      key,
+      body: { model: 'demo-1', prompt: 'x', output_format: 'webp' },
+    });
 
     expect(result.status).toBe(400);
     expect(result.body.error).toMatchObject({ param: 'output_format' });
@@ -92,7 +122,10 @@ describe('POST /v1/images/generations validation', () => {
     ['an unknown background', { background: 'green' }, 'background', 'invalid_value'],
     ['an unknown output format', { output_format: 'gif' }, 'output_format', 'invalid_value'],
   ])('rejects %s with a 400 naming the field', async (_name, body, param, code) => {
-    const result = await gateway.request('POST', '/v1/images/generations', { key, body: { model: 'demo-1', prompt: 'x', ...body } });
+    const result = await gateway.request('POST', '/v1/images/generations', {
+      key,
+      body: { model: 'demo-1', prompt: 'x', ...body },
+    });
 
     expect(result.status).toBe(400);
     expect(result.body.error).toMatchObject({ type: 'invalid_request_error', param, code });

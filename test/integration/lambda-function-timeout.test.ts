@@ -67,7 +67,12 @@ describe('a request that outlasts the function timeout', () => {
     const requestId = response.headers.get('x-request-id')!;
     const end = await invocationEnd(requestId);
     expect(end.timedOut).toBe(false);
-    expect(await usageOf(requestId)).toMatchObject({ status: 'timeout', stream: true, httpStatus: 200, channelId: 'slow-openai' });
+    expect(await usageOf(requestId)).toMatchObject({
+      status: 'timeout',
+      stream: true,
+      httpStatus: 200,
+      channelId: 'slow-openai',
+    });
     expect(upstream.abortedByClient).toBeGreaterThan(abortedBefore);
   });
 

@@ -19,7 +19,11 @@ describe('handlers reused across invocations', () => {
   beforeAll(async () => {
     upstream = await startFakeUpstream();
     gateway = await startTestGateway();
-    const channel = await gateway.admin('PUT', '/admin/v1/channels/reuse-openai', { type: 'openai', baseUrl: upstream.baseUrl, models: ['gpt-reuse'] });
+    const channel = await gateway.admin('PUT', '/admin/v1/channels/reuse-openai', {
+      type: 'openai',
+      baseUrl: upstream.baseUrl,
+      models: ['gpt-reuse'],
+    });
     expect(channel.status).toBe(200);
   });
 
@@ -53,10 +57,15 @@ describe('handlers reused across invocations', () => {
     firstText += opening.value?.choices[0]?.delta.content ?? '';
 
     let secondText = '';
-    for await (const chunk of await client(second.key).chat.completions.create({ model: 'gpt-reuse', stream: true, messages: [{ role: 'user', content: 'second caller' }] })) {
+    for await (const chunk of await client(second.key).chat.completions.create({
+      model: 'gpt-reuse',
+      stream: true,
+      messages: [{ role: 'user', content: 'second caller' }],
+    })) {
       secondText += chunk.choices[0]?.delta.content ?? '';
     }
-    for (let next = await firstChunks.next(); !next.done; next = await firstChunks.next()) firstText += next.value.choices[0]?.delta.content ?? '';
+    for (let next = await firstChunks.next(); !next.done; next = await firstChunks.next())
+      firstText += next.value.choices[0]?.delta.content ?? '';
 
     expect(secondText).toBe('Echo: second caller');
     expect(firstText).toBe('Echo: first caller with a fairly long question');

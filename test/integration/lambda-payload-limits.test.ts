@@ -25,7 +25,14 @@ const largeEmbeddings: WireRoute = ({ request, response }) => {
     return { object: 'embedding', index, embedding: Buffer.from(vector.buffer).toString('base64') };
   });
   response.writeHead(200, { 'content-type': 'application/json' });
-  response.end(JSON.stringify({ object: 'list', data, model: request.body.model, usage: { prompt_tokens: inputs.length, total_tokens: inputs.length } }));
+  response.end(
+    JSON.stringify({
+      object: 'list',
+      data,
+      model: request.body.model,
+      usage: { prompt_tokens: inputs.length, total_tokens: inputs.length },
+    }),
+  );
 };
 
 let setup: OpenAiChannelSetup;
@@ -53,7 +60,11 @@ describe('answers over the 6 MB a buffered Lambda answer may carry', () => {
   it('delivers a large batch of embeddings whole, every vector in its place', async () => {
     const inputs = Array.from({ length: 1100 }, (_, index) => `text ${index}`);
 
-    const result = await setup.client.embeddings.create({ model: 'large-embedding', input: inputs, encoding_format: 'base64' });
+    const result = await setup.client.embeddings.create({
+      model: 'large-embedding',
+      input: inputs,
+      encoding_format: 'base64',
+    });
 
     expect(result.data).toHaveLength(inputs.length);
     const last = new Uint8Array(Buffer.from(result.data.at(-1)!.embedding as unknown as string, 'base64'));

@@ -3,7 +3,13 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateApiKey } from '../../functions/shared/auth/api-key.js';
-import { freePort, gatewayProcesses, isRunning, startGatewayCommand, type GatewayCommand } from '../support/gateway-command.js';
+import {
+  freePort,
+  gatewayProcesses,
+  isRunning,
+  startGatewayCommand,
+  type GatewayCommand,
+} from '../support/gateway-command.js';
 
 /** Each case starts `npm start` at least once: minutes on a loaded machine, seconds on a quiet one. */
 const TIMEOUT_MS = 120_000;

@@ -4,7 +4,14 @@ import { join } from 'node:path';
 import { generateApiKey } from '../../functions/shared/auth/api-key.js';
 import { startLocalGateway } from '../../infra/local/local-gateway.js';
 import { startFakeUpstream, type FakeUpstream, type WireRoute } from '../support/fake-upstream/fake-upstream.js';
-import { freePort, gatewayProcesses, isRunning, startGatewayCommand, stopsWithin, type GatewayCommand } from '../support/gateway-command.js';
+import {
+  freePort,
+  gatewayProcesses,
+  isRunning,
+  startGatewayCommand,
+  stopsWithin,
+  type GatewayCommand,
+} from '../support/gateway-command.js';
 
 /** Each case starts `npm start` and the gateway again: minutes on a loaded machine, seconds on a quiet one. */
 const TIMEOUT_MS = 120_000;
@@ -28,7 +35,9 @@ const heldStream: WireRoute = async ({ response }) => {
   await released;
   response.write(chunk({ content: ' second' }));
   response.write(chunk({}, 'stop'));
-  response.write(`data: ${JSON.stringify({ id: 'chatcmpl-held', object: 'chat.completion.chunk', created: 1, model: 'slow-model', choices: [], usage: { prompt_tokens: 13, completion_tokens: 17, total_tokens: 30 } })}\n\n`);
+  response.write(
+    `data: ${JSON.stringify({ id: 'chatcmpl-held', object: 'chat.completion.chunk', created: 1, model: 'slow-model', choices: [], usage: { prompt_tokens: 13, completion_tokens: 17, total_tokens: 30 } })}\n\n`,
+  );
   response.end('data: [DONE]\n\n');
 };
 
@@ -67,7 +76,11 @@ const startServing = async () => {
   commands.push(command);
   await command.line(/listening on http/);
   const base = `http://127.0.0.1:${port}`;
-  await admin(base, 'PUT', '/admin/v1/channels/fake', { type: 'openai', baseUrl: upstream.baseUrl, models: ['slow-model'] });
+  await admin(base, 'PUT', '/admin/v1/channels/fake', {
+    type: 'openai',
+    baseUrl: upstream.baseUrl,
+    models: ['slow-model'],
+  });
   const account = await admin(base, 'POST', '/admin/v1/accounts', { name: 'lifecycle' });
   const key = await admin(base, 'POST', '/admin/v1/keys', { accountId: account.body.id });
   return { command, dataDir, base, accountId: account.body.id as string, key: key.body.key as string };
@@ -81,7 +94,11 @@ const startHeldRequest = async (base: string, key: string) => {
   const response = await fetch(`${base}/v1/chat/completions`, {
     method: 'POST',
     headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ model: 'slow-model', stream: true, messages: [{ role: 'user', content: 'take your time' }] }),
+    body: JSON.stringify({
+      model: 'slow-model',
+      stream: true,
+      messages: [{ role: 'user', content: 'take your time' }],
+    }),
   });
   expect(response.status).toBe(200);
   const reader = response.body!.getReader();
@@ -194,7 +211,11 @@ describe('a request that outlasts the drain time', () => {
     async () => {
       const dataDir = newDataDir();
       const gateway = await startLocalGateway({ port: 0, dataDir, adminKey, drainMs: 300 });
-      await admin(gateway.url, 'PUT', '/admin/v1/channels/fake', { type: 'openai', baseUrl: upstream.baseUrl, models: ['slow-model'] });
+      await admin(gateway.url, 'PUT', '/admin/v1/channels/fake', {
+        type: 'openai',
+        baseUrl: upstream.baseUrl,
+        models: ['slow-model'],
+      });
       const account = await admin(gateway.url, 'POST', '/admin/v1/accounts', { name: 'drain' });
       const key = await admin(gateway.url, 'POST', '/admin/v1/keys', { accountId: account.body.id });
       // Held for good: nothing releases this stream.

@@ -19,17 +19,37 @@ const awaitFreshWindow = async (neededMs = 5000) => {
 const OPENAI_REFUSAL = { error: { type: 'requests', code: 'rate_limit_exceeded' } };
 
 const endpoints: [name: string, path: string, body: Record<string, unknown>, refusal: Record<string, unknown>][] = [
-  ['chat completions', '/v1/chat/completions', { model: 'demo-1', messages: [{ role: 'user', content: 'hi' }] }, OPENAI_REFUSAL],
-  ['messages', '/v1/messages', { model: 'demo-1', max_tokens: 64, messages: [{ role: 'user', content: 'hi' }] }, { type: 'error', error: { type: 'rate_limit_error' } }],
+  [
+    'chat completions',
+    '/v1/chat/completions',
+    { model: 'demo-1', messages: [{ role: 'user', content: 'hi' }] },
+    OPENAI_REFUSAL,
+  ],
+  [
+    'messages',
+    '/v1/messages',
+    { model: 'demo-1', max_tokens: 64, messages: [{ role: 'user', content: 'hi' }] },
+    { type: 'error', error: { type: 'rate_limit_error' } },
+  ],
   ['responses', '/v1/responses', { model: 'demo-1', input: 'hi' }, OPENAI_REFUSAL],
   ['embeddings', '/v1/embeddings', { model: 'demo-1', input: 'hi' }, OPENAI_REFUSAL],
   ['images', '/v1/images/generations', { model: 'demo-1', prompt: 'a red square' }, OPENAI_REFUSAL],
-  ['speech', '/v1/audio/speech', { model: 'demo-1', input: 'hello', voice: 'alloy', response_format: 'wav' }, OPENAI_REFUSAL],
-  ['gemini generateContent', '/v1beta/models/demo-1:generateContent', { contents: [{ role: 'user', parts: [{ text: 'hi' }] }] }, { error: { code: 429, status: 'RESOURCE_EXHAUSTED' } }],
+  [
+    'speech',
+    '/v1/audio/speech',
+    { model: 'demo-1', input: 'hello', voice: 'alloy', response_format: 'wav' },
+    OPENAI_REFUSAL,
+  ],
+  [
+    'gemini generateContent',
+    '/v1beta/models/demo-1:generateContent',
+    { contents: [{ role: 'user', parts: [{ text: 'hi' }] }] },
+    { error: { code: 429, status: 'RESOURCE_EXHAUSTED' } },
+  ],
 ];
 
 describe.each(endpoints)('%s with 1 RPM', (_name, path, body, refusal) => {
-  test('the first request succeeds with rate-limit headers, the second is 429 with Retry-After in the endpoint\'s error format', async () => {
+  test("the first request succeeds with rate-limit headers, the second is 429 with Retry-After in the endpoint's error format", async () => {
     const { key } = await gateway.createAccountWithKey({ rateLimit: { rpm: 1 } });
     await awaitFreshWindow();
 

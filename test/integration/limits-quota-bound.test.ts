@@ -25,7 +25,11 @@ const maximalUsage: WireRoute = ({ request, response }) => {
       created: 1,
       model: request.body.model,
       choices: [{ index: 0, message: { role: 'assistant', content: 'x'.repeat(10) }, finish_reason: 'length' }],
-      usage: { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens },
+      usage: {
+        prompt_tokens: promptTokens,
+        completion_tokens: completionTokens,
+        total_tokens: promptTokens + completionTokens,
+      },
     }),
   );
 };
@@ -33,9 +37,15 @@ const maximalUsage: WireRoute = ({ request, response }) => {
 beforeAll(async () => {
   upstream = await startFakeUpstream({ 'POST /v1/chat/completions': maximalUsage });
   gateway = await startTestGateway();
-  await gateway.admin('PUT', '/admin/v1/channels/maximal', { type: 'openai', baseUrl: upstream.baseUrl, models: ['metered'] });
+  await gateway.admin('PUT', '/admin/v1/channels/maximal', {
+    type: 'openai',
+    baseUrl: upstream.baseUrl,
+    models: ['metered'],
+  });
   // $1 a token either way, so that dollars read as tokens.
-  await gateway.admin('PUT', '/admin/v1/models/metered', { pricing: { inputPerMTok: 1_000_000, outputPerMTok: 1_000_000 } });
+  await gateway.admin('PUT', '/admin/v1/models/metered', {
+    pricing: { inputPerMTok: 1_000_000, outputPerMTok: 1_000_000 },
+  });
 });
 
 afterAll(async () => {
@@ -49,8 +59,16 @@ const storedQuota = (accountId: string) => readSpend(accountId);
 /** Texts whose tokens a bytes/4 estimate undercounts: CJK, emoji, random base64, control characters. */
 const adversarialTexts = fc.sample(
   fc.oneof(
-    fc.string({ unit: fc.integer({ min: 0x4e00, max: 0x9fff }).map((code) => String.fromCodePoint(code)), minLength: 60, maxLength: 120 }),
-    fc.string({ unit: fc.integer({ min: 0x1f300, max: 0x1faff }).map((code) => String.fromCodePoint(code)), minLength: 40, maxLength: 90 }),
+    fc.string({
+      unit: fc.integer({ min: 0x4e00, max: 0x9fff }).map((code) => String.fromCodePoint(code)),
+      minLength: 60,
+      maxLength: 120,
+    }),
+    fc.string({
+      unit: fc.integer({ min: 0x1f300, max: 0x1faff }).map((code) => String.fromCodePoint(code)),
+      minLength: 40,
+      maxLength: 90,
+    }),
     fc.base64String({ minLength: 200, maxLength: 400 }),
     fc.string({ unit: 'binary', minLength: 100, maxLength: 200 }),
   ),

@@ -37,7 +37,8 @@ const chat = (key: string, model: string, body: Record<string, unknown> = {}) =>
 const storedQuota = (accountId: string) => readSpend(accountId);
 
 /** The account's spending as the admin API shows it. */
-const spent = async (accountId: string): Promise<number> => (await gateway.admin('GET', `/admin/v1/accounts/${accountId}`)).body.quota.used;
+const spent = async (accountId: string): Promise<number> =>
+  (await gateway.admin('GET', `/admin/v1/accounts/${accountId}`)).body.quota.used;
 
 const waitFor = async (condition: () => Promise<boolean>, timeoutMs = 5000) => {
   const deadline = Date.now() + timeoutMs;
@@ -48,31 +49,34 @@ const waitFor = async (condition: () => Promise<boolean>, timeoutMs = 5000) => {
 };
 
 describe('quota', () => {
-  itInProcess('reads the reservation ledger in the store')('a quota running out under concurrency is never overdrawn by more than the reservations', async () => {
-    const { key, account } = await gateway.createAccountWithKey({ quota: { limit: 50 } });
+  itInProcess('reads the reservation ledger in the store')(
+    'a quota running out under concurrency is never overdrawn by more than the reservations',
+    async () => {
+      const { key, account } = await gateway.createAccountWithKey({ quota: { limit: 50 } });
 
-    const first = await Promise.all(Array.from({ length: 20 }, () => chat(key, 'priced', { max_tokens: 10 })));
-    const rest = [];
-    for (let index = 0; index < 10; index += 1) rest.push(await chat(key, 'priced', { max_tokens: 10 }));
-    const results = [...first, ...rest];
+      const first = await Promise.all(Array.from({ length: 20 }, () => chat(key, 'priced', { max_tokens: 10 })));
+      const rest = [];
+      for (let index = 0; index < 10; index += 1) rest.push(await chat(key, 'priced', { max_tokens: 10 }));
+      const results = [...first, ...rest];
 
-    const succeeded = results.filter((result) => result.status === 200).length;
-    const refused = results.filter((result) => result.status === 429);
-    expect(refused.length).toBeGreaterThan(0);
-    for (const result of refused) {
-      expect(result.body.error).toMatchObject({ type: 'insufficient_quota', code: 'insufficient_quota' });
-    }
-    // Every admitted request reserved $10 and spent $7, so the spending can never pass the limit.
-    await waitFor(async () => (await storedQuota(account.id)).used === succeeded * 7);
-    const quota = await storedQuota(account.id);
-    expect(quota.used).toBeLessThanOrEqual(50);
-    expect(succeeded).toBeGreaterThanOrEqual(5);
-    // Every reservation was closed: nothing is left held.
-    await waitFor(async () => (await storedQuota(account.id)).committed === quota.used);
-    // The admin API shows the spending.
-    const shown = await gateway.admin('GET', `/admin/v1/accounts/${account.id}`);
-    expect(shown.body.quota).toEqual({ limit: 50, used: succeeded * 7 });
-  });
+      const succeeded = results.filter((result) => result.status === 200).length;
+      const refused = results.filter((result) => result.status === 429);
+      expect(refused.length).toBeGreaterThan(0);
+      for (const result of refused) {
+        expect(result.body.error).toMatchObject({ type: 'insufficient_quota', code: 'insufficient_quota' });
+      }
+      // Every admitted request reserved $10 and spent $7, so the spending can never pass the limit.
+      await waitFor(async () => (await storedQuota(account.id)).used === succeeded * 7);
+      const quota = await storedQuota(account.id);
+      expect(quota.used).toBeLessThanOrEqual(50);
+      expect(succeeded).toBeGreaterThanOrEqual(5);
+      // Every reservation was closed: nothing is left held.
+      await waitFor(async () => (await storedQuota(account.id)).committed === quota.used);
+      // The admin API shows the spending.
+      const shown = await gateway.admin('GET', `/admin/v1/accounts/${account.id}`);
+      expect(shown.body.quota).toEqual({ limit: 50, used: succeeded * 7 });
+    },
+  );
 
   test('a spent quota refuses every request with 429 insufficient_quota, and raising the limit lets them through', async () => {
     const { key, account } = await gateway.createAccountWithKey({ quota: { limit: 7 } });

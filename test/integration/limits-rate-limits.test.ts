@@ -84,7 +84,10 @@ describe('requests per minute', () => {
     const second = await gateway.admin('POST', '/admin/v1/keys', { accountId: account.id });
     await awaitFreshWindow();
 
-    const results = await Promise.all([...Array.from({ length: 5 }, () => chat(key)), ...Array.from({ length: 5 }, () => chat(second.body.key))]);
+    const results = await Promise.all([
+      ...Array.from({ length: 5 }, () => chat(key)),
+      ...Array.from({ length: 5 }, () => chat(second.body.key)),
+    ]);
 
     expect(results.filter((result) => result.status === 200)).toHaveLength(3);
     for (const result of results.filter((result) => result.status === 429)) expectRateLimited(result, 'requests');

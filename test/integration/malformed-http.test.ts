@@ -23,13 +23,43 @@ describe('malformed HTTP on the local server', () => {
   it.each([
     ['a request line that is not HTTP', 'NOT A REQUEST LINE\r\n\r\n', '/', 400],
     ['an unknown HTTP version', 'GET /v1/models HTTP/7.1\r\nHost: gateway\r\n\r\n', '/v1/models', 400],
-    ['a control byte in a header name', 'GET /v1/messages HTTP/1.1\r\nHost: gateway\r\nBad\u0001Name: x\r\n\r\n', '/v1/messages', 400],
-    ['a header line without a colon', 'GET /v1beta/models HTTP/1.1\r\nHost: gateway\r\nno colon here\r\n\r\n', '/v1beta/models', 400],
-    ['both Content-Length and chunked', 'POST /v1/chat/completions HTTP/1.1\r\nHost: gateway\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n', '/v1/chat/completions', 400],
-    ['a chunk size that is not hexadecimal', chunkedPost('/v1/chat/completions', 'zz\r\n{}\r\n0\r\n\r\n'), '/v1/chat/completions', 400],
+    [
+      'a control byte in a header name',
+      'GET /v1/messages HTTP/1.1\r\nHost: gateway\r\nBad\u0001Name: x\r\n\r\n',
+      '/v1/messages',
+      400,
+    ],
+    [
+      'a header line without a colon',
+      'GET /v1beta/models HTTP/1.1\r\nHost: gateway\r\nno colon here\r\n\r\n',
+      '/v1beta/models',
+      400,
+    ],
+    [
+      'both Content-Length and chunked',
+      'POST /v1/chat/completions HTTP/1.1\r\nHost: gateway\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n',
+      '/v1/chat/completions',
+      400,
+    ],
+    [
+      'a chunk size that is not hexadecimal',
+      chunkedPost('/v1/chat/completions', 'zz\r\n{}\r\n0\r\n\r\n'),
+      '/v1/chat/completions',
+      400,
+    ],
     ['a chunk longer than its size', chunkedPost('/v1/messages', '2\r\n{"model":1}\r\n0\r\n\r\n'), '/v1/messages', 400],
-    ['headers over the size limit', `GET /v1beta/models HTTP/1.1\r\nHost: gateway\r\nX-Filler: ${'a'.repeat(64 * 1024)}\r\n\r\n`, '/v1beta/models', 431],
-    ['a request line over the size limit', `GET /v1/${'a'.repeat(64 * 1024)} HTTP/1.1\r\nHost: gateway\r\n\r\n`, '/v1/x', 431],
+    [
+      'headers over the size limit',
+      `GET /v1beta/models HTTP/1.1\r\nHost: gateway\r\nX-Filler: ${'a'.repeat(64 * 1024)}\r\n\r\n`,
+      '/v1beta/models',
+      431,
+    ],
+    [
+      'a request line over the size limit',
+      `GET /v1/${'a'.repeat(64 * 1024)} HTTP/1.1\r\nHost: gateway\r\n\r\n`,
+      '/v1/x',
+      431,
+    ],
   ])('answers %s with a JSON envelope', async (_name, bytes, path, status) => {
     const { raw } = await sendRawBytes(gateway.url, bytes);
     const answer = parseRawAnswer(raw);

@@ -15,7 +15,11 @@ let client: Anthropic;
 const weatherTool: Anthropic.Tool = {
   name: 'get_weather',
   description: 'The weather in a city',
-  input_schema: { type: 'object', properties: { city: { type: 'string' }, unit: { type: 'string' } }, required: ['city'] },
+  input_schema: {
+    type: 'object',
+    properties: { city: { type: 'string' }, unit: { type: 'string' } },
+    required: ['city'],
+  },
 };
 
 beforeAll(async () => {
@@ -61,22 +65,40 @@ describe.each([
   ['an openai channel through translation', 'gpt-via-messages'],
 ])('the Anthropic SDK on %s', (_name, model) => {
   test('creates a message', async () => {
-    const message = await client.messages.create({ model, max_tokens: 100, messages: [{ role: 'user', content: 'Hello there' }] });
+    const message = await client.messages.create({
+      model,
+      max_tokens: 100,
+      messages: [{ role: 'user', content: 'Hello there' }],
+    });
 
-    expect(message).toMatchObject({ type: 'message', role: 'assistant', model, stop_reason: 'end_turn', content: [{ type: 'text', text: 'Echo: Hello there' }] });
+    expect(message).toMatchObject({
+      type: 'message',
+      role: 'assistant',
+      model,
+      stop_reason: 'end_turn',
+      content: [{ type: 'text', text: 'Echo: Hello there' }],
+    });
     expect(message.id).toMatch(/^msg_/);
     expect(message.usage.output_tokens).toBe(7);
   });
 
   test('streams a message with the SDK helper', async () => {
-    const stream = client.messages.stream({ model, max_tokens: 100, messages: [{ role: 'user', content: 'Stream this please' }] });
+    const stream = client.messages.stream({
+      model,
+      max_tokens: 100,
+      messages: [{ role: 'user', content: 'Stream this please' }],
+    });
     const texts: string[] = [];
     stream.on('text', (text) => texts.push(text));
     const message = await stream.finalMessage();
 
     expect(texts.join('')).toBe('Echo: Stream this please');
     expect(texts.length).toBeGreaterThan(1);
-    expect(message).toMatchObject({ model, stop_reason: 'end_turn', content: [{ type: 'text', text: 'Echo: Stream this please' }] });
+    expect(message).toMatchObject({
+      model,
+      stop_reason: 'end_turn',
+      content: [{ type: 'text', text: 'Echo: Stream this please' }],
+    });
     expect(message.usage.output_tokens).toBe(7);
   });
 
@@ -98,22 +120,38 @@ describe.each([
       messages: [
         { role: 'user', content: 'Weather in Paris?' },
         { role: 'assistant', content: first.content },
-        { role: 'user', content: [{ type: 'tool_result', tool_use_id: (call as Anthropic.ToolUseBlock).id, content: 'sunny, 21 degrees' }] },
+        {
+          role: 'user',
+          content: [
+            { type: 'tool_result', tool_use_id: (call as Anthropic.ToolUseBlock).id, content: 'sunny, 21 degrees' },
+          ],
+        },
       ],
     });
     expect(second.content).toEqual([{ type: 'text', text: 'The tool said: sunny, 21 degrees' }]);
   });
 
   test('streams a tool call whose input arrives in pieces', async () => {
-    const stream = client.messages.stream({ model, max_tokens: 100, tools: [weatherTool], messages: [{ role: 'user', content: 'Weather?' }] });
+    const stream = client.messages.stream({
+      model,
+      max_tokens: 100,
+      tools: [weatherTool],
+      messages: [{ role: 'user', content: 'Weather?' }],
+    });
     const message = await stream.finalMessage();
 
     expect(message.stop_reason).toBe('tool_use');
-    expect(message.content.find((block) => block.type === 'tool_use')).toMatchObject({ name: 'get_weather', input: { city: 'Paris', unit: 'celsius' } });
+    expect(message.content.find((block) => block.type === 'tool_use')).toMatchObject({
+      name: 'get_weather',
+      input: { city: 'Paris', unit: 'celsius' },
+    });
   });
 
   test('counts tokens', async () => {
-    const counted = await client.messages.countTokens({ model, messages: [{ role: 'user', content: 'How many tokens is this?' }] });
+    const counted = await client.messages.countTokens({
+      model,
+      messages: [{ role: 'user', content: 'How many tokens is this?' }],
+    });
 
     expect(counted.input_tokens).toBeGreaterThan(0);
   });
@@ -131,14 +169,22 @@ describe('the native anthropic channel', () => {
   });
 
   test('answers count_tokens with the upstream count', async () => {
-    const counted = await client.messages.countTokens({ model: 'claude-test', messages: [{ role: 'user', content: 'hi' }] });
+    const counted = await client.messages.countTokens({
+      model: 'claude-test',
+      messages: [{ role: 'user', content: 'hi' }],
+    });
 
     expect(counted.input_tokens).toBe(42);
   });
 
   test('relays thinking blocks and their signature when streaming', async () => {
     const message = await client.messages
-      .stream({ model: 'claude-test', max_tokens: 2048, thinking: { type: 'enabled', budget_tokens: 1024 }, messages: [{ role: 'user', content: 'think' }] })
+      .stream({
+        model: 'claude-test',
+        max_tokens: 2048,
+        thinking: { type: 'enabled', budget_tokens: 1024 },
+        messages: [{ role: 'user', content: 'think' }],
+      })
       .finalMessage();
 
     expect(message.content[0]).toEqual({ type: 'thinking', thinking: 'Let me think.', signature: 'sig_fake' });
@@ -146,7 +192,11 @@ describe('the native anthropic channel', () => {
 
   test('a mid-stream cut reaches the SDK as an error, not a silent end', async () => {
     anthropicUpstream.inject({ kind: 'cut-mid-stream', afterEvents: 3 });
-    const stream = client.messages.stream({ model: 'claude-test', max_tokens: 100, messages: [{ role: 'user', content: 'one two three four' }] });
+    const stream = client.messages.stream({
+      model: 'claude-test',
+      max_tokens: 100,
+      messages: [{ role: 'user', content: 'one two three four' }],
+    });
 
     await expect(stream.finalMessage()).rejects.toThrow();
   });
@@ -160,7 +210,10 @@ describe('refusals in the Anthropic envelope', () => {
     });
 
     expect(result.status).toBe(400);
-    expect(result.body).toEqual({ type: 'error', error: { type: 'invalid_request_error', message: expect.stringMatching(/chat-only-model.*Messages/) } });
+    expect(result.body).toEqual({
+      type: 'error',
+      error: { type: 'invalid_request_error', message: expect.stringMatching(/chat-only-model.*Messages/) },
+    });
   });
 
   test('a missing max_tokens is a 400 invalid_request_error', async () => {
@@ -177,16 +230,24 @@ describe('refusals in the Anthropic envelope', () => {
   test('a wrong key is a 401 authentication_error', async () => {
     const bad = new Anthropic({ apiKey: 'sk-wrong', baseURL: gateway.url, maxRetries: 0 });
 
-    await expect(bad.messages.create({ model: 'claude-test', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] })).rejects.toMatchObject({
+    await expect(
+      bad.messages.create({ model: 'claude-test', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] }),
+    ).rejects.toMatchObject({
       status: 401,
       error: { type: 'error', error: { type: 'authentication_error' } },
     });
   });
 
   test('an upstream rate limit before the first byte is relayed as a 429 rate_limit_error', async () => {
-    anthropicUpstream.inject({ kind: 'status', status: 429, body: { type: 'error', error: { type: 'rate_limit_error', message: 'slow down' } } });
+    anthropicUpstream.inject({
+      kind: 'status',
+      status: 429,
+      body: { type: 'error', error: { type: 'rate_limit_error', message: 'slow down' } },
+    });
 
-    await expect(client.messages.create({ model: 'claude-test', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] })).rejects.toMatchObject({
+    await expect(
+      client.messages.create({ model: 'claude-test', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] }),
+    ).rejects.toMatchObject({
       status: 429,
     });
   });

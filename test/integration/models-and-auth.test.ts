@@ -52,7 +52,9 @@ describe('authentication on /v1', () => {
     const revoked = await gateway.createAccountWithKey();
     await gateway.admin('DELETE', `/admin/v1/keys/${revoked.keyId}`);
     const expired = await gateway.createAccountWithKey();
-    await gateway.admin('PATCH', `/admin/v1/keys/${expired.keyId}`, { expiresAt: new Date(Date.now() - 1000).toISOString() });
+    await gateway.admin('PATCH', `/admin/v1/keys/${expired.keyId}`, {
+      expiresAt: new Date(Date.now() - 1000).toISOString(),
+    });
     const disabled = await gateway.createAccountWithKey();
     await gateway.admin('PATCH', `/admin/v1/accounts/${disabled.account.id}`, { status: 'disabled' });
 
@@ -84,12 +86,19 @@ describe('GET /v1/models', () => {
       expect(response.status).toBe(200);
       expect(response.body.object).toBe('list');
       expect(ids(response.body)).toEqual(['claude-c', 'gpt-a', 'gpt-b', 'gpt-latest']);
-      expect(response.body.data.find((model: any) => model.id === 'gpt-a')).toMatchObject({ object: 'model', owned_by: 'acme', created: expect.any(Number) });
+      expect(response.body.data.find((model: any) => model.id === 'gpt-a')).toMatchObject({
+        object: 'model',
+        owned_by: 'acme',
+        created: expect.any(Number),
+      });
     },
   );
 
   it('lists only the intersection of the account list and the key list', async () => {
-    const { key } = await gateway.createAccountWithKey({ models: ['gpt-a', 'claude-c', 'not-configured'] }, { models: ['claude-c', 'gpt-b'] });
+    const { key } = await gateway.createAccountWithKey(
+      { models: ['gpt-a', 'claude-c', 'not-configured'] },
+      { models: ['claude-c', 'gpt-b'] },
+    );
 
     const response = await gateway.request('GET', '/v1/models', { key });
 
@@ -99,12 +108,19 @@ describe('GET /v1/models', () => {
   it('answers in the Anthropic format for x-api-key with anthropic-version', async () => {
     const { key } = await gateway.createAccountWithKey({ models: ['gpt-a', 'gpt-b'] });
 
-    const response = await gateway.request('GET', '/v1/models', { headers: { 'x-api-key': key, 'anthropic-version': '2023-06-01' } });
+    const response = await gateway.request('GET', '/v1/models', {
+      headers: { 'x-api-key': key, 'anthropic-version': '2023-06-01' },
+    });
 
     // gpt-latest is an alias of gpt-a, so the account may use it too.
     expect(response.body).toEqual({
       data: [
-        { type: 'model', id: 'gpt-a', display_name: 'gpt-a', created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/) },
+        {
+          type: 'model',
+          id: 'gpt-a',
+          display_name: 'gpt-a',
+          created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/),
+        },
         { type: 'model', id: 'gpt-b', display_name: 'gpt-b', created_at: expect.any(String) },
         { type: 'model', id: 'gpt-latest', display_name: 'gpt-latest', created_at: expect.any(String) },
       ],
@@ -122,7 +138,11 @@ describe('GET /v1/models', () => {
 
     expect(byHeader.body).toEqual(byQuery.body);
     expect(byHeader.body.models).toEqual([
-      expect.objectContaining({ name: 'models/gpt-b', displayName: 'gpt-b', supportedGenerationMethods: expect.arrayContaining(['generateContent']) }),
+      expect.objectContaining({
+        name: 'models/gpt-b',
+        displayName: 'gpt-b',
+        supportedGenerationMethods: expect.arrayContaining(['generateContent']),
+      }),
     ]);
   });
 
@@ -163,7 +183,10 @@ describe('paths and methods', () => {
 
   it('answers 413 payload_too_large for a body over 10 MB', async () => {
     const { key } = await gateway.createAccountWithKey();
-    const huge = JSON.stringify({ model: 'gpt-a', messages: [{ role: 'user', content: 'x'.repeat(10 * 1024 * 1024 + 1) }] });
+    const huge = JSON.stringify({
+      model: 'gpt-a',
+      messages: [{ role: 'user', content: 'x'.repeat(10 * 1024 * 1024 + 1) }],
+    });
 
     const response = await gateway.request('POST', '/v1/chat/completions', { key, body: huge });
 

@@ -23,17 +23,20 @@ describe.each([
   ['with a Content-Length', false],
   ['chunked', true],
 ])('an 11 MB upload %s', (_name, chunked) => {
-  it.each(['/v1/chat/completions', '/v1/messages', '/v1beta/models/demo-1:generateContent', '/admin/v1/apply', '/v1/nowhere'])(
-    'to %s is answered with a 413 envelope the client receives',
-    async (path) => {
-      const result = await upload(`${gateway.url}${path}`, ELEVEN_MB, { chunked });
+  it.each([
+    '/v1/chat/completions',
+    '/v1/messages',
+    '/v1beta/models/demo-1:generateContent',
+    '/admin/v1/apply',
+    '/v1/nowhere',
+  ])('to %s is answered with a 413 envelope the client receives', async (path) => {
+    const result = await upload(`${gateway.url}${path}`, ELEVEN_MB, { chunked });
 
-      expect(result.error).toBeUndefined();
-      expect(result.status).toBe(413);
-      expect(result.headers!['x-request-id']).toMatch(/^[\w-]{8,}$/);
-      expect(isEnvelopeOfPath(path, 413, JSON.parse(result.text!))).toBe(true);
-    },
-  );
+    expect(result.error).toBeUndefined();
+    expect(result.status).toBe(413);
+    expect(result.headers!['x-request-id']).toMatch(/^[\w-]{8,}$/);
+    expect(isEnvelopeOfPath(path, 413, JSON.parse(result.text!))).toBe(true);
+  });
 });
 
 describe('a body over the limit sent with fetch', () => {
@@ -59,7 +62,10 @@ describe('a body over the limit sent with fetch', () => {
     } as RequestInit);
 
     expect(response.status).toBe(413);
-    expect(await response.json()).toEqual({ type: 'error', error: { type: 'request_too_large', message: expect.any(String) } });
+    expect(await response.json()).toEqual({
+      type: 'error',
+      error: { type: 'request_too_large', message: expect.any(String) },
+    });
   });
 });
 

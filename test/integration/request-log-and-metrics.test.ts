@@ -14,9 +14,17 @@ beforeAll(async () => {
   logs = captureLogLines('info');
   upstream = await startFakeUpstream();
   gateway = await startTestGateway();
-  await gateway.admin('PUT', '/admin/v1/channels/fake-openai', { type: 'openai', baseUrl: upstream.baseUrl, models: ['gpt-log'] });
+  await gateway.admin('PUT', '/admin/v1/channels/fake-openai', {
+    type: 'openai',
+    baseUrl: upstream.baseUrl,
+    models: ['gpt-log'],
+  });
   await gateway.admin('PUT', '/admin/v1/models/gpt-log', { pricing: { inputPerMTok: 1, outputPerMTok: 2 } });
-  ({ key, keyId, account: { id: accountId } } = await gateway.createAccountWithKey());
+  ({
+    key,
+    keyId,
+    account: { id: accountId },
+  } = await gateway.createAccountWithKey());
 });
 
 afterEach(() => upstream.clearFaults());
@@ -28,7 +36,10 @@ afterAll(async () => {
 });
 
 const chat = (body: Record<string, unknown> = {}, requestKey: string | undefined = key) =>
-  gateway.request('POST', '/v1/chat/completions', { key: requestKey, body: { model: 'gpt-log', messages: [{ role: 'user', content: 'hello there' }], ...body } });
+  gateway.request('POST', '/v1/chat/completions', {
+    key: requestKey,
+    body: { model: 'gpt-log', messages: [{ role: 'user', content: 'hello there' }], ...body },
+  });
 
 /** The request line of a response, written once the request has completely ended. */
 const requestLine = (response: HttpResult): Promise<LogLine> => {
@@ -91,7 +102,8 @@ describe('the request log line', () => {
       serverErrors: 0,
       upstreamErrors: 0,
     });
-    for (const field of ['latencyMs', 'firstByteMs', 'upstreamMs', 'overheadMs']) expect(line[field]).toBeGreaterThanOrEqual(0);
+    for (const field of ['latencyMs', 'firstByteMs', 'upstreamMs', 'overheadMs'])
+      expect(line[field]).toBeGreaterThanOrEqual(0);
     expect(JSON.stringify(line)).not.toContain(key);
     const directives = expectValidEmf(line);
     expect(directives.map((directive) => directive.Dimensions)).toEqual([[[]], [['model']], [['accountId']]]);
@@ -102,9 +114,17 @@ describe('the request log line', () => {
     expect(response.status).toBe(200);
     expect(response.text).toContain('data: [DONE]');
     const line = await requestLine(response);
-    expect(line).toMatchObject({ status: 200, stream: true, outcome: 'success', totalTokens: 18, channelId: 'fake-openai' });
+    expect(line).toMatchObject({
+      status: 200,
+      stream: true,
+      outcome: 'success',
+      totalTokens: 18,
+      channelId: 'fake-openai',
+    });
     expectValidEmf(line);
-    expect(logs.lines.filter((entry) => entry.requestId === line.requestId && entry.message === 'request')).toHaveLength(1);
+    expect(
+      logs.lines.filter((entry) => entry.requestId === line.requestId && entry.message === 'request'),
+    ).toHaveLength(1);
   });
 
   test('an upstream failure is counted as an upstream error and a 5xx, by model', async () => {
@@ -112,7 +132,15 @@ describe('the request log line', () => {
     const response = await chat();
     expect(response.status).toBe(502);
     const line = await requestLine(response);
-    expect(line).toMatchObject({ status: 502, outcome: 'upstream_error', model: 'gpt-log', requests: 1, serverErrors: 1, upstreamErrors: 1, clientErrors: 0 });
+    expect(line).toMatchObject({
+      status: 502,
+      outcome: 'upstream_error',
+      model: 'gpt-log',
+      requests: 1,
+      serverErrors: 1,
+      upstreamErrors: 1,
+      clientErrors: 0,
+    });
     expectValidEmf(line);
   });
 

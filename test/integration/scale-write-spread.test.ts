@@ -40,13 +40,26 @@ describe('hot writes of one busy account', () => {
       // Per request: one usage record, and 8 updates (request window of key and account, token
       // windows of both charged and corrected, spend reserved and settled).
       await waitFor(
-        () => recorder.commands.get('PutItemCommand') === REQUESTS && recorder.commands.get('UpdateItemCommand') === 8 * REQUESTS,
+        () =>
+          recorder.commands.get('PutItemCommand') === REQUESTS &&
+          recorder.commands.get('UpdateItemCommand') === 8 * REQUESTS,
       );
 
       const total = recorder.totalWrites();
       // Every kind of bookkeeping was written: request and token windows, spend, usage and both indexes.
-      for (const prefix of ['counters:rpm#key', 'counters:rpm#account', 'counters:tpm#key', 'counters:tpm#account', 'spend:', 'usage:', 'usage.byKey:', 'usage.byDay:']) {
-        expect([...recorder.writes.keys()].filter((partition) => partition.startsWith(prefix)).length).toBeGreaterThan(1);
+      for (const prefix of [
+        'counters:rpm#key',
+        'counters:rpm#account',
+        'counters:tpm#key',
+        'counters:tpm#account',
+        'spend:',
+        'usage:',
+        'usage.byKey:',
+        'usage.byDay:',
+      ]) {
+        expect([...recorder.writes.keys()].filter((partition) => partition.startsWith(prefix)).length).toBeGreaterThan(
+          1,
+        );
       }
       const [hottest, writes] = [...recorder.writes.entries()].sort((a, b) => b[1] - a[1])[0]!;
       expect({ hottest, writes, total, share: writes / total <= 0.1 }).toEqual({ hottest, writes, total, share: true });

@@ -1,4 +1,9 @@
-import { readShards, chargeBudget, sliceOf, type SlicedBudget } from '../../functions/shared/accounting/sliced-budget.js';
+import {
+  readShards,
+  chargeBudget,
+  sliceOf,
+  type SlicedBudget,
+} from '../../functions/shared/accounting/sliced-budget.js';
 import { physicalTableName } from '../../functions/shared/store/tables.js';
 import { recordWrites } from '../support/store-recorder.js';
 import { startTestGateway, type TestGateway } from '../support/test-gateway.js';
@@ -30,12 +35,15 @@ const budget = (shards: number, limit: number, options: Partial<SlicedBudget> = 
 const sum = (values: readonly number[]) => values.reduce((total, value) => total + value, 0);
 
 describe('a budget sliced over shards', () => {
-  test.each([1, 3, 8])('takes exactly its limit of single units under concurrency, over %i shard(s)', async (shards) => {
-    const target = budget(shards, 120);
-    const results = await Promise.all(Array.from({ length: 170 }, () => chargeBudget(target, 1)));
-    expect(results.filter((result) => result.granted)).toHaveLength(120);
-    expect(sum(await readShards(target))).toBe(120);
-  });
+  test.each([1, 3, 8])(
+    'takes exactly its limit of single units under concurrency, over %i shard(s)',
+    async (shards) => {
+      const target = budget(shards, 120);
+      const results = await Promise.all(Array.from({ length: 170 }, () => chargeBudget(target, 1)));
+      expect(results.filter((result) => result.granted)).toHaveLength(120);
+      expect(sum(await readShards(target))).toBe(120);
+    },
+  );
 
   test('never passes the limit with larger amounts, and leaves less than shards × amount unused', async () => {
     const target = budget(4, 100);
@@ -79,7 +87,11 @@ describe('a budget sliced over shards', () => {
 
   test('whole-unit slices add up to the limit exactly, fractional ones are even', () => {
     expect(Array.from({ length: 4 }, (_, index) => sliceOf(50, 4, index, true))).toEqual([12.5, 12.5, 12.5, 12.5]);
-    for (const [limit, shards] of [[100, 7], [5, 8], [600_000, 100]] as const) {
+    for (const [limit, shards] of [
+      [100, 7],
+      [5, 8],
+      [600_000, 100],
+    ] as const) {
       expect(sum(Array.from({ length: shards }, (_, index) => sliceOf(limit, shards, index)))).toBe(limit);
     }
   });

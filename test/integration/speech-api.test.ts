@@ -26,7 +26,10 @@ afterAll(async () => {
 });
 
 const speechError = async (body: Record<string, unknown>) => {
-  const result = await gateway.request('POST', '/v1/audio/speech', { key, body: { model: 'demo-1', input: 'hello', voice: 'alloy', response_format: 'wav', ...body } });
+  const result = await gateway.request('POST', '/v1/audio/speech', {
+    key,
+    body: { model: 'demo-1', input: 'hello', voice: 'alloy', response_format: 'wav', ...body },
+  });
   return result;
 };
 
@@ -42,18 +45,38 @@ describe('POST /v1/audio/speech on an OpenAI-compatible channel', () => {
   });
 
   it('sends the upstream its model name and the client fields', async () => {
-    await (await client.audio.speech.create({ model: 'tts-test', input: 'Hi', voice: 'echo', response_format: 'opus', speed: 1.5 })).arrayBuffer();
+    await (
+      await client.audio.speech.create({
+        model: 'tts-test',
+        input: 'Hi',
+        voice: 'echo',
+        response_format: 'opus',
+        speed: 1.5,
+      })
+    ).arrayBuffer();
 
     const sent = upstream.received.at(-1)!;
     expect(sent.path).toBe('/v1/audio/speech');
     expect(sent.headers.authorization).toBe('Bearer sk-upstream-secret-value-0123456789');
-    expect(sent.body).toEqual({ model: 'upstream-tts', input: 'Hi', voice: 'echo', response_format: 'opus', speed: 1.5 });
+    expect(sent.body).toEqual({
+      model: 'upstream-tts',
+      input: 'Hi',
+      voice: 'echo',
+      response_format: 'opus',
+      speed: 1.5,
+    });
   });
 
   it('relays an upstream refusal before any audio as an error envelope', async () => {
-    upstream.inject({ kind: 'status', status: 400, body: { error: { message: 'bad voice for model', type: 'invalid_request_error', param: 'voice', code: null } } });
+    upstream.inject({
+      kind: 'status',
+      status: 400,
+      body: { error: { message: 'bad voice for model', type: 'invalid_request_error', param: 'voice', code: null } },
+    });
 
-    const failure = await client.audio.speech.create({ model: 'tts-test', input: 'Hi', voice: 'echo' }).catch((error: unknown) => error);
+    const failure = await client.audio.speech
+      .create({ model: 'tts-test', input: 'Hi', voice: 'echo' })
+      .catch((error: unknown) => error);
 
     expect(failure).toBeInstanceOf(OpenAI.BadRequestError);
     expect((failure as InstanceType<typeof OpenAI.BadRequestError>).param).toBe('voice');
@@ -74,15 +97,25 @@ describe('POST /v1/audio/speech on an OpenAI-compatible channel', () => {
     controller.abort();
 
     const deadline = Date.now() + 3000;
-    while (upstream.abortedByClient === before && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    while (upstream.abortedByClient === before && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 20));
     expect(upstream.abortedByClient).toBe(before + 1);
   });
 });
 
 describe('POST /v1/audio/speech on the demo channel', () => {
   it('answers real WAV audio: 24 kHz, 16-bit, mono, longer for a longer input', async () => {
-    const short = Buffer.from(await (await client.audio.speech.create({ model: 'demo-1', input: 'Hi', voice: 'alloy', response_format: 'wav' })).arrayBuffer());
-    const long = await client.audio.speech.create({ model: 'demo-1', input: 'A much longer sentence to speak.', voice: 'alloy', response_format: 'wav' });
+    const short = Buffer.from(
+      await (
+        await client.audio.speech.create({ model: 'demo-1', input: 'Hi', voice: 'alloy', response_format: 'wav' })
+      ).arrayBuffer(),
+    );
+    const long = await client.audio.speech.create({
+      model: 'demo-1',
+      input: 'A much longer sentence to speak.',
+      voice: 'alloy',
+      response_format: 'wav',
+    });
     const longBytes = Buffer.from(await long.arrayBuffer());
 
     expect(long.headers.get('content-type')).toBe('audio/wav');
@@ -95,8 +128,19 @@ describe('POST /v1/audio/speech on the demo channel', () => {
   });
 
   it('answers raw PCM as audio/pcm, shorter at a higher speed', async () => {
-    const normal = await client.audio.speech.create({ model: 'demo-1', input: 'Hello', voice: 'onyx', response_format: 'pcm' });
-    const fast = await client.audio.speech.create({ model: 'demo-1', input: 'Hello', voice: 'onyx', response_format: 'pcm', speed: 2 });
+    const normal = await client.audio.speech.create({
+      model: 'demo-1',
+      input: 'Hello',
+      voice: 'onyx',
+      response_format: 'pcm',
+    });
+    const fast = await client.audio.speech.create({
+      model: 'demo-1',
+      input: 'Hello',
+      voice: 'onyx',
+      response_format: 'pcm',
+      speed: 2,
+    });
 
     expect(normal.headers.get('content-type')).toBe('audio/pcm');
     const normalBytes = (await normal.arrayBuffer()).byteLength;
@@ -105,7 +149,10 @@ describe('POST /v1/audio/speech on the demo channel', () => {
   });
 
   it('answers a clear 400 naming response_format for a format it cannot encode (mp3 by default)', async () => {
-    const result = await gateway.request('POST', '/v1/audio/speech', { key, body: { model: 'demo-1', input: 'hello', voice: 'alloy' } });
+    const result = await gateway.request('POST', '/v1/audio/speech', {
+      key,
+      body: { model: 'demo-1', input: 'hello', voice: 'alloy' },
+    });
 
     expect(result.status).toBe(400);
     expect(result.body.error).toMatchObject({ type: 'invalid_request_error', param: 'response_format' });
@@ -140,7 +187,9 @@ describe('POST /v1/audio/speech limits (spec: input ≤ 4096, speed 0.25–4, vo
   });
 
   it('is a 400 through the SDK too', async () => {
-    const failure = await client.audio.speech.create({ model: 'tts-test', input: 'x'.repeat(4097), voice: 'alloy' }).catch((error: unknown) => error);
+    const failure = await client.audio.speech
+      .create({ model: 'tts-test', input: 'x'.repeat(4097), voice: 'alloy' })
+      .catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(OpenAI.BadRequestError);
     expect((failure as InstanceType<typeof OpenAI.BadRequestError>).param).toBe('input');
   });

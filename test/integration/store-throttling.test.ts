@@ -11,7 +11,11 @@ let gateway: TestGateway;
 beforeAll(async () => {
   upstream = await startFakeUpstream();
   gateway = await startTestGateway();
-  await gateway.admin('PUT', '/admin/v1/channels/fake-openai', { type: 'openai', baseUrl: upstream.baseUrl, models: ['gpt-test'] });
+  await gateway.admin('PUT', '/admin/v1/channels/fake-openai', {
+    type: 'openai',
+    baseUrl: upstream.baseUrl,
+    models: ['gpt-test'],
+  });
   await gateway.admin('PUT', '/admin/v1/models/gpt-test', { pricing: { inputPerMTok: 1, outputPerMTok: 2 } });
 });
 
@@ -23,7 +27,10 @@ afterAll(async () => {
 afterEach(() => jest.restoreAllMocks());
 
 const chat = (key: string) =>
-  gateway.request('POST', '/v1/chat/completions', { key, body: { model: 'gpt-test', messages: [{ role: 'user', content: 'hello' }] } });
+  gateway.request('POST', '/v1/chat/completions', {
+    key,
+    body: { model: 'gpt-test', messages: [{ role: 'user', content: 'hello' }] },
+  });
 
 const waitFor = async (condition: () => boolean | Promise<boolean>, timeoutMs = 10_000) => {
   const deadline = Date.now() + timeoutMs;
@@ -33,7 +40,8 @@ const waitFor = async (condition: () => boolean | Promise<boolean>, timeoutMs = 
   }
 };
 
-const usageOf = async (accountId: string) => (await gateway.admin('GET', `/admin/v1/usage?accountId=${accountId}`)).body;
+const usageOf = async (accountId: string) =>
+  (await gateway.admin('GET', `/admin/v1/usage?accountId=${accountId}`)).body;
 
 const on = (table: 'usage' | 'counters' | 'spend', command: string) => (name: string, input: Record<string, unknown>) =>
   name === command && input.TableName === physicalTableName(table);

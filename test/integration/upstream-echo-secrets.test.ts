@@ -10,7 +10,12 @@ import { openAiImagesRoutes } from '../support/fake-upstream/openai-images-wire.
 import { openAiResponsesRoutes } from '../support/fake-upstream/openai-responses-wire.js';
 import { openAiSpeechRoutes } from '../support/fake-upstream/openai-speech-wire.js';
 import { openAiRoutes } from '../support/fake-upstream/openai-wire.js';
-import { captureProcessOutput, expectNoSecretIn, type CapturedOutput, type WatchedSecret } from '../support/secret-assertions.js';
+import {
+  captureProcessOutput,
+  expectNoSecretIn,
+  type CapturedOutput,
+  type WatchedSecret,
+} from '../support/secret-assertions.js';
 import { startTestGateway, type TestGateway } from '../support/test-gateway.js';
 
 /**
@@ -51,7 +56,10 @@ const modelOf = (type: ChannelType) => `echo-${type}`;
 const echoStatus = (type: ChannelType, status: 400 | 500): Fault => ({
   kind: 'echo',
   status,
-  headers: type === 'bedrock' ? { 'x-amzn-errortype': status === 400 ? 'ValidationException' : 'InternalServerException' } : {},
+  headers:
+    type === 'bedrock'
+      ? { 'x-amzn-errortype': status === 400 ? 'ValidationException' : 'InternalServerException' }
+      : {},
 });
 
 /** An error event in the middle of a stream, in the format of the upstream's wire for this call. */
@@ -77,11 +85,20 @@ const echoMidStream = (type: ChannelType, protocol: Protocol): Fault => ({
 const PROMPT = 'hello echo';
 
 /** The request a client of each protocol sends, by hand, so that every byte of the answer is seen. */
-const clientRequest = (protocol: Protocol, model: string, stream: boolean, key: string): { path: string; headers: Record<string, string>; body: unknown } => {
+const clientRequest = (
+  protocol: Protocol,
+  model: string,
+  stream: boolean,
+  key: string,
+): { path: string; headers: Record<string, string>; body: unknown } => {
   const bearer = { authorization: `Bearer ${key}` };
   switch (protocol) {
     case 'chat':
-      return { path: '/v1/chat/completions', headers: bearer, body: { model, stream, messages: [{ role: 'user', content: PROMPT }] } };
+      return {
+        path: '/v1/chat/completions',
+        headers: bearer,
+        body: { model, stream, messages: [{ role: 'user', content: PROMPT }] },
+      };
     case 'messages':
       return {
         path: '/v1/messages',
@@ -107,7 +124,9 @@ const clientRequest = (protocol: Protocol, model: string, stream: boolean, key: 
 
 const CONVERSATION_PROTOCOLS: Protocol[] = ['chat', 'messages', 'responses', 'gemini'];
 const cases: Array<[Protocol, ChannelType]> = [
-  ...CONVERSATION_PROTOCOLS.flatMap((protocol) => (['openai', 'anthropic', 'gemini', 'bedrock'] as const).map((type): [Protocol, ChannelType] => [protocol, type])),
+  ...CONVERSATION_PROTOCOLS.flatMap((protocol) =>
+    (['openai', 'anthropic', 'gemini', 'bedrock'] as const).map((type): [Protocol, ChannelType] => [protocol, type]),
+  ),
   ['embeddings', 'openai'],
   ['images', 'openai'],
   ['speech', 'openai'],
@@ -123,7 +142,13 @@ beforeAll(async () => {
   Object.assign(process.env, AWS_ENVIRONMENT);
   output = captureProcessOutput();
   upstreams = {
-    openai: await startFakeUpstream({ ...openAiRoutes, ...openAiResponsesRoutes, ...openAiEmbeddingsRoutes, ...openAiImagesRoutes, ...openAiSpeechRoutes }),
+    openai: await startFakeUpstream({
+      ...openAiRoutes,
+      ...openAiResponsesRoutes,
+      ...openAiEmbeddingsRoutes,
+      ...openAiImagesRoutes,
+      ...openAiSpeechRoutes,
+    }),
     anthropic: await startFakeUpstream(anthropicRoutes),
     gemini: await startFakeUpstream(geminiRoutes(GEMINI_UPSTREAM)),
     bedrock: await startFakeUpstream(bedrockRoutes(BEDROCK_UPSTREAM)),
@@ -132,7 +157,11 @@ beforeAll(async () => {
   const channels: Record<ChannelType, Record<string, unknown>> = {
     openai: { baseUrl: upstreams.openai.baseUrl, apiKey: OPENAI_KEY },
     anthropic: { baseUrl: upstreams.anthropic.origin, apiKey: ANTHROPIC_KEY },
-    gemini: { baseUrl: upstreams.gemini.origin, apiKey: GEMINI_KEY, modelMap: { [modelOf('gemini')]: GEMINI_UPSTREAM } },
+    gemini: {
+      baseUrl: upstreams.gemini.origin,
+      apiKey: GEMINI_KEY,
+      modelMap: { [modelOf('gemini')]: GEMINI_UPSTREAM },
+    },
     bedrock: { baseUrl: upstreams.bedrock.origin, modelMap: { [modelOf('bedrock')]: BEDROCK_UPSTREAM } },
   };
   for (const [type, fields] of Object.entries(channels)) {
@@ -178,7 +207,11 @@ const callWith = async (protocol: Protocol, type: ChannelType, stream: boolean, 
   const receivedBefore = upstream.received.length;
   upstream.inject(fault);
   const { path, headers, body } = clientRequest(protocol, modelOf(type), stream, userKey);
-  const response = await fetch(`${gateway.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  const response = await fetch(`${gateway.url}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
   const text = await response.text();
   // The fault was taken by this request: the answer is the echo's, not a leftover.
   expect(upstream.received.length).toBe(receivedBefore + 1);
@@ -190,33 +223,36 @@ const expectCleanEcho = (text: string, where: string) => {
   expectNoSecretIn(text, secrets, where);
 };
 
-describe.each(cases)('%s clients of the %s channel, whose upstream echoes the request in its errors,', (protocol, type) => {
-  const streams = CONVERSATION_PROTOCOLS.includes(protocol);
+describe.each(cases)(
+  '%s clients of the %s channel, whose upstream echoes the request in its errors,',
+  (protocol, type) => {
+    const streams = CONVERSATION_PROTOCOLS.includes(protocol);
 
-  test.each([400, 500] as const)('get the error envelope of an upstream %i with no key in it', async (status) => {
-    const answer = await callWith(protocol, type, false, echoStatus(type, status));
+    test.each([400, 500] as const)('get the error envelope of an upstream %i with no key in it', async (status) => {
+      const answer = await callWith(protocol, type, false, echoStatus(type, status));
 
-    expect(answer.status).toBe(status === 400 ? 400 : 502);
-    expectCleanEcho(answer.text, `the answer to ${protocol} on ${type}`);
-  });
+      expect(answer.status).toBe(status === 400 ? 400 : 502);
+      expectCleanEcho(answer.text, `the answer to ${protocol} on ${type}`);
+    });
 
-  if (!streams) return;
+    if (!streams) return;
 
-  test('get the error envelope of a stream refused before its first byte, with no key in it', async () => {
-    const answer = await callWith(protocol, type, true, echoStatus(type, 500));
+    test('get the error envelope of a stream refused before its first byte, with no key in it', async () => {
+      const answer = await callWith(protocol, type, true, echoStatus(type, 500));
 
-    expect(answer.status).toBe(502);
-    expectCleanEcho(answer.text, `the streamed answer to ${protocol} on ${type}`);
-  });
+      expect(answer.status).toBe(502);
+      expectCleanEcho(answer.text, `the streamed answer to ${protocol} on ${type}`);
+    });
 
-  test('get an error event with no key in it when the stream fails after its first byte', async () => {
-    const answer = await callWith(protocol, type, true, echoMidStream(type, protocol));
+    test('get an error event with no key in it when the stream fails after its first byte', async () => {
+      const answer = await callWith(protocol, type, true, echoMidStream(type, protocol));
 
-    expect(answer.status).toBe(200);
-    expect(answer.text.indexOf(ECHO_MARKER)).toBeGreaterThan(answer.text.indexOf('data:'));
-    expectCleanEcho(answer.text, `the stream of ${protocol} on ${type}`);
-  });
-});
+      expect(answer.status).toBe(200);
+      expect(answer.text.indexOf(ECHO_MARKER)).toBeGreaterThan(answer.text.indexOf('data:'));
+      expectCleanEcho(answer.text, `the stream of ${protocol} on ${type}`);
+    });
+  },
+);
 
 test('the upstream did receive the keys, so the checks above had something to find', () => {
   const sent = Object.values(upstreams)
@@ -236,6 +272,7 @@ itInProcess('reads the log lines the gateway writes in this process')(
 
     expect(logged).toContain(ECHO_MARKER);
     expectNoSecretIn(logged, secrets, 'the log');
-    for (const line of logged.split('\n').filter((line) => line.startsWith('{'))) expect(() => JSON.parse(line)).not.toThrow();
+    for (const line of logged.split('\n').filter((line) => line.startsWith('{')))
+      expect(() => JSON.parse(line)).not.toThrow();
   },
 );

@@ -7,7 +7,9 @@ import { describeInProcess } from '../support/gateway-target.js';
 import { startTestGateway, type TestGateway } from '../support/test-gateway.js';
 
 // The gateway's Secrets Manager endpoint and cache are set and reset through its process.
-const describe = describeInProcess("points the gateway's Secrets Manager client at a fake through its process environment");
+const describe = describeInProcess(
+  "points the gateway's Secrets Manager client at a fake through its process environment",
+);
 
 /**
  * The gateway as deployed keeps upstream keys (DESIGN §4): `UPSTREAM_SECRET_PREFIX` set, Secrets
@@ -25,7 +27,12 @@ let gateway: TestGateway;
 let userKey: string;
 
 const putChannel = (id: string, fields: Record<string, unknown> = {}) =>
-  gateway.admin('PUT', `/admin/v1/channels/${id}`, { type: 'openai', baseUrl: upstream.baseUrl, models: [MODEL], ...fields });
+  gateway.admin('PUT', `/admin/v1/channels/${id}`, {
+    type: 'openai',
+    baseUrl: upstream.baseUrl,
+    models: [MODEL],
+    ...fields,
+  });
 
 const chat = (model = MODEL) =>
   gateway.request('POST', '/v1/chat/completions', {
@@ -147,7 +154,10 @@ describe('admin writes of a channel key', () => {
 
   it('answers a Secrets Manager failure with a 502 envelope that holds no key, and writes no record', async () => {
     const apiKey = 'sk-upstream-refused-by-secrets-0009';
-    secrets.inject('CreateSecret', { type: 'AccessDeniedException', message: 'not authorized to perform CreateSecret' });
+    secrets.inject('CreateSecret', {
+      type: 'AccessDeniedException',
+      message: 'not authorized to perform CreateSecret',
+    });
 
     const refused = await putChannel('sm-refused', { apiKey });
 

@@ -8,13 +8,23 @@ let keyIds: string[];
 
 // 7 requests of one account over 2 keys and 2 models; the fake upstream reports 11 + 7 tokens each.
 const REQUESTS: readonly (readonly [key: 0 | 1, model: 'model-a' | 'model-b'])[] = [
-  [0, 'model-a'], [0, 'model-b'], [1, 'model-a'], [0, 'model-a'], [1, 'model-b'], [1, 'model-a'], [0, 'model-a'],
+  [0, 'model-a'],
+  [0, 'model-b'],
+  [1, 'model-a'],
+  [0, 'model-a'],
+  [1, 'model-b'],
+  [1, 'model-a'],
+  [0, 'model-a'],
 ];
 
 beforeAll(async () => {
   upstream = await startFakeUpstream();
   gateway = await startTestGateway();
-  await gateway.admin('PUT', '/admin/v1/channels/fake-openai', { type: 'openai', baseUrl: upstream.baseUrl, models: ['model-a', 'model-b'] });
+  await gateway.admin('PUT', '/admin/v1/channels/fake-openai', {
+    type: 'openai',
+    baseUrl: upstream.baseUrl,
+    models: ['model-a', 'model-b'],
+  });
   await gateway.admin('PUT', '/admin/v1/models/model-a', { pricing: { inputPerMTok: 1, outputPerMTok: 2 } });
   await gateway.admin('PUT', '/admin/v1/models/model-b', { pricing: { inputPerMTok: 10, outputPerMTok: 20 } });
   const first = await gateway.createAccountWithKey();
@@ -70,7 +80,13 @@ describe('usage API paging, totals and groups', () => {
     expect(times).toEqual([...times].sort().reverse());
     expect(records.map((record) => record.model)).toEqual(REQUESTS.map(([, model]) => model).reverse());
     for (const page of pages) {
-      expect(page.totals).toEqual({ requests: 7, promptTokens: 77, completionTokens: 49, totalTokens: 126, cost: 5 * costA + 2 * costB });
+      expect(page.totals).toEqual({
+        requests: 7,
+        promptTokens: 77,
+        completionTokens: 49,
+        totalTokens: 126,
+        cost: 5 * costA + 2 * costB,
+      });
     }
   });
 
@@ -85,7 +101,14 @@ describe('usage API paging, totals and groups', () => {
   });
 
   test.each([
-    ['model', 'model', [{ model: 'model-b', requests: 2, cost: 2 * costB }, { model: 'model-a', requests: 5, cost: 5 * costA }]],
+    [
+      'model',
+      'model',
+      [
+        { model: 'model-b', requests: 2, cost: 2 * costB },
+        { model: 'model-a', requests: 5, cost: 5 * costA },
+      ],
+    ],
     ['key', 'keyId', null],
     ['account', 'accountId', null],
     ['day', 'day', null],
@@ -124,7 +147,9 @@ describe('usage API paging, totals and groups', () => {
     ['re-signed by nobody', (cursor: string) => `${cursor.split('.')[0]}.${'A'.repeat(43)}`],
   ])('a %s cursor is a 400 naming the cursor', async (_, damage) => {
     const first = await usage(`accountId=${accountId}&limit=2`);
-    const answer = await usage(`accountId=${accountId}&limit=2&cursor=${encodeURIComponent(damage(first.body.nextCursor))}`);
+    const answer = await usage(
+      `accountId=${accountId}&limit=2&cursor=${encodeURIComponent(damage(first.body.nextCursor))}`,
+    );
     expect(answer.status).toBe(400);
     expect(answer.body.error).toMatchObject({ type: 'invalid_request_error', code: 'invalid_value', param: 'cursor' });
   });
@@ -136,9 +161,12 @@ describe('usage API paging, totals and groups', () => {
     expect(answer.body.error.param).toBe('cursor');
   });
 
-  test.each(['groupBy=week', 'limit=0', 'from=2026-01-02T00:00:00Z&to=2026-01-01T00:00:00Z'])('a bad %s is a 400', async (query) => {
-    const answer = await usage(`accountId=${accountId}&${query}`);
-    expect(answer.status).toBe(400);
-    expect(answer.body.error.code).toBe('invalid_value');
-  });
+  test.each(['groupBy=week', 'limit=0', 'from=2026-01-02T00:00:00Z&to=2026-01-01T00:00:00Z'])(
+    'a bad %s is a 400',
+    async (query) => {
+      const answer = await usage(`accountId=${accountId}&${query}`);
+      expect(answer.status).toBe(400);
+      expect(answer.body.error.code).toBe('invalid_value');
+    },
+  );
 });

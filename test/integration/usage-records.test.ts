@@ -7,7 +7,11 @@ let gateway: TestGateway;
 beforeAll(async () => {
   upstream = await startFakeUpstream();
   gateway = await startTestGateway();
-  await gateway.admin('PUT', '/admin/v1/channels/fake-openai', { type: 'openai', baseUrl: upstream.baseUrl, models: ['gpt-test'] });
+  await gateway.admin('PUT', '/admin/v1/channels/fake-openai', {
+    type: 'openai',
+    baseUrl: upstream.baseUrl,
+    models: ['gpt-test'],
+  });
   await gateway.admin('PUT', '/admin/v1/models/gpt-test', { pricing: { inputPerMTok: 1, outputPerMTok: 2 } });
 });
 
@@ -17,7 +21,10 @@ afterAll(async () => {
 });
 
 const chat = (key: string, body: Record<string, unknown> = {}) =>
-  gateway.request('POST', '/v1/chat/completions', { key, body: { model: 'gpt-test', messages: [{ role: 'user', content: 'hello there' }], ...body } });
+  gateway.request('POST', '/v1/chat/completions', {
+    key,
+    body: { model: 'gpt-test', messages: [{ role: 'user', content: 'hello there' }], ...body },
+  });
 
 const usage = async (query: string) => {
   const result = await gateway.admin('GET', `/admin/v1/usage?${query}`);
@@ -66,7 +73,13 @@ describe('GET /admin/v1/usage', () => {
       cost: 0.000025,
       latencyMs: expect.any(Number),
     });
-    expect(byAccount.totals).toEqual({ requests: 3, promptTokens: 33, completionTokens: 21, totalTokens: 54, cost: 0.000075 });
+    expect(byAccount.totals).toEqual({
+      requests: 3,
+      promptTokens: 33,
+      completionTokens: 21,
+      totalTokens: 54,
+      cost: 0.000075,
+    });
 
     const byKey = await usage(`keyId=${keyId}`);
     expect(byKey.data.map((record: any) => record.stream)).toEqual([true, false]);
@@ -74,7 +87,9 @@ describe('GET /admin/v1/usage', () => {
     expect(both.data).toHaveLength(1);
 
     expect((await usage(`accountId=${account.id}&from=${encodeURIComponent(startedAt)}`)).data).toHaveLength(3);
-    expect((await usage(`accountId=${account.id}&to=${encodeURIComponent('2000-01-01T00:00:00Z')}`)).data).toHaveLength(0);
+    expect((await usage(`accountId=${account.id}&to=${encodeURIComponent('2000-01-01T00:00:00Z')}`)).data).toHaveLength(
+      0,
+    );
     // Without an account or key, the day index is read (by default the last day).
     expect((await usage('')).data.length).toBeGreaterThanOrEqual(3);
   });
@@ -86,7 +101,11 @@ describe('GET /admin/v1/usage', () => {
     const response = await fetch(`${gateway.url}/v1/chat/completions`, {
       method: 'POST',
       headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ model: 'gpt-test', stream: true, messages: [{ role: 'user', content: 'hello there friend' }] }),
+      body: JSON.stringify({
+        model: 'gpt-test',
+        stream: true,
+        messages: [{ role: 'user', content: 'hello there friend' }],
+      }),
       signal: controller.signal,
     });
     const reader = response.body!.getReader();
@@ -132,7 +151,10 @@ describe('key IP allow-list', () => {
 
   test('an allow-list entry that is not a CIDR is a 400 naming it', async () => {
     const { account } = await gateway.createAccountWithKey();
-    const result = await gateway.admin('POST', '/admin/v1/keys', { accountId: account.id, allowedIps: ['10.0.0.0/33'] });
+    const result = await gateway.admin('POST', '/admin/v1/keys', {
+      accountId: account.id,
+      allowedIps: ['10.0.0.0/33'],
+    });
     expect(result.status).toBe(400);
     expect(result.body.error).toMatchObject({ code: 'invalid_value', param: 'allowedIps[0]' });
   });

@@ -114,7 +114,9 @@ export const printReport = (
         `${left(`${row.busiest}/${row.evenShare.toFixed(1)}${row.skewed ? ' SKEW' : ''}`, 17)}  ${row.ok ? 'yes' : 'NO'}`,
     ),
     '',
-    report.passed ? 'PASS: every partition key stays under its limit with the margin.' : 'FAIL: a partition key would pass its limit.',
+    report.passed
+      ? 'PASS: every partition key stays under its limit with the margin.'
+      : 'FAIL: a partition key would pass its limit.',
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
 };

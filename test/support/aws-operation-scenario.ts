@@ -42,21 +42,44 @@ const scenarioEnvironment: Readonly<Record<string, string>> = {
 };
 
 const expectStatus = (result: HttpResult, status: number, what: string): HttpResult => {
-  if (result.status !== status) throw new Error(`${what}: expected ${status}, got ${result.status}: ${result.text.slice(0, 300)}`);
+  if (result.status !== status)
+    throw new Error(`${what}: expected ${status}, got ${result.status}: ${result.text.slice(0, 300)}`);
   return result;
 };
 
 /** One request of each client endpoint, and the model listing in its three formats. */
-const clientRequests = (model: string): readonly [what: string, method: string, path: string, body?: unknown, headers?: Record<string, string>][] => [
+const clientRequests = (
+  model: string,
+): readonly [what: string, method: string, path: string, body?: unknown, headers?: Record<string, string>][] => [
   ['chat', 'POST', '/v1/chat/completions', { model, messages: [{ role: 'user', content: 'hi' }] }],
-  ['chat stream', 'POST', '/v1/chat/completions', { model, stream: true, stream_options: { include_usage: true }, messages: [{ role: 'user', content: 'hi' }] }],
+  [
+    'chat stream',
+    'POST',
+    '/v1/chat/completions',
+    { model, stream: true, stream_options: { include_usage: true }, messages: [{ role: 'user', content: 'hi' }] },
+  ],
   ['messages', 'POST', '/v1/messages', { model, max_tokens: 64, messages: [{ role: 'user', content: 'hi' }] }],
-  ['messages stream', 'POST', '/v1/messages', { model, max_tokens: 64, stream: true, messages: [{ role: 'user', content: 'hi' }] }],
+  [
+    'messages stream',
+    'POST',
+    '/v1/messages',
+    { model, max_tokens: 64, stream: true, messages: [{ role: 'user', content: 'hi' }] },
+  ],
   ['count tokens', 'POST', '/v1/messages/count_tokens', { model, messages: [{ role: 'user', content: 'hi' }] }],
   ['responses', 'POST', '/v1/responses', { model, input: 'hi' }],
   ['responses stream', 'POST', '/v1/responses', { model, input: 'hi', stream: true }],
-  ['gemini', 'POST', `/v1beta/models/${model}:generateContent`, { contents: [{ role: 'user', parts: [{ text: 'hi' }] }] }],
-  ['gemini stream', 'POST', `/v1/models/${model}:streamGenerateContent?alt=sse`, { contents: [{ role: 'user', parts: [{ text: 'hi' }] }] }],
+  [
+    'gemini',
+    'POST',
+    `/v1beta/models/${model}:generateContent`,
+    { contents: [{ role: 'user', parts: [{ text: 'hi' }] }] },
+  ],
+  [
+    'gemini stream',
+    'POST',
+    `/v1/models/${model}:streamGenerateContent?alt=sse`,
+    { contents: [{ role: 'user', parts: [{ text: 'hi' }] }] },
+  ],
   ['embeddings', 'POST', '/v1/embeddings', { model, input: 'hi' }],
   ['images', 'POST', '/v1/images/generations', { model, prompt: 'a red square' }],
   ['speech', 'POST', '/v1/audio/speech', { model, input: 'hello', voice: 'alloy', response_format: 'wav' }],
@@ -65,7 +88,8 @@ const clientRequests = (model: string): readonly [what: string, method: string, 
   ['models, Google format', 'GET', '/v1beta/models'],
 ];
 
-const bedrockRequests = (model: string) => clientRequests(model).filter(([what]) => /^(chat|messages|responses|gemini)/.test(what));
+const bedrockRequests = (model: string) =>
+  clientRequests(model).filter(([what]) => /^(chat|messages|responses|gemini)/.test(what));
 
 export const runAwsOperationScenario = async (): Promise<ReadonlyMap<FunctionGroup, readonly AwsCall[]>> => {
   const saved = Object.fromEntries(
@@ -130,7 +154,11 @@ const driveAdmin = async (gateway: TestGateway, openAiBaseUrl: string, bedrockOr
     models: ['scenario-claude-profile'],
     modelMap: { 'scenario-claude-profile': INFERENCE_PROFILE },
   });
-  await admin('PUT', '/admin/v1/channels/doomed', 200, { ...channel, models: ['doomed-model'], apiKey: 'sk-upstream-scenario-doomed-0004' });
+  await admin('PUT', '/admin/v1/channels/doomed', 200, {
+    ...channel,
+    models: ['doomed-model'],
+    apiKey: 'sk-upstream-scenario-doomed-0004',
+  });
   await admin('GET', '/admin/v1/channels', 200);
   await admin('GET', '/admin/v1/channels/openai', 200);
   await admin('DELETE', '/admin/v1/channels/doomed', 200);
@@ -153,7 +181,15 @@ const driveAdmin = async (gateway: TestGateway, openAiBaseUrl: string, bedrockOr
   await admin('PATCH', `/admin/v1/keys/${key.id}`, 200, { name: 'renamed' });
   await admin('DELETE', `/admin/v1/keys/${key.id}`, 200);
   await admin('POST', '/admin/v1/apply', 200, {
-    channels: [{ id: 'applied', type: 'openai', baseUrl: openAiBaseUrl, models: ['applied-model'], apiKey: 'sk-upstream-scenario-applied-0005' }],
+    channels: [
+      {
+        id: 'applied',
+        type: 'openai',
+        baseUrl: openAiBaseUrl,
+        models: ['applied-model'],
+        apiKey: 'sk-upstream-scenario-applied-0005',
+      },
+    ],
     models: [{ id: 'applied-model', pricing: { inputPerMTok: 1, outputPerMTok: 1 } }],
     accounts: [{ id: 'acct_scenario_applied', name: 'applied', keys: [{ key: `sk-${'a'.repeat(48)}` }] }],
   });
@@ -197,12 +233,17 @@ const driveClients = async (gateway: TestGateway): Promise<void> => {
     const sharded = await gateway.createAccountWithKey({ name: 'sharded', rateLimit: { rpm: 100_000, tpm: 20 } });
     // Endpoints that reserve tokens are refused by the sharded token window; the others count after.
     await send(sharded.key, method, path, body);
-    const shardedSpend = await gateway.createAccountWithKey({ name: 'sharded spend', rateLimit: { rpm: 100_000 }, quota: { limit: 1e-9 } });
+    const shardedSpend = await gateway.createAccountWithKey({
+      name: 'sharded spend',
+      rateLimit: { rpm: 100_000 },
+      quota: { limit: 1e-9 },
+    });
     expectStatus(await send(shardedSpend.key, method, path, body), 429, `${what} on a sharded, spent quota`);
     const limited = await gateway.createAccountWithKey({ name: 'one a minute', rateLimit: { rpm: 1 } });
     // The first request fills the window; if the minute turns before the next, one more fills the new one.
     let refused = false;
-    for (let attempt = 0; attempt < 3 && !refused; attempt += 1) refused = (await send(limited.key, method, path, body)).status === 429;
+    for (let attempt = 0; attempt < 3 && !refused; attempt += 1)
+      refused = (await send(limited.key, method, path, body)).status === 429;
     if (!refused) throw new Error(`${what}: a key allowed one request a minute was never refused`);
   }
   expectStatus(await send(`sk-${'0'.repeat(48)}`, 'GET', '/v1/models'), 401, 'unknown key');
@@ -221,10 +262,21 @@ const driveClients = async (gateway: TestGateway): Promise<void> => {
     `?accountId=${accountId}&from=2000-01-01T00:00:00Z&to=2100-01-01T00:00:00Z`,
   ];
   for (const query of usageQueries) {
-    const page = expectStatus(await gateway.admin('GET', `/admin/v1/usage${query}${query ? '&' : '?'}limit=2`), 200, `usage ${query}`);
+    const page = expectStatus(
+      await gateway.admin('GET', `/admin/v1/usage${query}${query ? '&' : '?'}limit=2`),
+      200,
+      `usage ${query}`,
+    );
     const cursor = (page.body as { nextCursor?: string }).nextCursor;
     if (cursor) {
-      expectStatus(await gateway.admin('GET', `/admin/v1/usage${query}${query ? '&' : '?'}limit=2&cursor=${encodeURIComponent(cursor)}`), 200, `usage ${query}, next page`);
+      expectStatus(
+        await gateway.admin(
+          'GET',
+          `/admin/v1/usage${query}${query ? '&' : '?'}limit=2&cursor=${encodeURIComponent(cursor)}`,
+        ),
+        200,
+        `usage ${query}, next page`,
+      );
     }
   }
 };
@@ -243,11 +295,16 @@ const driveConsole = async (gateway: TestGateway): Promise<void> => {
     expectStatus(await gateway.request(method, path, options), status, `console ${method} ${path}`);
   await send('GET', '/console/', 200);
   await send('GET', '/console/api/config', 200);
-  const operator = (await send('POST', '/console/api/session', 201, { body: { key: gateway.adminKey } })).body as { token: string };
+  const operator = (await send('POST', '/console/api/session', 201, { body: { key: gateway.adminKey } })).body as {
+    token: string;
+  };
   await send('GET', '/console/api/me', 200, { key: operator.token });
-  const member = (await send('POST', '/console/api/session', 201, { body: { email, password } })).body as { token: string };
+  const member = (await send('POST', '/console/api/session', 201, { body: { email, password } })).body as {
+    token: string;
+  };
   await send('GET', '/console/api/me', 200, { key: member.token });
-  const created = (await send('POST', '/console/api/keys', 201, { key: member.token, body: { name: 'scenario' } })).body as { id: string };
+  const created = (await send('POST', '/console/api/keys', 201, { key: member.token, body: { name: 'scenario' } }))
+    .body as { id: string };
   await send('GET', '/console/api/keys', 200, { key: member.token });
   await send('DELETE', `/console/api/keys/${created.id}`, 200, { key: member.token });
   await send('GET', '/console/api/models', 200, { key: member.token });
@@ -274,7 +331,14 @@ const driveAccountRemoval = async (gateway: TestGateway): Promise<void> => {
 const driveFullShardedWindow = async (): Promise<void> => {
   for (const group of ['chat', 'embeddings', 'images', 'audio'] as const) {
     const result = await runAsFunction(group, () =>
-      chargeWindow({ dimension: 'requests', scope: 'account', ownerId: `scenario-${group}`, limit: 100_000, amount: 100_000, windowStart: windowStartOf(Date.now()) }),
+      chargeWindow({
+        dimension: 'requests',
+        scope: 'account',
+        ownerId: `scenario-${group}`,
+        limit: 100_000,
+        amount: 100_000,
+        windowStart: windowStartOf(Date.now()),
+      }),
     );
     if (result.granted) throw new Error(`${group}: a charge larger than any shard's slice was granted`);
   }

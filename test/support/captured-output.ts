@@ -9,7 +9,10 @@ export interface CapturedOutput {
 
 export const captureOutput = (): CapturedOutput => {
   const chunks: string[] = [];
-  const originals = { stdout: process.stdout.write.bind(process.stdout), stderr: process.stderr.write.bind(process.stderr) };
+  const originals = {
+    stdout: process.stdout.write.bind(process.stdout),
+    stderr: process.stderr.write.bind(process.stderr),
+  };
   const recorder =
     (forward: typeof process.stdout.write) =>
     (chunk: string | Uint8Array, ...rest: unknown[]): boolean => {

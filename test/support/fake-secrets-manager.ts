@@ -10,7 +10,8 @@ import type { AddressInfo, Socket } from 'node:net';
  * SDK at `endpoint` through `SECRETS_MANAGER_ENDPOINT`.
  */
 
-export type SecretsOperation = 'CreateSecret' | 'PutSecretValue' | 'GetSecretValue' | 'DeleteSecret' | 'RestoreSecret' | 'ListSecrets';
+export type SecretsOperation =
+  'CreateSecret' | 'PutSecretValue' | 'GetSecretValue' | 'DeleteSecret' | 'RestoreSecret' | 'ListSecrets';
 
 export interface FakeSecret {
   readonly name: string;
@@ -52,7 +53,8 @@ class SecretsManagerFault extends Error {
   }
 }
 
-const notFound = () => new SecretsManagerFault('ResourceNotFoundException', "Secrets Manager can't find the specified secret.");
+const notFound = () =>
+  new SecretsManagerFault('ResourceNotFoundException', "Secrets Manager can't find the specified secret.");
 const markedDeleted = () =>
   new SecretsManagerFault(
     'InvalidRequestException',
@@ -110,8 +112,19 @@ export const startFakeSecretsManager = async (): Promise<FakeSecretsManager> => 
           "You can't create this secret because a secret with this name is already scheduled for deletion.",
         );
       }
-      if (existing) throw new SecretsManagerFault('ResourceExistsException', `The operation failed because the secret ${Name} already exists.`);
-      const secret = save({ name: Name, arn: `${ARN_PREFIX}${Name}-${randomSuffix()}`, value: SecretString, versions: 1, tags: Tags ?? [], deletion: undefined });
+      if (existing)
+        throw new SecretsManagerFault(
+          'ResourceExistsException',
+          `The operation failed because the secret ${Name} already exists.`,
+        );
+      const secret = save({
+        name: Name,
+        arn: `${ARN_PREFIX}${Name}-${randomSuffix()}`,
+        value: SecretString,
+        versions: 1,
+        tags: Tags ?? [],
+        deletion: undefined,
+      });
       return { ARN: secret.arn, Name: secret.name, VersionId: randomUUID() };
     },
     PutSecretValue: ({ SecretId, SecretString }) => {
@@ -145,11 +158,18 @@ export const startFakeSecretsManager = async (): Promise<FakeSecretsManager> => 
         .flatMap((filter) => filter.Values.map((value) => value.toLowerCase()));
       const matching = [...byName.values()]
         .filter((secret) => IncludePlannedDeletion || !secret.deletion)
-        .filter((secret) => namePrefixes.length === 0 || namePrefixes.some((prefix) => secret.name.toLowerCase().startsWith(prefix)));
+        .filter(
+          (secret) =>
+            namePrefixes.length === 0 || namePrefixes.some((prefix) => secret.name.toLowerCase().startsWith(prefix)),
+        );
       const start = Number(NextToken ?? 0);
       const page = matching.slice(start, start + LIST_PAGE_SIZE);
       return {
-        SecretList: page.map((secret) => ({ ARN: secret.arn, Name: secret.name, ...(secret.deletion ? { DeletedDate: epochSeconds() } : {}) })),
+        SecretList: page.map((secret) => ({
+          ARN: secret.arn,
+          Name: secret.name,
+          ...(secret.deletion ? { DeletedDate: epochSeconds() } : {}),
+        })),
         ...(start + LIST_PAGE_SIZE < matching.length ? { NextToken: String(start + LIST_PAGE_SIZE) } : {}),
       };
     },
@@ -185,7 +205,9 @@ export const startFakeSecretsManager = async (): Promise<FakeSecretsManager> => 
   };
 
   const server = createServer((request, response) => {
-    handle(request, response).catch((error: unknown) => answer(response, 500, { __type: 'InternalServiceError', message: String(error) }));
+    handle(request, response).catch((error: unknown) =>
+      answer(response, 500, { __type: 'InternalServiceError', message: String(error) }),
+    );
   });
   server.on('connection', (socket) => {
     sockets.add(socket);

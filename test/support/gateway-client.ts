@@ -11,7 +11,11 @@ export interface TestGateway {
   /** A JSON request with the admin key. */
   admin(method: string, path: string, body?: unknown): Promise<HttpResult>;
   /** Any request; `key` goes in `Authorization: Bearer` unless headers say otherwise. */
-  request(method: string, path: string, options?: { key?: string; body?: unknown; headers?: Record<string, string> }): Promise<HttpResult>;
+  request(
+    method: string,
+    path: string,
+    options?: { key?: string; body?: unknown; headers?: Record<string, string> },
+  ): Promise<HttpResult>;
   /** An account and a user key on it, made through the admin API; returns the plaintext key. */
   createAccountWithKey(
     account?: Record<string, unknown>,
@@ -20,14 +24,19 @@ export interface TestGateway {
   close(): Promise<void>;
 }
 
-const send = async (url: string, method: string, headers: Record<string, string>, body?: unknown): Promise<HttpResult> => {
+const send = async (
+  url: string,
+  method: string,
+  headers: Record<string, string>,
+  body?: unknown,
+): Promise<HttpResult> => {
   const response = await fetch(url, {
     method,
     headers: body === undefined ? headers : { 'content-type': 'application/json', ...headers },
     body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
   });
   const text = await response.text();
-  let parsed: unknown = undefined;
+  let parsed: unknown;
   try {
     parsed = text ? JSON.parse(text) : undefined;
   } catch {

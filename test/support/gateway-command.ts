@@ -43,7 +43,12 @@ export const startGatewayCommand = (environment: Record<string, string>): Gatewa
     detached: true,
   });
   const output = { stdout: '', stderr: '' };
-  const waiting: { pattern: RegExp; stream: 'stdout' | 'stderr'; resolve: (line: string) => void; reject: (error: Error) => void }[] = [];
+  const waiting: {
+    pattern: RegExp;
+    stream: 'stdout' | 'stderr';
+    resolve: (line: string) => void;
+    reject: (error: Error) => void;
+  }[] = [];
   const check = () => {
     for (const waiter of [...waiting]) {
       const found = output[waiter.stream].split('\n').find((line) => waiter.pattern.test(line));
@@ -67,7 +72,11 @@ export const startGatewayCommand = (environment: Record<string, string>): Gatewa
       ended = true;
       check();
       for (const waiter of waiting.splice(0)) {
-        waiter.reject(new Error(`npm start exited (${String(code ?? signal)}) before printing ${String(waiter.pattern)}:\n${output.stdout}\n${output.stderr}`));
+        waiter.reject(
+          new Error(
+            `npm start exited (${String(code ?? signal)}) before printing ${String(waiter.pattern)}:\n${output.stdout}\n${output.stderr}`,
+          ),
+        );
       }
       resolve({ code, signal });
     });

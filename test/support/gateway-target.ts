@@ -12,7 +12,8 @@ const readRemoteTarget = (): RemoteTarget | undefined => {
   const url = process.env.GATEWAY_URL?.trim();
   const adminKey = process.env.GATEWAY_ADMIN_KEY?.trim();
   if (!url && !adminKey) return undefined;
-  if (!url || !adminKey) throw new Error('Set both GATEWAY_URL and GATEWAY_ADMIN_KEY to run the suite against a running gateway.');
+  if (!url || !adminKey)
+    throw new Error('Set both GATEWAY_URL and GATEWAY_ADMIN_KEY to run the suite against a running gateway.');
   return { url: url.replace(/\/+$/, ''), adminKey };
 };
 
@@ -36,4 +37,5 @@ export const itInProcess =
     runsRemotely ? it.skip(`${name} [in-process only: ${reason}]`, body, timeout) : it(name, body, timeout);
 
 /** A suffix that makes names created on a shared gateway unique to this run. */
-export const runId: string = process.env.GATEWAY_TEST_RUN_ID ?? `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+export const runId: string =
+  process.env.GATEWAY_TEST_RUN_ID ?? `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;

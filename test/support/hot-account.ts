@@ -14,14 +14,19 @@ export const HOT_ACCOUNT = {
 } as const;
 
 /** A channel on `upstreamBaseUrl` serving the hot model, the model's price, and the account with a limited key. */
-export const setUpHotAccount = async (gateway: TestGateway, upstreamBaseUrl: string): Promise<{ key: string; accountId: string }> => {
+export const setUpHotAccount = async (
+  gateway: TestGateway,
+  upstreamBaseUrl: string,
+): Promise<{ key: string; accountId: string }> => {
   const channel = await gateway.admin('PUT', '/admin/v1/channels/hot-upstream', {
     type: 'openai',
     baseUrl: upstreamBaseUrl,
     models: [HOT_ACCOUNT.model],
   });
   if (channel.status !== 200) throw new Error(`channel setup failed: ${channel.text}`);
-  await gateway.admin('PUT', `/admin/v1/models/${HOT_ACCOUNT.model}`, { pricing: { inputPerMTok: 1, outputPerMTok: 2 } });
+  await gateway.admin('PUT', `/admin/v1/models/${HOT_ACCOUNT.model}`, {
+    pricing: { inputPerMTok: 1, outputPerMTok: 2 },
+  });
   const limits = { rpm: HOT_ACCOUNT.rpm, tpm: HOT_ACCOUNT.tpm };
   const { key, account } = await gateway.createAccountWithKey(
     { name: 'hot account', quota: { limit: HOT_ACCOUNT.quotaUsd }, rateLimit: limits },

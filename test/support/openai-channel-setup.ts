@@ -18,10 +18,17 @@ export interface OpenAiChannelSetup {
  * channel on it (`channel` adds the models and anything else) and `demo-1` on a demo channel, and an
  * account with a key.
  */
-export const startOpenAiChannel = async (routes: Record<string, WireRoute>, channel: Record<string, unknown>): Promise<OpenAiChannelSetup> => {
+export const startOpenAiChannel = async (
+  routes: Record<string, WireRoute>,
+  channel: Record<string, unknown>,
+): Promise<OpenAiChannelSetup> => {
   const upstream = await startFakeUpstream({ ...openAiRoutes, ...routes });
   const gateway = await startTestGateway();
-  const created = await gateway.admin('PUT', '/admin/v1/channels/fake-openai', { type: 'openai', baseUrl: upstream.baseUrl, ...channel });
+  const created = await gateway.admin('PUT', '/admin/v1/channels/fake-openai', {
+    type: 'openai',
+    baseUrl: upstream.baseUrl,
+    ...channel,
+  });
   if (created.status !== 200) throw new Error(`channel setup failed: ${created.text}`);
   await addOfflineDemoChannel(gateway);
   const { key } = await gateway.createAccountWithKey();

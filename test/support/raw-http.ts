@@ -52,7 +52,11 @@ export interface UploadResult {
  * Uploads `size` bytes with node's HTTP client, as fast as the socket takes them, either with a
  * Content-Length or chunked, and resolves with the answer the client read, or its error.
  */
-export const upload = (url: string, size: number, options: { chunked: boolean; headers?: Record<string, string> }): Promise<UploadResult> =>
+export const upload = (
+  url: string,
+  size: number,
+  options: { chunked: boolean; headers?: Record<string, string> },
+): Promise<UploadResult> =>
   new Promise((resolve) => {
     const headers: Record<string, string | number> = { 'content-type': 'application/json', ...options.headers };
     if (!options.chunked) headers['content-length'] = size;
@@ -60,7 +64,11 @@ export const upload = (url: string, size: number, options: { chunked: boolean; h
       const chunks: Buffer[] = [];
       response.on('data', (chunk: Buffer) => chunks.push(chunk));
       response.on('end', () =>
-        resolve({ status: response.statusCode, headers: response.headers, text: Buffer.concat(chunks).toString('utf8') }),
+        resolve({
+          status: response.statusCode,
+          headers: response.headers,
+          text: Buffer.concat(chunks).toString('utf8'),
+        }),
       );
       response.on('error', (error: NodeJS.ErrnoException) => resolve({ error: error.code ?? error.message }));
     });

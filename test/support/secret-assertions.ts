@@ -10,7 +10,12 @@ export interface WatchedSecret {
 
 /** The spellings a secret may take in bytes that quote it. */
 const spellingsOf = (value: string): string[] => [
-  ...new Set([value, JSON.stringify(value).slice(1, -1), JSON.stringify(value).slice(1, -1).replaceAll('/', '\\/'), encodeURIComponent(value)]),
+  ...new Set([
+    value,
+    JSON.stringify(value).slice(1, -1),
+    JSON.stringify(value).slice(1, -1).replaceAll('/', '\\/'),
+    encodeURIComponent(value),
+  ]),
 ];
 
 /**
@@ -25,7 +30,9 @@ export const expectNoSecretIn = (text: string, secrets: readonly WatchedSecret[]
         const piece = spelling.slice(start, start + MIN_SECRET_FRAGMENT);
         const at = text.indexOf(piece);
         if (at >= 0) {
-          throw new Error(`${where}: a piece of ${secret.name} ('${piece}') appears at ${at}: …${text.slice(Math.max(0, at - 80), at + 80)}…`);
+          throw new Error(
+            `${where}: a piece of ${secret.name} ('${piece}') appears at ${at}: …${text.slice(Math.max(0, at - 80), at + 80)}…`,
+          );
         }
       }
     }

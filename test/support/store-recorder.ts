@@ -1,6 +1,11 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { store } from '../../functions/shared/store/client.js';
-import { physicalTableName, tableDefinitions, tableNames, type TableDefinition } from '../../functions/shared/store/tables.js';
+import {
+  physicalTableName,
+  tableDefinitions,
+  tableNames,
+  type TableDefinition,
+} from '../../functions/shared/store/tables.js';
 
 /**
  * Middleware on the shared store client that sees every command the gateway sends, with its input
@@ -61,16 +66,21 @@ const writesOf = (command: string, input: Input): string[] => {
     case 'TransactWriteItemsCommand':
       return ((input.TransactItems ?? []) as Record<string, Input>[]).flatMap((entry) => {
         const [kind, operation] = Object.entries(entry)[0]!;
-        return kind === 'Put' ? writesOf('PutItemCommand', operation) : kind === 'ConditionCheck' ? [] : writesOf('UpdateItemCommand', operation);
+        return kind === 'Put'
+          ? writesOf('PutItemCommand', operation)
+          : kind === 'ConditionCheck'
+            ? []
+            : writesOf('UpdateItemCommand', operation);
       });
     case 'BatchWriteItemCommand':
-      return Object.entries((input.RequestItems ?? {}) as Record<string, Record<string, { Item?: Item; Key?: Item }>[]>).flatMap(
-        ([table, requests]) =>
-          requests.flatMap((request) => {
-            const put = request.PutRequest?.Item;
-            const key = request.DeleteRequest?.Key;
-            return put ? partitionsWritten(table, put) : key ? partitionsWritten(table, key) : [];
-          }),
+      return Object.entries(
+        (input.RequestItems ?? {}) as Record<string, Record<string, { Item?: Item; Key?: Item }>[]>,
+      ).flatMap(([table, requests]) =>
+        requests.flatMap((request) => {
+          const put = request.PutRequest?.Item;
+          const key = request.DeleteRequest?.Key;
+          return put ? partitionsWritten(table, put) : key ? partitionsWritten(table, key) : [];
+        }),
       );
     default:
       return [];

@@ -34,7 +34,11 @@ interface WireSpec {
   readonly routes: Record<string, WireRoute>;
   readonly baseUrl: (upstream: FakeUpstream) => string;
   /** The request the SDK sends, by hand: for asserting status lines, headers and SSE framing. */
-  readonly raw: (model: string, stream: boolean, key: string) => { path: string; headers: Record<string, string>; body: unknown };
+  readonly raw: (
+    model: string,
+    stream: boolean,
+    key: string,
+  ) => { path: string; headers: Record<string, string>; body: unknown };
   /** One error event on this format's wire (global: to count them). */
   readonly errorEvent: RegExp;
 }
@@ -157,12 +161,18 @@ export const startTwoChannelSetup = async (wire: Wire): Promise<TwoChannelSetup>
 
   const newCaller = async (): Promise<Caller> => {
     const { key, account } = await gateway.createAccountWithKey();
-    const records = async (): Promise<UsageView[]> => (await gateway.admin('GET', `/admin/v1/usage?accountId=${account.id}`)).body.data;
+    const records = async (): Promise<UsageView[]> =>
+      (await gateway.admin('GET', `/admin/v1/usage?accountId=${account.id}`)).body.data;
     return {
       key,
       raw: (model, stream, signal) => {
         const { path, headers, body } = spec.raw(model, stream, key);
-        return fetch(`${gateway.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body), signal });
+        return fetch(`${gateway.url}${path}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', ...headers },
+          body: JSON.stringify(body),
+          signal,
+        });
       },
       usageRecord: async () => {
         await waitFor(async () => (await records()).length > 0);
@@ -180,7 +190,10 @@ export const startTwoChannelSetup = async (wire: Wire): Promise<TwoChannelSetup>
     solo: solo!,
     newCaller,
     takeFirstOffline: async () => {
-      const offline = await channel('first', first!, [PAIR_MODEL], { priority: 10, baseUrl: `${await closedAddress()}/v1` });
+      const offline = await channel('first', first!, [PAIR_MODEL], {
+        priority: 10,
+        baseUrl: `${await closedAddress()}/v1`,
+      });
       if (offline.status !== 200) throw new Error(`channel update failed: ${offline.text}`);
       return {
         restore: async () => {
@@ -213,7 +226,10 @@ export interface SdkUnderTest {
    * Asserts that `error` is the SDK's error for the gateway's envelope: `midStream` when it arrived
    * as an error event after the answer had started (no HTTP status then, for some SDKs).
    */
-  expectGatewayError(error: unknown, expected: { status: number; code: UpstreamFailureCode; midStream?: boolean }): void;
+  expectGatewayError(
+    error: unknown,
+    expected: { status: number; code: UpstreamFailureCode; midStream?: boolean },
+  ): void;
 }
 
 const status429 = (retryAfterSeconds: number): Fault => ({
@@ -252,7 +268,8 @@ const rejection = (work: () => Promise<unknown>): Promise<unknown> =>
 export const describeFailover = (wire: Wire, connect: (key: string, gatewayUrl: string) => SdkUnderTest): void => {
   if (runsRemotely) {
     // Each scenario starts from healthy channels, which only the gateway's own process can reset.
-    it.skip(`${wire} failover scenarios [in-process only: channel cooldowns are reset between scenarios]`, () => undefined);
+    it.skip(`${wire} failover scenarios [in-process only: channel cooldowns are reset between scenarios]`, () =>
+      undefined);
     return;
   }
   let setup: TwoChannelSetup;
@@ -277,14 +294,22 @@ export const describeFailover = (wire: Wire, connect: (key: string, gatewayUrl: 
     ['whole', false],
     ['streamed', true],
   ])('a %s answer', (_name, stream) => {
-    it.each(failuresBeforeFirstByte)('comes from the second channel when the first %s, recorded as its second attempt', async (_fault, fault) => {
-      setup.first.inject(fault);
+    it.each(failuresBeforeFirstByte)(
+      'comes from the second channel when the first %s, recorded as its second attempt',
+      async (_fault, fault) => {
+        setup.first.inject(fault);
 
-      const text = await sdk.ask(PAIR_MODEL, { stream });
+        const text = await sdk.ask(PAIR_MODEL, { stream });
 
-      expect(text).toBe(ANSWER);
-      expect(await caller.usageRecord()).toMatchObject({ channelId: 'second', attempts: 2, status: 'success', stream });
-    });
+        expect(text).toBe(ANSWER);
+        expect(await caller.usageRecord()).toMatchObject({
+          channelId: 'second',
+          attempts: 2,
+          status: 'success',
+          stream,
+        });
+      },
+    );
 
     it('comes from the second channel when nothing listens at the first one’s address', async () => {
       const offline = await setup.takeFirstOffline();
@@ -292,7 +317,12 @@ export const describeFailover = (wire: Wire, connect: (key: string, gatewayUrl: 
         const text = await sdk.ask(PAIR_MODEL, { stream });
 
         expect(text).toBe(ANSWER);
-        expect(await caller.usageRecord()).toMatchObject({ channelId: 'second', attempts: 2, status: 'success', stream });
+        expect(await caller.usageRecord()).toMatchObject({
+          channelId: 'second',
+          attempts: 2,
+          status: 'success',
+          stream,
+        });
       } finally {
         await offline.restore();
       }
@@ -363,7 +393,9 @@ export const describeFailover = (wire: Wire, connect: (key: string, gatewayUrl: 
 
     it('is given up upstream at once when the client goes away', async () => {
       // Whole: the upstream is still thinking (under firstByteMs). Streamed: it is between two events.
-      setup.first.inject(stream ? { kind: 'slow-stream', gapMs: 300 } : { kind: 'delay', ms: TIMEOUTS.firstByteMs - 100 });
+      setup.first.inject(
+        stream ? { kind: 'slow-stream', gapMs: 300 } : { kind: 'delay', ms: TIMEOUTS.firstByteMs - 100 },
+      );
       const abortedBefore = setup.first.abortedByClient;
       const client = new AbortController();
       leaveOnceReceived(setup.first, client);
@@ -402,7 +434,12 @@ export const describeFailover = (wire: Wire, connect: (key: string, gatewayUrl: 
 
       expect(chunks).toBeGreaterThan(0);
       sdk.expectGatewayError(error, { status: 502, code: 'upstream_error', midStream: true });
-      expect(await caller.usageRecord()).toMatchObject({ channelId: 'first', attempts: 1, status: 'upstream_error', stream: true });
+      expect(await caller.usageRecord()).toMatchObject({
+        channelId: 'first',
+        attempts: 1,
+        status: 'upstream_error',
+        stream: true,
+      });
       expect(setup.second.received).toHaveLength(secondCalls);
     });
 

@@ -4,20 +4,32 @@ import { formatResetDuration } from '../../functions/shared/accounting/rate-limi
 
 describe('usageCost', () => {
   test('prompt tokens are priced at the input price and completion tokens at the output price', () => {
-    expect(usageCost({ inputPerMTok: 2, outputPerMTok: 8 }, { promptTokens: 1_000_000, completionTokens: 500_000 })).toBe(6);
+    expect(
+      usageCost({ inputPerMTok: 2, outputPerMTok: 8 }, { promptTokens: 1_000_000, completionTokens: 500_000 }),
+    ).toBe(6);
   });
 
   test('cached prompt tokens are priced at cachedInputPerMTok when the model sets it', () => {
     const pricing = { inputPerMTok: 2, outputPerMTok: 8, cachedInputPerMTok: 0.5 };
-    expect(usageCost(pricing, { promptTokens: 1_000_000, completionTokens: 0, cachedTokens: 400_000 })).toBeCloseTo(1.4, 12);
+    expect(usageCost(pricing, { promptTokens: 1_000_000, completionTokens: 0, cachedTokens: 400_000 })).toBeCloseTo(
+      1.4,
+      12,
+    );
   });
 
   test('cached prompt tokens cost the input price when the model has no cached price', () => {
-    expect(usageCost({ inputPerMTok: 2, outputPerMTok: 8 }, { promptTokens: 10, completionTokens: 0, cachedTokens: 10 })).toBe(0.00002);
+    expect(
+      usageCost({ inputPerMTok: 2, outputPerMTok: 8 }, { promptTokens: 10, completionTokens: 0, cachedTokens: 10 }),
+    ).toBe(0.00002);
   });
 
   test('reasoning tokens are part of the completion and cost the output price, not more', () => {
-    expect(usageCost({ inputPerMTok: 0, outputPerMTok: 10 }, { promptTokens: 0, completionTokens: 100, reasoningTokens: 60 })).toBe(0.001);
+    expect(
+      usageCost(
+        { inputPerMTok: 0, outputPerMTok: 10 },
+        { promptTokens: 0, completionTokens: 100, reasoningTokens: 60 },
+      ),
+    ).toBe(0.001);
   });
 
   test('a model without pricing costs nothing', () => {

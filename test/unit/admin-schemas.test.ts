@@ -58,7 +58,10 @@ describe('account bodies', () => {
 
   test('a patch may be empty, or clear the quota and the model list', () => {
     expect(parseWith(accountPatch, {})).toEqual({});
-    expect(parseWith(accountPatch, { quota: { limit: null }, models: null })).toEqual({ quota: { limit: null }, models: null });
+    expect(parseWith(accountPatch, { quota: { limit: null }, models: null })).toEqual({
+      quota: { limit: null },
+      models: null,
+    });
   });
 });
 
@@ -162,7 +165,11 @@ describe('model bodies', () => {
 
   test.each([
     ['a negative input price', { pricing: { inputPerMTok: -1, outputPerMTok: 1 } }, 'pricing.inputPerMTok'],
-    ['a negative cached price', { pricing: { inputPerMTok: 1, outputPerMTok: 1, cachedInputPerMTok: -0.1 } }, 'pricing.cachedInputPerMTok'],
+    [
+      'a negative cached price',
+      { pricing: { inputPerMTok: 1, outputPerMTok: 1, cachedInputPerMTok: -0.1 } },
+      'pricing.cachedInputPerMTok',
+    ],
     ['an empty alias', { aliases: [''] }, 'aliases[0]'],
     ['an empty owner', { ownedBy: '' }, 'ownedBy'],
   ])('%s is invalid_value on its path', (_, body, param) => {

@@ -7,7 +7,10 @@ import { lambdaContextStub, proxyEvent } from '../support/proxy-event.js';
 type Result = { statusCode: number; headers: Record<string, string>; body: string };
 
 const invoke = async (handler: unknown): Promise<Result> =>
-  (await (handler as (event: unknown, context: unknown) => Promise<Result>)(proxyEvent(), lambdaContextStub())) as Result;
+  (await (handler as (event: unknown, context: unknown) => Promise<Result>)(
+    proxyEvent(),
+    lambdaContextStub(),
+  )) as Result;
 
 /** A buffered endpoint answering `{ text }`. */
 const answering = (text: string) => gatewayHandler({ auth: false }, async () => json(200, { text }));
@@ -51,6 +54,11 @@ describe('a buffered answer and the 6 MB Lambda payload limit', () => {
       headers: { 'content-type': 'application/json', 'x-amzn-errortype': 'InternalServerErrorException' },
       body: '{"message":"Internal server error"}',
     });
-    expect(overPayloadLimit({ ...result, body: 'é'.repeat(BUFFERED_RESPONSE_LIMIT_BYTES / 2 - 1024) }, 'model-gateway-admin')).toBeUndefined();
+    expect(
+      overPayloadLimit(
+        { ...result, body: 'é'.repeat(BUFFERED_RESPONSE_LIMIT_BYTES / 2 - 1024) },
+        'model-gateway-admin',
+      ),
+    ).toBeUndefined();
   });
 });

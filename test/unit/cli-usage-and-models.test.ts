@@ -25,15 +25,34 @@ const run = async (answer: unknown, options: Options, json = false) => {
 
 const totals = { requests: 3, promptTokens: 30, completionTokens: 12, totalTokens: 42, cost: 0.0005 };
 const record = {
-  time: '2026-01-02T03:04:05.000Z', accountId: 'acct_a', keyId: 'key_a', model: 'gpt-x', endpoint: 'chat', status: 'success',
-  promptTokens: 10, completionTokens: 4, totalTokens: 14, cost: 0.0002, latencyMs: 120, overheadMs: 0.8,
+  time: '2026-01-02T03:04:05.000Z',
+  accountId: 'acct_a',
+  keyId: 'key_a',
+  model: 'gpt-x',
+  endpoint: 'chat',
+  status: 'success',
+  promptTokens: 10,
+  completionTokens: 4,
+  totalTokens: 14,
+  cost: 0.0002,
+  latencyMs: 120,
+  overheadMs: 0.8,
 };
 
 describe('gatewayctl usage', () => {
   test('asks for every filter by its API name and prints records, totals over the query and the next cursor', async () => {
-    const { asked, output } = await run({ data: [record], totals, nextCursor: 'abc123' }, {
-      account: 'acct_a', 'key-id': 'key_a', model: 'gpt-x', from: '2026-01-01T00:00:00Z', to: '2026-02-01T00:00:00Z', limit: '1', cursor: 'prev',
-    });
+    const { asked, output } = await run(
+      { data: [record], totals, nextCursor: 'abc123' },
+      {
+        account: 'acct_a',
+        'key-id': 'key_a',
+        model: 'gpt-x',
+        from: '2026-01-01T00:00:00Z',
+        to: '2026-02-01T00:00:00Z',
+        limit: '1',
+        cursor: 'prev',
+      },
+    );
     expect(asked).toEqual([
       'GET /admin/v1/usage?accountId=acct_a&keyId=key_a&model=gpt-x&from=2026-01-01T00%3A00%3A00Z&to=2026-02-01T00%3A00%3A00Z&limit=1&cursor=prev',
     ]);
@@ -84,6 +103,8 @@ describe('gatewayctl models list', () => {
 
   test('marks the built-in demo channel as not serving once another channel exists', () => {
     expect(modelLines([channel('demo', 'demo', ['demo-1'])], [])[0]!.channels).toEqual(['demo']);
-    expect(modelLines([channel('demo', 'demo', ['demo-1']), channel('real', 'openai', ['gpt-x'])], [])[0]!.channels).toEqual(['demo (built-in, not serving)']);
+    expect(
+      modelLines([channel('demo', 'demo', ['demo-1']), channel('real', 'openai', ['gpt-x'])], [])[0]!.channels,
+    ).toEqual(['demo (built-in, not serving)']);
   });
 });

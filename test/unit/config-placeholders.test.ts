@@ -1,5 +1,9 @@
 import fc from 'fast-check';
-import { findPlaceholder, resolvePlaceholders, UnsetPlaceholderError } from '../../functions/shared/config/config-placeholders.js';
+import {
+  findPlaceholder,
+  resolvePlaceholders,
+  UnsetPlaceholderError,
+} from '../../functions/shared/config/config-placeholders.js';
 import { GatewayConfigError } from '../../functions/shared/config/gateway-config-schema.js';
 import { parseGatewayConfig } from '../../functions/shared/config/gateway-config.js';
 import { formatParamPath } from '../../functions/shared/middleware/validate-body.js';
@@ -14,17 +18,23 @@ const documentWithLeaf: fc.Arbitrary<{ document: unknown; leaf: Path | undefined
     const walk = (value: unknown, path: Array<string | number>) => {
       if (typeof value === 'string') leaves.push(path);
       else if (Array.isArray(value)) value.forEach((item, index) => walk(item, [...path, index]));
-      else if (value !== null && typeof value === 'object') for (const [field, item] of Object.entries(value)) walk(item, [...path, field]);
+      else if (value !== null && typeof value === 'object')
+        for (const [field, item] of Object.entries(value)) walk(item, [...path, field]);
     };
     walk(document, []);
-    return leaves.length ? fc.constantFrom(...leaves).map((leaf) => ({ document: document as unknown, leaf: leaf as Path | undefined })) : fc.constant({ document, leaf: undefined });
+    return leaves.length
+      ? fc.constantFrom(...leaves).map((leaf) => ({ document: document as unknown, leaf: leaf as Path | undefined }))
+      : fc.constant({ document, leaf: undefined });
   })
   .filter(({ document }) => !JSON.stringify(document).includes('${'));
 
 const setAt = (document: unknown, path: ReadonlyArray<string | number>, value: unknown): unknown => {
   if (path.length === 0) return value;
   const [head, ...rest] = path;
-  const copy = (Array.isArray(document) ? [...document] : { ...(document as object) }) as Record<string | number, unknown>;
+  const copy = (Array.isArray(document) ? [...document] : { ...(document as object) }) as Record<
+    string | number,
+    unknown
+  >;
   copy[head!] = setAt(copy[head!], rest, value);
   return copy;
 };
@@ -32,14 +42,19 @@ const setAt = (document: unknown, path: ReadonlyArray<string | number>, value: u
 describe('findPlaceholder (what the admin API refuses)', () => {
   test('finds a placeholder written into any string of any document, at its path', () => {
     fc.assert(
-      fc.property(documentWithLeaf, fc.constantFrom('AWS_SECRET_ACCESS_KEY', 'HOME', '_x1'), fc.string(), (sample, name, around) => {
-        fc.pre(sample.leaf !== undefined && !around.includes('${'));
-        const document = setAt(sample.document, sample.leaf!, `${around}\${${name}}${around}`);
+      fc.property(
+        documentWithLeaf,
+        fc.constantFrom('AWS_SECRET_ACCESS_KEY', 'HOME', '_x1'),
+        fc.string(),
+        (sample, name, around) => {
+          fc.pre(sample.leaf !== undefined && !around.includes('${'));
+          const document = setAt(sample.document, sample.leaf!, `${around}\${${name}}${around}`);
 
-        const found = findPlaceholder(document);
+          const found = findPlaceholder(document);
 
-        expect(found).toEqual({ param: formatParamPath(sample.leaf!), name });
-      }),
+          expect(found).toEqual({ param: formatParamPath(sample.leaf!), name });
+        },
+      ),
       { numRuns: 300 },
     );
   });
@@ -57,7 +72,10 @@ describe('findPlaceholder (what the admin API refuses)', () => {
     let deep: unknown = { channels: [{ modelMap: { '${SECRET}': 'x' } }] };
     for (let level = 0; level < 100_000; level++) deep = [deep];
 
-    expect(findPlaceholder({ channels: [{ id: 'a', modelMap: { '${SECRET}': 'x' } }] })).toEqual({ param: 'channels[0].modelMap.${SECRET}', name: 'SECRET' });
+    expect(findPlaceholder({ channels: [{ id: 'a', modelMap: { '${SECRET}': 'x' } }] })).toEqual({
+      param: 'channels[0].modelMap.${SECRET}',
+      name: 'SECRET',
+    });
     expect(findPlaceholder(deep)?.name).toBe('SECRET');
   });
 });
@@ -89,11 +107,16 @@ describe('resolvePlaceholders (the operator’s side)', () => {
   test('a config file reads the environment it is given, not the process’s', () => {
     process.env.PLACEHOLDER_TEST_KEY = 'from-the-process';
     try {
-      const text = 'channels:\n  - id: a\n    type: openai\n    baseUrl: http://127.0.0.1:9/v1\n    apiKey: ${PLACEHOLDER_TEST_KEY}\n    models: [m]\n';
+      const text =
+        'channels:\n  - id: a\n    type: openai\n    baseUrl: http://127.0.0.1:9/v1\n    apiKey: ${PLACEHOLDER_TEST_KEY}\n    models: [m]\n';
 
-      expect(parseGatewayConfig(text, 'gateway.yaml', { PLACEHOLDER_TEST_KEY: 'from-the-operator' }).channels[0]!.apiKey).toBe('from-the-operator');
+      expect(
+        parseGatewayConfig(text, 'gateway.yaml', { PLACEHOLDER_TEST_KEY: 'from-the-operator' }).channels[0]!.apiKey,
+      ).toBe('from-the-operator');
       expect(() => parseGatewayConfig(text, 'gateway.yaml', {})).toThrow(
-        new GatewayConfigError('gateway.yaml: channels[0].apiKey: the environment variable PLACEHOLDER_TEST_KEY is not set'),
+        new GatewayConfigError(
+          'gateway.yaml: channels[0].apiKey: the environment variable PLACEHOLDER_TEST_KEY is not set',
+        ),
       );
     } finally {
       delete process.env.PLACEHOLDER_TEST_KEY;

@@ -6,7 +6,10 @@ const user = { id: 'alice@example.com', accountId: 'acct_a', role: 'member' as c
 describe('local console sessions', () => {
   it('resolve until their lifetime is over, and never after', () => {
     let now = 1_000_000;
-    const sessions = new LocalSessions(() => 60_000, () => now);
+    const sessions = new LocalSessions(
+      () => 60_000,
+      () => now,
+    );
     const { token, expiresAt } = sessions.issue(user);
     expect(expiresAt).toBe(1_060_000);
     now = 1_059_999;

@@ -19,7 +19,10 @@ const functionWith = (origins: string | undefined) => {
 };
 
 const invoke = async (handler: unknown, origin: string): Promise<Result> =>
-  (await (handler as (event: unknown, context: unknown) => Promise<Result>)(proxyEvent({ headers: { Origin: origin } }), lambdaContextStub())) as Result;
+  (await (handler as (event: unknown, context: unknown) => Promise<Result>)(
+    proxyEvent({ headers: { Origin: origin } }),
+    lambdaContextStub(),
+  )) as Result;
 
 describe('CORS headers', () => {
   it('are off by default, whatever the origin', async () => {

@@ -8,7 +8,12 @@ describe('errorResponse', () => {
     expect(response.statusCode).toBe(400);
     expect(response.headers['content-type']).toBe('application/json');
     expect(JSON.parse(response.body as string)).toEqual({
-      error: { message: 'temperature is too high', type: 'invalid_request_error', param: 'temperature', code: 'invalid_value' },
+      error: {
+        message: 'temperature is too high',
+        type: 'invalid_request_error',
+        param: 'temperature',
+        code: 'invalid_value',
+      },
     });
   });
 
@@ -29,7 +34,12 @@ describe('errorResponse', () => {
   });
 
   it('hides the message of a 5xx GatewayError that is not marked exposable', () => {
-    const error = new GatewayError('table gateway-keys missing', { status: 500, type: 'server_error', code: 'internal_error', expose: false });
+    const error = new GatewayError('table gateway-keys missing', {
+      status: 500,
+      type: 'server_error',
+      code: 'internal_error',
+      expose: false,
+    });
 
     expect(JSON.stringify(errorBody(error))).not.toContain('gateway-keys');
   });

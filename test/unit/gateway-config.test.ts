@@ -139,7 +139,9 @@ describe('parseGatewayConfig', () => {
 
   test('two accounts without id and with one name are refused', () => {
     const text = JSON.stringify({ accounts: [{ name: 'Team' }, { name: 'Team' }] });
-    expect(parseError(text, 'gateway.json')).toMatch(/accounts\[1\]\.id: duplicate account id \(an account without id gets one from its name\)/);
+    expect(parseError(text, 'gateway.json')).toMatch(
+      /accounts\[1\]\.id: duplicate account id \(an account without id gets one from its name\)/,
+    );
   });
 
   test('a syntax error gives a position and never quotes the source', () => {

@@ -43,10 +43,17 @@ describe('gatewayHandler', () => {
   });
 
   it('names the failing field path in param', async () => {
-    const response = await invoke(echo, proxyEvent({ body: '{"name":"a","items":[{"role":"user"},{"role":"robot"}]}' }));
+    const response = await invoke(
+      echo,
+      proxyEvent({ body: '{"name":"a","items":[{"role":"user"},{"role":"robot"}]}' }),
+    );
 
     expect(response.statusCode).toBe(400);
-    expect(JSON.parse(response.body).error).toMatchObject({ code: 'invalid_value', param: 'items[1].role', type: 'invalid_request_error' });
+    expect(JSON.parse(response.body).error).toMatchObject({
+      code: 'invalid_value',
+      param: 'items[1].role',
+      type: 'invalid_request_error',
+    });
   });
 
   it('says missing_required for an absent required field', async () => {

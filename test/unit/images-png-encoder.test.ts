@@ -20,7 +20,12 @@ describe('the demo PNG encoder', () => {
       offset += 12 + length;
     }
     expect(chunks.map((chunk) => chunk.type)).toEqual(['IHDR', 'IDAT', 'IEND']);
-    expect([chunks[0]!.data.readUInt32BE(0), chunks[0]!.data.readUInt32BE(4), chunks[0]!.data[8], chunks[0]!.data[9]]).toEqual([3, 2, 8, 2]);
+    expect([
+      chunks[0]!.data.readUInt32BE(0),
+      chunks[0]!.data.readUInt32BE(4),
+      chunks[0]!.data[8],
+      chunks[0]!.data[9],
+    ]).toEqual([3, 2, 8, 2]);
     const rows = inflateSync(chunks[1]!.data);
     expect([...rows.subarray(0, 10)]).toEqual([0, 0, 0, 30, 10, 0, 30, 20, 0, 30]);
   });

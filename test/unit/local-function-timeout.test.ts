@@ -16,7 +16,11 @@ beforeAll(async () => {
   server = createServer((_request, response) => {
     const requestId = `req-${Math.random().toString(36).slice(2)}`;
     response.setHeader('x-request-id', requestId);
-    void withinFunctionTimeout(behave(response), { functionName: 'model-gateway-chat', requestId, timeoutSeconds: TIMEOUT_SECONDS }, response);
+    void withinFunctionTimeout(
+      behave(response),
+      { functionName: 'model-gateway-chat', requestId, timeoutSeconds: TIMEOUT_SECONDS },
+      response,
+    );
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -39,7 +43,11 @@ it("answers API Gateway's 502 for a function stopped before it answered", async 
 
   expect(response.status).toBe(502);
   expect(await response.json()).toEqual({ message: 'Internal server error' });
-  expect(await ended).toMatchObject({ functionName: 'model-gateway-chat', timedOut: true, timeoutSeconds: TIMEOUT_SECONDS });
+  expect(await ended).toMatchObject({
+    functionName: 'model-gateway-chat',
+    timedOut: true,
+    timeoutSeconds: TIMEOUT_SECONDS,
+  });
 });
 
 it('cuts a stream still running at the timeout, so the client sees it broken, not complete', async () => {

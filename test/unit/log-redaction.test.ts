@@ -11,24 +11,31 @@ const token = (minLength: number, maxLength: number) =>
 
 test('a remembered upstream key, in any field of any level, never reaches the written line', () => {
   fc.assert(
-    fc.property(token(16, 64), fc.constantFrom('debug', 'info', 'warn', 'error') as fc.Arbitrary<keyof typeof log>, fc.string(), (key, level, around) => {
-      rememberSecret(key);
-      const previousLevel = process.env.GATEWAY_LOG_LEVEL;
-      process.env.GATEWAY_LOG_LEVEL = 'debug';
-      const output = captureProcessOutput();
-      try {
-        log[level](`upstream said ${around}${key}`, { error: { detail: `x-api-key: ${key}`, nested: [around, key] } });
-      } finally {
-        output.stop();
-        if (previousLevel === undefined) delete process.env.GATEWAY_LOG_LEVEL;
-        else process.env.GATEWAY_LOG_LEVEL = previousLevel;
-      }
+    fc.property(
+      token(16, 64),
+      fc.constantFrom('debug', 'info', 'warn', 'error') as fc.Arbitrary<keyof typeof log>,
+      fc.string(),
+      (key, level, around) => {
+        rememberSecret(key);
+        const previousLevel = process.env.GATEWAY_LOG_LEVEL;
+        process.env.GATEWAY_LOG_LEVEL = 'debug';
+        const output = captureProcessOutput();
+        try {
+          log[level](`upstream said ${around}${key}`, {
+            error: { detail: `x-api-key: ${key}`, nested: [around, key] },
+          });
+        } finally {
+          output.stop();
+          if (previousLevel === undefined) delete process.env.GATEWAY_LOG_LEVEL;
+          else process.env.GATEWAY_LOG_LEVEL = previousLevel;
+        }
 
-      const line = output.text();
-      expect(line.endsWith('\n')).toBe(true);
-      expect(JSON.parse(line)).toMatchObject({ level });
-      expectNoSecretIn(line, [{ name: 'the key', value: key }], 'the log line');
-    }),
+        const line = output.text();
+        expect(line.endsWith('\n')).toBe(true);
+        expect(JSON.parse(line)).toMatchObject({ level });
+        expectNoSecretIn(line, [{ name: 'the key', value: key }], 'the log line');
+      },
+    ),
     { numRuns: 200 },
   );
 });

@@ -47,7 +47,10 @@ const catalog = buildCatalog(
     channel({ id: 'an', type: 'anthropic', models: ['claude-x'], endpoints: ['messages', 'images'] }),
     channel({ id: 'off', models: ['hidden-x'], enabled: false }),
   ],
-  [settings({ id: 'gpt-x', aliases: ['fast', 'claude-x'], ownedBy: 'acme' }), settings({ id: 'not-served', aliases: ['ghost'] })],
+  [
+    settings({ id: 'gpt-x', aliases: ['fast', 'claude-x'], ownedBy: 'acme' }),
+    settings({ id: 'not-served', aliases: ['ghost'] }),
+  ],
 );
 
 describe('buildCatalog', () => {
@@ -77,11 +80,18 @@ describe('buildCatalog', () => {
 
 describe('mayUse', () => {
   it('allows every configured model when neither account nor key lists models', () => {
-    expect(usableModels(principal(null, null), catalog).map((model) => model.id)).toEqual(['claude-x', 'embed-x', 'fast', 'gpt-x']);
+    expect(usableModels(principal(null, null), catalog).map((model) => model.id)).toEqual([
+      'claude-x',
+      'embed-x',
+      'fast',
+      'gpt-x',
+    ]);
   });
 
   it('intersects the account list with the key list', () => {
-    const ids = usableModels(principal(['gpt-x', 'claude-x'], ['claude-x', 'embed-x']), catalog).map((model) => model.id);
+    const ids = usableModels(principal(['gpt-x', 'claude-x'], ['claude-x', 'embed-x']), catalog).map(
+      (model) => model.id,
+    );
 
     expect(ids).toEqual(['claude-x']);
   });
@@ -103,7 +113,9 @@ describe('selectModelListFormat', () => {
   });
 
   it('prefers the Anthropic rule when both apply, as the spec orders them', () => {
-    expect(selectModelListFormat({ 'x-api-key': 'k', 'anthropic-version': 'v', 'x-goog-api-key': 'k' }, {})).toBe('anthropic');
+    expect(selectModelListFormat({ 'x-api-key': 'k', 'anthropic-version': 'v', 'x-goog-api-key': 'k' }, {})).toBe(
+      'anthropic',
+    );
   });
 });
 
@@ -114,20 +126,40 @@ describe('formatModelList', () => {
     expect(formatModelList('openai', models)).toEqual({
       object: 'list',
       data: [
-        { id: 'claude-x', object: 'model', created: 1767323045, owned_by: 'anthropic', supported_endpoints: ['/v1/messages'] },
+        {
+          id: 'claude-x',
+          object: 'model',
+          created: 1767323045,
+          owned_by: 'anthropic',
+          supported_endpoints: ['/v1/messages'],
+        },
         {
           id: 'fast',
           object: 'model',
           created: 1767323045,
           owned_by: 'acme',
-          supported_endpoints: ['/v1/chat/completions', '/v1/messages', '/v1/responses', '/v1/embeddings', '/v1/images/generations', '/v1/audio/speech'],
+          supported_endpoints: [
+            '/v1/chat/completions',
+            '/v1/messages',
+            '/v1/responses',
+            '/v1/embeddings',
+            '/v1/images/generations',
+            '/v1/audio/speech',
+          ],
         },
         {
           id: 'gpt-x',
           object: 'model',
           created: 1767323045,
           owned_by: 'acme',
-          supported_endpoints: ['/v1/chat/completions', '/v1/messages', '/v1/responses', '/v1/embeddings', '/v1/images/generations', '/v1/audio/speech'],
+          supported_endpoints: [
+            '/v1/chat/completions',
+            '/v1/messages',
+            '/v1/responses',
+            '/v1/embeddings',
+            '/v1/images/generations',
+            '/v1/audio/speech',
+          ],
         },
       ],
     });
@@ -136,7 +168,12 @@ describe('formatModelList', () => {
   it('renders the Anthropic list with RFC 3339 times and the page ids', () => {
     const list = formatModelList('anthropic', models) as any;
 
-    expect(list.data[0]).toEqual({ type: 'model', id: 'claude-x', display_name: 'claude-x', created_at: '2026-01-02T03:04:05Z' });
+    expect(list.data[0]).toEqual({
+      type: 'model',
+      id: 'claude-x',
+      display_name: 'claude-x',
+      created_at: '2026-01-02T03:04:05Z',
+    });
     expect(list).toMatchObject({ has_more: false, first_id: 'claude-x', last_id: 'gpt-x' });
   });
 
@@ -146,7 +183,13 @@ describe('formatModelList', () => {
     expect(list.models[2]).toMatchObject({
       name: 'models/gpt-x',
       displayName: 'gpt-x',
-      supportedGenerationMethods: ['generateContent', 'streamGenerateContent', 'countTokens', 'embedContent', 'batchEmbedContents'],
+      supportedGenerationMethods: [
+        'generateContent',
+        'streamGenerateContent',
+        'countTokens',
+        'embedContent',
+        'batchEmbedContents',
+      ],
     });
     expect(list.models[0].supportedGenerationMethods).toEqual([]);
   });

@@ -1,7 +1,10 @@
 import fc from 'fast-check';
 import { usageCost } from '../../functions/shared/accounting/pricing.js';
 import { MEDIA_TOKEN_CEILING, promptTokenBound } from '../../functions/shared/accounting/prompt-token-bound.js';
-import { DEFAULT_OUTPUT_TOKEN_CAP, quotaReservationTokens } from '../../functions/shared/accounting/quota-reservation.js';
+import {
+  DEFAULT_OUTPUT_TOKEN_CAP,
+  quotaReservationTokens,
+} from '../../functions/shared/accounting/quota-reservation.js';
 import type { ModelPricing } from '../../functions/shared/store/models.js';
 
 const bytes = (text: string) => Buffer.byteLength(text, 'utf8');
@@ -14,7 +17,9 @@ const promptText = fc.oneof(
   fc.string({ unit: 'binary', maxLength: 400 }),
   fc.string({ unit: 'grapheme', maxLength: 200 }),
   fc.base64String({ maxLength: 800 }),
-  fc.tuple(fc.string({ unit: 'binary', minLength: 1, maxLength: 2 }), fc.integer({ min: 1, max: 300 })).map(([text, times]) => text.repeat(times)),
+  fc
+    .tuple(fc.string({ unit: 'binary', minLength: 1, maxLength: 2 }), fc.integer({ min: 1, max: 300 }))
+    .map(([text, times]) => text.repeat(times)),
 );
 
 /**
@@ -40,13 +45,21 @@ describe('the quota reservation', () => {
   test('covers the most any upstream can charge for a chat request, whatever its text and however its prompt is cached', () => {
     fc.assert(
       fc.property(
-        fc.array(fc.record({ role: fc.constantFrom('system', 'user', 'assistant'), content: promptText }), { minLength: 1, maxLength: 6 }),
+        fc.array(fc.record({ role: fc.constantFrom('system', 'user', 'assistant'), content: promptText }), {
+          minLength: 1,
+          maxLength: 6,
+        }),
         fc.option(fc.integer({ min: 0, max: 100_000 }), { nil: undefined }),
         pricing,
         fc.integer({ min: 0, max: 100 }),
         (messages, maxTokens, modelPricing, cachedShare) => {
           const body = { model: 'm', messages, ...(maxTokens === undefined ? {} : { max_tokens: maxTokens }) };
-          const reserved = quotaReservationTokens({ model: { id: 'm' }, promptTokens: 1, maxOutputTokens: maxTokens, request: body });
+          const reserved = quotaReservationTokens({
+            model: { id: 'm' },
+            promptTokens: 1,
+            maxOutputTokens: maxTokens,
+            request: body,
+          });
           const promptTokens = maximumPromptTokens(messages.map((message) => message.content));
           const worst = {
             promptTokens,
@@ -82,12 +95,46 @@ describe('the quota reservation', () => {
   });
 
   test.each([
-    ['a chat part with a data URL', { messages: [{ role: 'user', content: [{ type: 'image_url', image_url: { url: `data:image/png;base64,${'A'.repeat(40)}` } }] }] }],
-    ['a chat part with a link', { messages: [{ role: 'user', content: [{ type: 'image_url', image_url: { url: 'https://example.com/a.png' } }] }] }],
-    ['an Anthropic image block', { messages: [{ role: 'user', content: [{ type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'AAAA' } }] }] }],
-    ['a Gemini inline part', { contents: [{ role: 'user', parts: [{ inlineData: { mimeType: 'image/png', data: 'AAAA' } }] }] }],
-    ['a Gemini file part', { contents: [{ role: 'user', parts: [{ fileData: { mimeType: 'image/png', fileUri: 'gs://b/a.png' } }] }] }],
-    ['a Responses input image', { input: [{ role: 'user', content: [{ type: 'input_image', image_url: 'https://example.com/a.png' }] }] }],
+    [
+      'a chat part with a data URL',
+      {
+        messages: [
+          {
+            role: 'user',
+            content: [{ type: 'image_url', image_url: { url: `data:image/png;base64,${'A'.repeat(40)}` } }],
+          },
+        ],
+      },
+    ],
+    [
+      'a chat part with a link',
+      {
+        messages: [{ role: 'user', content: [{ type: 'image_url', image_url: { url: 'https://example.com/a.png' } }] }],
+      },
+    ],
+    [
+      'an Anthropic image block',
+      {
+        messages: [
+          {
+            role: 'user',
+            content: [{ type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'AAAA' } }],
+          },
+        ],
+      },
+    ],
+    [
+      'a Gemini inline part',
+      { contents: [{ role: 'user', parts: [{ inlineData: { mimeType: 'image/png', data: 'AAAA' } }] }] },
+    ],
+    [
+      'a Gemini file part',
+      { contents: [{ role: 'user', parts: [{ fileData: { mimeType: 'image/png', fileUri: 'gs://b/a.png' } }] }] },
+    ],
+    [
+      'a Responses input image',
+      { input: [{ role: 'user', content: [{ type: 'input_image', image_url: 'https://example.com/a.png' }] }] },
+    ],
   ])('counts %s at the most a provider charges for one image, once', (_, body) => {
     const bound = promptTokenBound(body);
     expect(bound).toBeGreaterThanOrEqual(MEDIA_TOKEN_CEILING);
@@ -96,7 +143,14 @@ describe('the quota reservation', () => {
 
   test('counts an inline document or audio payload by its bytes besides the media ceiling', () => {
     const data = 'Q'.repeat(50_000);
-    const body = { messages: [{ role: 'user', content: [{ type: 'document', source: { type: 'base64', media_type: 'application/pdf', data } }] }] };
+    const body = {
+      messages: [
+        {
+          role: 'user',
+          content: [{ type: 'document', source: { type: 'base64', media_type: 'application/pdf', data } }],
+        },
+      ],
+    };
     expect(promptTokenBound(body)).toBeGreaterThanOrEqual(MEDIA_TOKEN_CEILING + data.length);
   });
 
@@ -108,12 +162,17 @@ describe('the quota reservation', () => {
 
   test('reserves the output allowance for each of the answers asked for', () => {
     const body = { model: 'm', n: 3, max_tokens: 100, messages: [{ role: 'user', content: 'hi' }] };
-    expect(quotaReservationTokens({ model: { id: 'm' }, promptTokens: 1, maxOutputTokens: 100, request: body, choices: 3 }).completionTokens).toBe(300);
+    expect(
+      quotaReservationTokens({ model: { id: 'm' }, promptTokens: 1, maxOutputTokens: 100, request: body, choices: 3 })
+        .completionTokens,
+    ).toBe(300);
   });
 
   test('without the request body, reserves four tokens for each estimated one', () => {
     const text = '漢字'.repeat(100);
     const estimate = Math.ceil(bytes(text) / 4);
-    expect(quotaReservationTokens({ model: { id: 'm' }, promptTokens: estimate, maxOutputTokens: 5 }).promptTokens).toBeGreaterThanOrEqual(bytes(text));
+    expect(
+      quotaReservationTokens({ model: { id: 'm' }, promptTokens: estimate, maxOutputTokens: 5 }).promptTokens,
+    ).toBeGreaterThanOrEqual(bytes(text));
   });
 });

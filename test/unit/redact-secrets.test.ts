@@ -38,7 +38,8 @@ const spellings: Record<string, Spelling> = {
 /** Every piece of `text` at least MIN_SECRET_FRAGMENT long. */
 const windows = (text: string): string[] => {
   const all: string[] = [];
-  for (let start = 0; start + MIN_SECRET_FRAGMENT <= text.length; start++) all.push(text.slice(start, start + MIN_SECRET_FRAGMENT));
+  for (let start = 0; start + MIN_SECRET_FRAGMENT <= text.length; start++)
+    all.push(text.slice(start, start + MIN_SECRET_FRAGMENT));
   return all;
 };
 
@@ -72,7 +73,11 @@ describe('known secrets (upstream keys, the function’s AWS credentials)', () =
           const redactor = new SecretRedactor();
           redactor.remember(secret);
           // Cut points that leave every piece at least MIN_SECRET_FRAGMENT long.
-          const cuts = [...new Set(cutSeeds.map((seed) => MIN_SECRET_FRAGMENT + (seed % (secret.length - 2 * MIN_SECRET_FRAGMENT + 1))))]
+          const cuts = [
+            ...new Set(
+              cutSeeds.map((seed) => MIN_SECRET_FRAGMENT + (seed % (secret.length - 2 * MIN_SECRET_FRAGMENT + 1))),
+            ),
+          ]
             .sort((a, b) => a - b)
             .filter((cut, index, all) => index === 0 || cut - all[index - 1]! >= MIN_SECRET_FRAGMENT);
           const pieces = [0, ...cuts].map((start, index) => secret.slice(start, [...cuts, secret.length][index]));
@@ -110,8 +115,12 @@ describe('known secrets (upstream keys, the function’s AWS credentials)', () =
     expect(redactor.redact('{"code":"upstream_error","message":"The upstream provider failed"}')).toBe(
       '{"code":"upstream_error","message":"The upstream provider failed"}',
     );
-    expect(redactor.redact('key upstream-key-of-first, then sk-upstream-secret-value-0123456789.')).toBe(`key ${REDACTED}, then ${REDACTED}.`);
-    expect(redactor.redact('pieces: secret-value-01 and upstream-secret-value')).toBe(`pieces: ${REDACTED} and ${REDACTED}`);
+    expect(redactor.redact('key upstream-key-of-first, then sk-upstream-secret-value-0123456789.')).toBe(
+      `key ${REDACTED}, then ${REDACTED}.`,
+    );
+    expect(redactor.redact('pieces: secret-value-01 and upstream-secret-value')).toBe(
+      `pieces: ${REDACTED} and ${REDACTED}`,
+    );
   });
 
   test('a short secret is removed where it stands as a word, not inside other words', () => {
@@ -129,7 +138,9 @@ describe('known secrets (upstream keys, the function’s AWS credentials)', () =
         (secret, fields) => {
           const redactor = new SecretRedactor();
           redactor.remember(secret);
-          const document = Object.fromEntries(fields.map(([name, before, after]) => [name, `${before}${secret}${after}`]));
+          const document = Object.fromEntries(
+            fields.map(([name, before, after]) => [name, `${before}${secret}${after}`]),
+          );
           const nested = { message: JSON.stringify(document), document };
 
           const output = redactor.redact(JSON.stringify(nested));
@@ -150,10 +161,16 @@ describe('known secrets (upstream keys, the function’s AWS credentials)', () =
         stringOf(`${BASE62}/+=`, 100, 400),
         filler,
         (keyIdTail, secretKey, sessionToken, around) => {
-          const environment = { AWS_ACCESS_KEY_ID: `ASIA${keyIdTail}`, AWS_SECRET_ACCESS_KEY: secretKey, AWS_SESSION_TOKEN: sessionToken };
+          const environment = {
+            AWS_ACCESS_KEY_ID: `ASIA${keyIdTail}`,
+            AWS_SECRET_ACCESS_KEY: secretKey,
+            AWS_SESSION_TOKEN: sessionToken,
+          };
           const redactor = new SecretRedactor({ environment: () => environment });
 
-          const output = redactor.redact(`${around}${secretKey}${around}${encodeURIComponent(sessionToken)}${around}${environment.AWS_ACCESS_KEY_ID}`);
+          const output = redactor.redact(
+            `${around}${secretKey}${around}${encodeURIComponent(sessionToken)}${around}${environment.AWS_ACCESS_KEY_ID}`,
+          );
 
           for (const value of Object.values(environment)) expectNoPieceOf(output, value);
           expectNoPieceOf(output, encodeURIComponent(sessionToken));
@@ -200,24 +217,32 @@ describe('credentials recognised by their name or shape', () => {
     },
   );
 
-  test.each(['key', 'api_key', 'apikey', 'access_token', 'token', 'sig', 'signature', 'X-Amz-Signature', 'X-Amz-Credential', 'X-Amz-Security-Token'])(
-    'a %s= query value is removed, raw or URL-encoded within another URL',
-    (name) => {
-      fc.assert(
-        fc.property(tokenValue, (value) => {
-          const url = `https://upstream.example/v1beta/models/m:generateContent?alt=sse&${name}=${encodeURIComponent(value)}&x=1`;
-          const redactor = new SecretRedactor();
+  test.each([
+    'key',
+    'api_key',
+    'apikey',
+    'access_token',
+    'token',
+    'sig',
+    'signature',
+    'X-Amz-Signature',
+    'X-Amz-Credential',
+    'X-Amz-Security-Token',
+  ])('a %s= query value is removed, raw or URL-encoded within another URL', (name) => {
+    fc.assert(
+      fc.property(tokenValue, (value) => {
+        const url = `https://upstream.example/v1beta/models/m:generateContent?alt=sse&${name}=${encodeURIComponent(value)}&x=1`;
+        const redactor = new SecretRedactor();
 
-          for (const text of [url, `redirect=${encodeURIComponent(url)}`, `GET ${url} HTTP/1.1`]) {
-            const output = redactor.redact(text);
-            expect(output).not.toContain(encodeURIComponent(value));
-            expect(output).not.toContain(encodeURIComponent(encodeURIComponent(value)));
-          }
-        }),
-        RUNS,
-      );
-    },
-  );
+        for (const text of [url, `redirect=${encodeURIComponent(url)}`, `GET ${url} HTTP/1.1`]) {
+          const output = redactor.redact(text);
+          expect(output).not.toContain(encodeURIComponent(value));
+          expect(output).not.toContain(encodeURIComponent(encodeURIComponent(value)));
+        }
+      }),
+      RUNS,
+    );
+  });
 
   test('a word merely ending like a name is no credential name', () => {
     const redactor = new SecretRedactor();
@@ -259,7 +284,8 @@ describe('credentials recognised by their name or shape', () => {
 
         expect(output).toContain(key.slice(0, 10));
         for (let start = 0; start + MIN_SECRET_FRAGMENT <= key.length; start++) {
-          if (start + MIN_SECRET_FRAGMENT > 10) expect(output).not.toContain(key.slice(start, start + MIN_SECRET_FRAGMENT));
+          if (start + MIN_SECRET_FRAGMENT > 10)
+            expect(output).not.toContain(key.slice(start, start + MIN_SECRET_FRAGMENT));
         }
       }),
       RUNS,

@@ -20,13 +20,16 @@ const channel = (id: string): Channel => ({
 });
 
 /** Settles after `ms` of (fake) time, with a value or an error. */
-const after = <T>(ms: number, outcome: () => T): Promise<T> => new Promise((resolve, reject) => setTimeout(() => {
-  try {
-    resolve(outcome());
-  } catch (error) {
-    reject(error);
-  }
-}, ms));
+const after = <T>(ms: number, outcome: () => T): Promise<T> =>
+  new Promise((resolve, reject) =>
+    setTimeout(() => {
+      try {
+        resolve(outcome());
+      } catch (error) {
+        reject(error);
+      }
+    }, ms),
+  );
 
 beforeEach(() => {
   resetChannelHealth();
@@ -42,7 +45,10 @@ describe('RequestTrace', () => {
     trace.responseHead();
     expect(trace.overheadMs).toBe(10);
     expect(trace.firstByteMs).toBe(30);
-    expect(trace.timingHeaders()).toEqual({ 'x-gateway-overhead-ms': '10', 'server-timing': 'gateway;dur=10, upstream;dur=20' });
+    expect(trace.timingHeaders()).toEqual({
+      'x-gateway-overhead-ms': '10',
+      'server-timing': 'gateway;dur=10, upstream;dur=20',
+    });
 
     jest.advanceTimersByTime(100);
     trace.upstreamTime(50); // after the head: the stream's time is counted from its end instead
@@ -69,10 +75,15 @@ describe('withFailover timing', () => {
   test('reports every attempt, failed ones included, and a Retry-After wait as upstream time', async () => {
     const reported: number[] = [];
     const script = [
-      () => after(40, () => { throw upstreamStatusError(429, 'slow down', { retryAfter: '1' }); }),
+      () =>
+        after(40, () => {
+          throw upstreamStatusError(429, 'slow down', { retryAfter: '1' });
+        }),
       () => after(60, () => 'answer'),
     ];
-    const result = withFailover([channel('a')], () => script.shift()!(), { meter: { upstreamTime: (ms) => reported.push(ms) } });
+    const result = withFailover([channel('a')], () => script.shift()!(), {
+      meter: { upstreamTime: (ms) => reported.push(ms) },
+    });
     await jest.advanceTimersByTimeAsync(40);
     await jest.advanceTimersByTimeAsync(1000);
     await jest.advanceTimersByTimeAsync(60);

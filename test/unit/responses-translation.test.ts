@@ -3,7 +3,11 @@ import { accumulateResponse } from 'openai/lib/responses/ResponseAccumulator';
 import type { ChatCompletionChunk } from '../../functions/shared/schemas/chat-completion-result.js';
 import type { ResponsesRequest } from '../../functions/shared/schemas/responses-request.js';
 import type { ResponseStreamEvent } from '../../functions/shared/schemas/responses-result.js';
-import { fromChatCompletion, responsesEventsFromChat, type ResponseContext } from '../../functions/shared/translation/responses-from-chat.js';
+import {
+  fromChatCompletion,
+  responsesEventsFromChat,
+  type ResponseContext,
+} from '../../functions/shared/translation/responses-from-chat.js';
 import { toChatRequest } from '../../functions/shared/translation/responses-to-chat-request.js';
 
 const fixture = (name: string): ChatCompletionChunk[] =>
@@ -41,7 +45,10 @@ describe('chat stream → Responses events', () => {
     const events = await translate('chat-reasoning-text');
 
     expect(events.map((event) => event.sequence_number)).toEqual(events.map((_, index) => index));
-    expect(events[0]).toMatchObject({ type: 'response.created', response: { id: 'resp_test', status: 'in_progress', model: 'public-model', output: [] } });
+    expect(events[0]).toMatchObject({
+      type: 'response.created',
+      response: { id: 'resp_test', status: 'in_progress', model: 'public-model', output: [] },
+    });
     expect(events[1]!.type).toBe('response.in_progress');
     expect(events.at(-1)!.type).toBe('response.completed');
   });
@@ -70,10 +77,28 @@ describe('chat stream → Responses events', () => {
     ]);
     const completed = events.at(-1)!.response as any;
     expect(completed.output).toEqual([
-      { type: 'reasoning', id: 'rs_test', summary: [], content: [{ type: 'reasoning_text', text: 'The user greets. Answer kindly.' }], status: 'completed' },
-      { type: 'message', id: 'msg_test', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: 'Hello there!', annotations: [], logprobs: [] }] },
+      {
+        type: 'reasoning',
+        id: 'rs_test',
+        summary: [],
+        content: [{ type: 'reasoning_text', text: 'The user greets. Answer kindly.' }],
+        status: 'completed',
+      },
+      {
+        type: 'message',
+        id: 'msg_test',
+        role: 'assistant',
+        status: 'completed',
+        content: [{ type: 'output_text', text: 'Hello there!', annotations: [], logprobs: [] }],
+      },
     ]);
-    expect(completed.usage).toEqual({ input_tokens: 10, output_tokens: 9, total_tokens: 19, input_tokens_details: { cached_tokens: 4 }, output_tokens_details: { reasoning_tokens: 5 } });
+    expect(completed.usage).toEqual({
+      input_tokens: 10,
+      output_tokens: 9,
+      total_tokens: 19,
+      input_tokens_details: { cached_tokens: 4 },
+      output_tokens_details: { reasoning_tokens: 5 },
+    });
   });
 
   it('produces events the official SDK accumulates into the same final response', async () => {
@@ -100,7 +125,13 @@ describe('chat stream → Responses events', () => {
     ]);
     const snapshot = sdkSnapshot(events);
     expect(snapshot.output).toMatchObject([
-      { type: 'function_call', call_id: 'call_a', name: 'get_weather', arguments: '{"city":"Paris"}', status: 'completed' },
+      {
+        type: 'function_call',
+        call_id: 'call_a',
+        name: 'get_weather',
+        arguments: '{"city":"Paris"}',
+        status: 'completed',
+      },
       { type: 'function_call', call_id: 'call_b', name: 'get_time', arguments: '{"tz":"CET"}', status: 'completed' },
     ]);
   });
@@ -108,7 +139,10 @@ describe('chat stream → Responses events', () => {
   it('ends a stream cut by the token limit as response.incomplete', async () => {
     const events = await translate('chat-length-cut');
 
-    expect(events.at(-1)).toMatchObject({ type: 'response.incomplete', response: { status: 'incomplete', incomplete_details: { reason: 'max_output_tokens' } } });
+    expect(events.at(-1)).toMatchObject({
+      type: 'response.incomplete',
+      response: { status: 'incomplete', incomplete_details: { reason: 'max_output_tokens' } },
+    });
     expect(sdkSnapshot(events).output[0].content[0].text).toBe('One two');
   });
 });
@@ -121,7 +155,17 @@ describe('chat completion → Response', () => {
         object: 'chat.completion',
         created: 1,
         model: 'upstream',
-        choices: [{ index: 0, finish_reason: 'tool_calls', message: { role: 'assistant', content: 'Checking.', tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'f', arguments: '{}' } }] } }],
+        choices: [
+          {
+            index: 0,
+            finish_reason: 'tool_calls',
+            message: {
+              role: 'assistant',
+              content: 'Checking.',
+              tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'f', arguments: '{}' } }],
+            },
+          },
+        ],
         usage: { prompt_tokens: 3, completion_tokens: 4, total_tokens: 7 },
       },
       context({ instructions: 'sys', temperature: 0.2 }),
@@ -135,10 +179,22 @@ describe('chat completion → Response', () => {
       instructions: 'sys',
       temperature: 0.2,
       output: [
-        { type: 'message', id: 'msg_test', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: 'Checking.', annotations: [] }] },
+        {
+          type: 'message',
+          id: 'msg_test',
+          role: 'assistant',
+          status: 'completed',
+          content: [{ type: 'output_text', text: 'Checking.', annotations: [] }],
+        },
         { type: 'function_call', id: 'fc_test_0', call_id: 'call_1', name: 'f', arguments: '{}', status: 'completed' },
       ],
-      usage: { input_tokens: 3, output_tokens: 4, total_tokens: 7, input_tokens_details: { cached_tokens: 0 }, output_tokens_details: { reasoning_tokens: 0 } },
+      usage: {
+        input_tokens: 3,
+        output_tokens: 4,
+        total_tokens: 7,
+        input_tokens_details: { cached_tokens: 0 },
+        output_tokens_details: { reasoning_tokens: 0 },
+      },
     });
   });
 });
@@ -149,7 +205,13 @@ describe('Responses request → chat request', () => {
       model: 'm',
       instructions: 'Be brief.',
       input: [
-        { role: 'user', content: [{ type: 'input_text', text: 'Look:' }, { type: 'input_image', image_url: 'https://x/cat.png', detail: 'low' }] },
+        {
+          role: 'user',
+          content: [
+            { type: 'input_text', text: 'Look:' },
+            { type: 'input_image', image_url: 'https://x/cat.png', detail: 'low' },
+          ],
+        },
         { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'A cat.' }] },
         { type: 'function_call', call_id: 'call_1', name: 'f', arguments: '{"a":1}' },
         { type: 'function_call', call_id: 'call_2', name: 'g', arguments: '{}' },
@@ -170,15 +232,27 @@ describe('Responses request → chat request', () => {
       model: 'm',
       messages: [
         { role: 'system', content: 'Be brief.' },
-        { role: 'user', content: [{ type: 'text', text: 'Look:' }, { type: 'image_url', image_url: { url: 'https://x/cat.png', detail: 'low' } }] },
-        { role: 'assistant', content: 'A cat.', tool_calls: [
-          { id: 'call_1', type: 'function', function: { name: 'f', arguments: '{"a":1}' } },
-          { id: 'call_2', type: 'function', function: { name: 'g', arguments: '{}' } },
-        ] },
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'Look:' },
+            { type: 'image_url', image_url: { url: 'https://x/cat.png', detail: 'low' } },
+          ],
+        },
+        {
+          role: 'assistant',
+          content: 'A cat.',
+          tool_calls: [
+            { id: 'call_1', type: 'function', function: { name: 'f', arguments: '{"a":1}' } },
+            { id: 'call_2', type: 'function', function: { name: 'g', arguments: '{}' } },
+          ],
+        },
         { role: 'tool', tool_call_id: 'call_1', content: 'one' },
         { role: 'tool', tool_call_id: 'call_2', content: 'two' },
       ],
-      tools: [{ type: 'function', function: { name: 'f', description: 'F', parameters: { type: 'object' }, strict: true } }],
+      tools: [
+        { type: 'function', function: { name: 'f', description: 'F', parameters: { type: 'object' }, strict: true } },
+      ],
       tool_choice: { type: 'function', function: { name: 'f' } },
       max_tokens: 64,
       temperature: 0.3,
@@ -189,9 +263,20 @@ describe('Responses request → chat request', () => {
   });
 
   it('rejects what chat cannot express with a 400 naming the field', () => {
-    expect(() => toChatRequest({ model: 'm', input: 'x', tools: [{ type: 'file_search' }] } as ResponsesRequest)).toThrow(expect.objectContaining({ status: 400, param: 'tools[0].type' }));
-    expect(() => toChatRequest({ model: 'm', input: [{ type: 'item_reference', id: 'x' }] } as ResponsesRequest)).toThrow(expect.objectContaining({ param: 'input[0].type' }));
-    expect(() => toChatRequest({ model: 'm', input: [{ role: 'user', content: [{ type: 'input_image', file_id: 'f' }] }] } as ResponsesRequest)).toThrow(expect.objectContaining({ param: 'input[0].content[0].image_url' }));
-    expect(() => toChatRequest({ model: 'm' } as ResponsesRequest)).toThrow(expect.objectContaining({ param: 'input' }));
+    expect(() =>
+      toChatRequest({ model: 'm', input: 'x', tools: [{ type: 'file_search' }] } as ResponsesRequest),
+    ).toThrow(expect.objectContaining({ status: 400, param: 'tools[0].type' }));
+    expect(() =>
+      toChatRequest({ model: 'm', input: [{ type: 'item_reference', id: 'x' }] } as ResponsesRequest),
+    ).toThrow(expect.objectContaining({ param: 'input[0].type' }));
+    expect(() =>
+      toChatRequest({
+        model: 'm',
+        input: [{ role: 'user', content: [{ type: 'input_image', file_id: 'f' }] }],
+      } as ResponsesRequest),
+    ).toThrow(expect.objectContaining({ param: 'input[0].content[0].image_url' }));
+    expect(() => toChatRequest({ model: 'm' } as ResponsesRequest)).toThrow(
+      expect.objectContaining({ param: 'input' }),
+    );
   });
 });

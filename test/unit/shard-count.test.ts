@@ -15,12 +15,15 @@ describe('how many shards a budget gets', () => {
     expect(requestWindowShards(perMinute(EXACT_REQUESTS_PER_SECOND) + 60)).toBeGreaterThan(1);
   });
 
-  test.each([301, 1_000, 5_000, 10_000])('a request window of %i requests/s keeps each shard at or under 100 writes/s', (perSecond) => {
-    const shards = requestWindowShards(perMinute(perSecond));
-    expect(perSecond / shards).toBeLessThanOrEqual(100);
-  });
+  test.each([301, 1_000, 5_000, 10_000])(
+    'a request window of %i requests/s keeps each shard at or under 100 writes/s',
+    (perSecond) => {
+      const shards = requestWindowShards(perMinute(perSecond));
+      expect(perSecond / shards).toBeLessThanOrEqual(100);
+    },
+  );
 
-  test('a token window gets a shard per million tokens a minute, and at least its request window\'s shards', () => {
+  test("a token window gets a shard per million tokens a minute, and at least its request window's shards", () => {
     expect(tokenWindowShards(1_000_000)).toBe(1);
     expect(tokenWindowShards(30_000_000)).toBe(30);
     expect(tokenWindowShards(1_000_000, perMinute(10_000))).toBe(requestWindowShards(perMinute(10_000)));

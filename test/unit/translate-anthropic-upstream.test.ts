@@ -12,13 +12,34 @@ describe('toAnthropicRequest', () => {
     messages: [
       { role: 'system', content: 'Be brief.' },
       { role: 'developer', content: 'Use metric.' },
-      { role: 'user', content: [{ type: 'text', text: 'Look:' }, { type: 'image_url', image_url: { url: 'data:image/png;base64,iVBOR' } }] },
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'Look:' },
+          { type: 'image_url', image_url: { url: 'data:image/png;base64,iVBOR' } },
+        ],
+      },
       { role: 'user', content: [{ type: 'image_url', image_url: { url: 'https://example.com/cat.jpg' } }] },
-      { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }] },
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [
+          { id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } },
+        ],
+      },
       { role: 'tool', tool_call_id: 'call_1', content: 'sunny' },
       { role: 'user', content: 'Thanks' },
     ],
-    tools: [{ type: 'function', function: { name: 'get_weather', description: 'Weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } } }],
+    tools: [
+      {
+        type: 'function',
+        function: {
+          name: 'get_weather',
+          description: 'Weather',
+          parameters: { type: 'object', properties: { city: { type: 'string' } } },
+        },
+      },
+    ],
     tool_choice: 'required',
     stop: 'END',
     temperature: 0.5,
@@ -41,10 +62,25 @@ describe('toAnthropicRequest', () => {
             { type: 'image', source: { type: 'url', url: 'https://example.com/cat.jpg' } },
           ],
         },
-        { role: 'assistant', content: [{ type: 'tool_use', id: 'call_1', name: 'get_weather', input: { city: 'Paris' } }] },
-        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'call_1', content: 'sunny' }, { type: 'text', text: 'Thanks' }] },
+        {
+          role: 'assistant',
+          content: [{ type: 'tool_use', id: 'call_1', name: 'get_weather', input: { city: 'Paris' } }],
+        },
+        {
+          role: 'user',
+          content: [
+            { type: 'tool_result', tool_use_id: 'call_1', content: 'sunny' },
+            { type: 'text', text: 'Thanks' },
+          ],
+        },
       ],
-      tools: [{ name: 'get_weather', description: 'Weather', input_schema: { type: 'object', properties: { city: { type: 'string' } } } }],
+      tools: [
+        {
+          name: 'get_weather',
+          description: 'Weather',
+          input_schema: { type: 'object', properties: { city: { type: 'string' } } },
+        },
+      ],
       tool_choice: { type: 'any' },
       stop_sequences: ['END'],
       temperature: 0.5,
@@ -52,10 +88,22 @@ describe('toAnthropicRequest', () => {
   });
 
   test('defaults max_tokens and maps a forced function and none', () => {
-    const forced = toAnthropicRequest({ ...request, max_completion_tokens: undefined, tool_choice: { type: 'function', function: { name: 'get_weather' } } }, 'm', true);
+    const forced = toAnthropicRequest(
+      {
+        ...request,
+        max_completion_tokens: undefined,
+        tool_choice: { type: 'function', function: { name: 'get_weather' } },
+      },
+      'm',
+      true,
+    );
     const none = toAnthropicRequest({ ...request, tool_choice: 'none' }, 'm', false);
 
-    expect(forced).toMatchObject({ max_tokens: 4096, tool_choice: { type: 'tool', name: 'get_weather' }, stream: true });
+    expect(forced).toMatchObject({
+      max_tokens: 4096,
+      tool_choice: { type: 'tool', name: 'get_weather' },
+      stream: true,
+    });
     expect(none.tool_choice).toEqual({ type: 'none' });
   });
 
@@ -91,10 +139,17 @@ describe('fromAnthropicResponse', () => {
       message: {
         content: 'Let me check.',
         reasoning_content: 'hmm',
-        tool_calls: [{ id: 'toolu_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }],
+        tool_calls: [
+          { id: 'toolu_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } },
+        ],
       },
     });
-    expect(completion.usage).toEqual({ prompt_tokens: 33, completion_tokens: 5, total_tokens: 38, prompt_tokens_details: { cached_tokens: 20 } });
+    expect(completion.usage).toEqual({
+      prompt_tokens: 33,
+      completion_tokens: 5,
+      total_tokens: 38,
+      prompt_tokens_details: { cached_tokens: 20 },
+    });
   });
 
   test.each([
@@ -103,7 +158,12 @@ describe('fromAnthropicResponse', () => {
     ['max_tokens', 'length'],
     ['refusal', 'content_filter'],
   ])('maps stop_reason %s to %s', (stopReason, finishReason) => {
-    const completion = fromAnthropicResponse({ id: 'm', type: 'message', content: [{ type: 'text', text: '' }], stop_reason: stopReason });
+    const completion = fromAnthropicResponse({
+      id: 'm',
+      type: 'message',
+      content: [{ type: 'text', text: '' }],
+      stop_reason: stopReason,
+    });
 
     expect(completion.choices[0]!.finish_reason).toBe(finishReason);
   });
@@ -119,13 +179,30 @@ describe('the Anthropic stream translator, event by event', () => {
     expect(deltas.map((delta) => delta.reasoning_content ?? '').join('')).toBe('The user wants weather.');
     expect(deltas.map((delta) => delta.content ?? '').join('')).toBe("Okay, let's check the weather.");
     const calls = deltas.flatMap((delta) => delta.tool_calls ?? []);
-    expect(calls[0]).toEqual({ index: 0, id: 'toolu_01T1x1fJ34qAmk2tNTrN7Up6', type: 'function', function: { name: 'get_weather', arguments: '' } });
-    expect(calls.map((call) => call.function?.arguments ?? '').join('')).toBe('{"location": "San Francisco, CA", "unit": "fahrenheit"}');
-    expect(calls.slice(1).map((call) => call.function?.arguments)).toEqual(['{"location":', ' "San Fra', 'ncisco, CA"', ', "unit": "fahrenheit"}']);
+    expect(calls[0]).toEqual({
+      index: 0,
+      id: 'toolu_01T1x1fJ34qAmk2tNTrN7Up6',
+      type: 'function',
+      function: { name: 'get_weather', arguments: '' },
+    });
+    expect(calls.map((call) => call.function?.arguments ?? '').join('')).toBe(
+      '{"location": "San Francisco, CA", "unit": "fahrenheit"}',
+    );
+    expect(calls.slice(1).map((call) => call.function?.arguments)).toEqual([
+      '{"location":',
+      ' "San Fra',
+      'ncisco, CA"',
+      ', "unit": "fahrenheit"}',
+    ]);
     expect(chunks.at(-2)!.choices[0]!.finish_reason).toBe('tool_calls');
     expect(chunks.at(-1)).toMatchObject({
       choices: [],
-      usage: { prompt_tokens: 572, completion_tokens: 89, total_tokens: 661, prompt_tokens_details: { cached_tokens: 100 } },
+      usage: {
+        prompt_tokens: 572,
+        completion_tokens: 89,
+        total_tokens: 661,
+        prompt_tokens_details: { cached_tokens: 100 },
+      },
     });
     expect(translate.done).toBe(true);
   });
@@ -133,7 +210,11 @@ describe('the Anthropic stream translator, event by event', () => {
   test('throws a non-retryable upstream error on a mid-stream error event, after the text before it', () => {
     const translate = createAnthropicStreamTranslator(1);
     const events = readChunks('anthropic/overloaded-mid-stream');
-    const text = events.slice(0, 3).flatMap((event) => translate(event)).map((chunk) => chunk.choices[0]?.delta.content ?? '').join('');
+    const text = events
+      .slice(0, 3)
+      .flatMap((event) => translate(event))
+      .map((chunk) => chunk.choices[0]?.delta.content ?? '')
+      .join('');
 
     expect(text).toBe('Hello');
     expect(() => translate(events[3])).toThrow(UpstreamError);

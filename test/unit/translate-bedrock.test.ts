@@ -11,10 +11,20 @@ import type { ChatCompletionChunk } from '../../functions/shared/schemas/chat-co
 import { readChunks } from '../support/fixtures.js';
 
 const PNG_BASE64 = 'iVBORw0KGgo=';
-const weatherTool = { type: 'function' as const, function: { name: 'get_weather', description: 'The weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } } };
+const weatherTool = {
+  type: 'function' as const,
+  function: {
+    name: 'get_weather',
+    description: 'The weather',
+    parameters: { type: 'object', properties: { city: { type: 'string' } } },
+  },
+};
 
 const converse = (request: Partial<ChatCompletionRequest>) =>
-  toBedrockConverseInput({ model: 'public', messages: [{ role: 'user', content: 'hi' }], ...request } as ChatCompletionRequest, 'anthropic.claude-v1:0');
+  toBedrockConverseInput(
+    { model: 'public', messages: [{ role: 'user', content: 'hi' }], ...request } as ChatCompletionRequest,
+    'anthropic.claude-v1:0',
+  );
 
 const thrown = (action: () => unknown): unknown => {
   try {
@@ -31,9 +41,21 @@ describe('toBedrockConverseInput', () => {
       messages: [
         { role: 'system', content: 'Be brief.' },
         { role: 'developer', content: [{ type: 'text', text: 'Answer in English.' }] },
-        { role: 'user', content: [{ type: 'text', text: 'Look' }, { type: 'image_url', image_url: { url: `data:image/png;base64,${PNG_BASE64}` } }] },
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'Look' },
+            { type: 'image_url', image_url: { url: `data:image/png;base64,${PNG_BASE64}` } },
+          ],
+        },
         { role: 'user', content: 'and tell me the weather' },
-        { role: 'assistant', content: 'Checking.', tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }] },
+        {
+          role: 'assistant',
+          content: 'Checking.',
+          tool_calls: [
+            { id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } },
+          ],
+        },
         { role: 'tool', tool_call_id: 'call_1', content: 'sunny' },
         { role: 'user', content: 'thanks' },
       ],
@@ -50,20 +72,47 @@ describe('toBedrockConverseInput', () => {
       modelId: 'anthropic.claude-v1:0',
       system: [{ text: 'Be brief.' }, { text: 'Answer in English.' }],
       messages: [
-        { role: 'user', content: [{ text: 'Look' }, { image: { format: 'png', source: { bytes: Buffer.from(PNG_BASE64, 'base64') } } }, { text: 'and tell me the weather' }] },
-        { role: 'assistant', content: [{ text: 'Checking.' }, { toolUse: { toolUseId: 'call_1', name: 'get_weather', input: { city: 'Paris' } } }] },
-        { role: 'user', content: [{ toolResult: { toolUseId: 'call_1', content: [{ text: 'sunny' }] } }, { text: 'thanks' }] },
+        {
+          role: 'user',
+          content: [
+            { text: 'Look' },
+            { image: { format: 'png', source: { bytes: Buffer.from(PNG_BASE64, 'base64') } } },
+            { text: 'and tell me the weather' },
+          ],
+        },
+        {
+          role: 'assistant',
+          content: [
+            { text: 'Checking.' },
+            { toolUse: { toolUseId: 'call_1', name: 'get_weather', input: { city: 'Paris' } } },
+          ],
+        },
+        {
+          role: 'user',
+          content: [{ toolResult: { toolUseId: 'call_1', content: [{ text: 'sunny' }] } }, { text: 'thanks' }],
+        },
       ],
       inferenceConfig: { maxTokens: 50, temperature: 1, topP: 0.9, stopSequences: ['END'] },
       toolConfig: {
-        tools: [{ toolSpec: { name: 'get_weather', description: 'The weather', inputSchema: { json: weatherTool.function.parameters } } }],
+        tools: [
+          {
+            toolSpec: {
+              name: 'get_weather',
+              description: 'The weather',
+              inputSchema: { json: weatherTool.function.parameters },
+            },
+          },
+        ],
         toolChoice: { auto: {} },
       },
     });
   });
 
   test('sends no system, inference or tool settings the client did not give', () => {
-    expect(converse({})).toEqual({ modelId: 'anthropic.claude-v1:0', messages: [{ role: 'user', content: [{ text: 'hi' }] }] });
+    expect(converse({})).toEqual({
+      modelId: 'anthropic.claude-v1:0',
+      messages: [{ role: 'user', content: [{ text: 'hi' }] }],
+    });
   });
 
   test.each([
@@ -85,18 +134,30 @@ describe('toBedrockConverseInput', () => {
       tool_choice: 'none',
       messages: [
         { role: 'user', content: 'weather?' },
-        { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'get_weather', arguments: '{}' } }] },
+        {
+          role: 'assistant',
+          content: null,
+          tool_calls: [{ id: 'c1', type: 'function', function: { name: 'get_weather', arguments: '{}' } }],
+        },
         { role: 'tool', tool_call_id: 'c1', content: 'rain' },
       ],
     });
-    expect(withHistory.toolConfig).toEqual({ tools: [expect.objectContaining({ toolSpec: expect.objectContaining({ name: 'get_weather' }) })] });
+    expect(withHistory.toolConfig).toEqual({
+      tools: [expect.objectContaining({ toolSpec: expect.objectContaining({ name: 'get_weather' }) })],
+    });
   });
 
   test('wraps tool arguments that are not a JSON object instead of failing', () => {
     const input = converse({
       messages: [
         { role: 'user', content: 'go' },
-        { role: 'assistant', tool_calls: [{ id: 'a', type: 'function', function: { name: 'f', arguments: 'not json' } }, { id: 'b', type: 'function', function: { name: 'g', arguments: '[1]' } }] },
+        {
+          role: 'assistant',
+          tool_calls: [
+            { id: 'a', type: 'function', function: { name: 'f', arguments: 'not json' } },
+            { id: 'b', type: 'function', function: { name: 'g', arguments: '[1]' } },
+          ],
+        },
       ],
     });
 
@@ -107,14 +168,39 @@ describe('toBedrockConverseInput', () => {
   });
 
   test('takes a PDF file part as a document block with a name Bedrock accepts', () => {
-    const input = converse({ messages: [{ role: 'user', content: [{ type: 'file', file: { filename: 'Q3 report_final.pdf', file_data: 'data:application/pdf;base64,JVBERi0=' } }] }] });
+    const input = converse({
+      messages: [
+        {
+          role: 'user',
+          content: [
+            {
+              type: 'file',
+              file: { filename: 'Q3 report_final.pdf', file_data: 'data:application/pdf;base64,JVBERi0=' },
+            },
+          ],
+        },
+      ],
+    });
 
-    expect(input.messages![0]!.content).toEqual([{ document: { format: 'pdf', name: 'Q3 report-final', source: { bytes: Buffer.from('JVBERi0=', 'base64') } } }]);
+    expect(input.messages![0]!.content).toEqual([
+      { document: { format: 'pdf', name: 'Q3 report-final', source: { bytes: Buffer.from('JVBERi0=', 'base64') } } },
+    ]);
   });
 
   test('refuses an image by link with a 400 naming the part, since Bedrock takes inline images only', () => {
     const error = thrown(() =>
-      converse({ messages: [{ role: 'user', content: 'a' }, { role: 'user', content: [{ type: 'text', text: 'see' }, { type: 'image_url', image_url: { url: 'https://example.com/cat.png' } }] }] }),
+      converse({
+        messages: [
+          { role: 'user', content: 'a' },
+          {
+            role: 'user',
+            content: [
+              { type: 'text', text: 'see' },
+              { type: 'image_url', image_url: { url: 'https://example.com/cat.png' } },
+            ],
+          },
+        ],
+      }),
     ) as GatewayError;
 
     expect(error).toBeInstanceOf(GatewayError);
@@ -123,7 +209,13 @@ describe('toBedrockConverseInput', () => {
   });
 
   test('refuses an image format Bedrock does not take', () => {
-    const error = thrown(() => converse({ messages: [{ role: 'user', content: [{ type: 'image_url', image_url: { url: 'data:image/bmp;base64,Qk0=' } }] }] }));
+    const error = thrown(() =>
+      converse({
+        messages: [
+          { role: 'user', content: [{ type: 'image_url', image_url: { url: 'data:image/bmp;base64,Qk0=' } }] },
+        ],
+      }),
+    );
 
     expect(error).toMatchObject({ status: 400, code: 'invalid_value', param: 'messages[0].content[0].image_url.url' });
   });
@@ -160,7 +252,9 @@ describe('fromBedrockResponse', () => {
           message: {
             role: 'assistant',
             content: 'Calling.',
-            tool_calls: [{ id: 'tooluse_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }],
+            tool_calls: [
+              { id: 'tooluse_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } },
+            ],
             reasoning_content: 'Think.',
             refusal: null,
           },
@@ -168,13 +262,22 @@ describe('fromBedrockResponse', () => {
           logprobs: null,
         },
       ],
-      usage: { prompt_tokens: 30, completion_tokens: 5, total_tokens: 35, prompt_tokens_details: { cached_tokens: 20 } },
+      usage: {
+        prompt_tokens: 30,
+        completion_tokens: 5,
+        total_tokens: 35,
+        prompt_tokens_details: { cached_tokens: 20 },
+      },
     });
   });
 
   test('gives null content to an answer made only of tool calls', () => {
     const completion = fromBedrockResponse(
-      { output: { message: { role: 'assistant', content: [{ toolUse: { toolUseId: 't', name: 'f', input: {} } }] } }, stopReason: 'tool_use', usage: undefined },
+      {
+        output: { message: { role: 'assistant', content: [{ toolUse: { toolUseId: 't', name: 'f', input: {} } }] } },
+        stopReason: 'tool_use',
+        usage: undefined,
+      },
       { id: 'r', model: 'm' },
     );
 
@@ -217,10 +320,28 @@ describe('createBedrockStreamTranslator', () => {
       { reasoning_content: 'The user wants the weather.' },
       { content: 'Let me' },
       { content: ' check.' },
-      { tool_calls: [{ index: 0, id: 'tooluse_kZJMlvQmRJ6eAyJE5GIl7Q', type: 'function', function: { name: 'get_weather', arguments: '' } }] },
+      {
+        tool_calls: [
+          {
+            index: 0,
+            id: 'tooluse_kZJMlvQmRJ6eAyJE5GIl7Q',
+            type: 'function',
+            function: { name: 'get_weather', arguments: '' },
+          },
+        ],
+      },
       { tool_calls: [{ index: 0, function: { arguments: '{"city": "Pa' } }] },
       { tool_calls: [{ index: 0, function: { arguments: 'ris"}' } }] },
-      { tool_calls: [{ index: 1, id: 'tooluse_2mT0dXJ8Qp2B3vFqM1aZ9w', type: 'function', function: { name: 'get_time', arguments: '' } }] },
+      {
+        tool_calls: [
+          {
+            index: 1,
+            id: 'tooluse_2mT0dXJ8Qp2B3vFqM1aZ9w',
+            type: 'function',
+            function: { name: 'get_time', arguments: '' },
+          },
+        ],
+      },
       { tool_calls: [{ index: 1, function: { arguments: '{"zone": "CET"}' } }] },
       {},
       null,
@@ -232,7 +353,12 @@ describe('createBedrockStreamTranslator', () => {
       created: 1,
       model: 'm',
       choices: [],
-      usage: { prompt_tokens: 1412, completion_tokens: 96, total_tokens: 1508, prompt_tokens_details: { cached_tokens: 1000 } },
+      usage: {
+        prompt_tokens: 1412,
+        completion_tokens: 96,
+        total_tokens: 1508,
+        prompt_tokens_details: { cached_tokens: 1000 },
+      },
     });
     expect(new Set(chunks.map((chunk) => chunk.id))).toEqual(new Set(['chatcmpl-req-1']));
   });
@@ -255,7 +381,8 @@ describe('createBedrockStreamTranslator', () => {
 });
 
 describe('bedrockError', () => {
-  const sdkError = (name: string, status: number, message = `${name} message`) => Object.assign(new Error(message), { name, $metadata: { httpStatusCode: status } });
+  const sdkError = (name: string, status: number, message = `${name} message`) =>
+    Object.assign(new Error(message), { name, $metadata: { httpStatusCode: status } });
 
   test.each([
     ['ThrottlingException', 429, 429, true],
@@ -273,18 +400,34 @@ describe('bedrockError', () => {
   });
 
   test("relays a ValidationException's message to the client", () => {
-    expect(bedrockError(sdkError('ValidationException', 400, 'messages: the final turn must be user')).message).toBe('messages: the final turn must be user');
+    expect(bedrockError(sdkError('ValidationException', 400, 'messages: the final turn must be user')).message).toBe(
+      'messages: the final turn must be user',
+    );
   });
 
   test('maps network failures and the SDK timeouts apart', () => {
-    expect(bedrockError(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }))).toMatchObject({ status: 502, code: 'upstream_error', retryable: true });
-    expect(bedrockError(Object.assign(new Error('socket hang up'), { name: 'TimeoutError', code: 'ECONNRESET' }))).toMatchObject({ status: 502, code: 'upstream_error' });
-    expect(bedrockError(Object.assign(new Error('did not establish a connection'), { name: 'TimeoutError' })).message).toMatch(/connect/);
-    expect(bedrockError(Object.assign(new Error('exceeded the configured 100 ms requestTimeout'), { name: 'TimeoutError' }))).toMatchObject({ status: 504, code: 'upstream_timeout' });
+    expect(bedrockError(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }))).toMatchObject({
+      status: 502,
+      code: 'upstream_error',
+      retryable: true,
+    });
+    expect(
+      bedrockError(Object.assign(new Error('socket hang up'), { name: 'TimeoutError', code: 'ECONNRESET' })),
+    ).toMatchObject({ status: 502, code: 'upstream_error' });
+    expect(
+      bedrockError(Object.assign(new Error('did not establish a connection'), { name: 'TimeoutError' })).message,
+    ).toMatch(/connect/);
+    expect(
+      bedrockError(Object.assign(new Error('exceeded the configured 100 ms requestTimeout'), { name: 'TimeoutError' })),
+    ).toMatchObject({ status: 504, code: 'upstream_timeout' });
   });
 
   test('reports a missing AWS identity as a failure of the gateway, not of the client', () => {
-    expect(bedrockError(Object.assign(new Error('Could not load credentials from any providers'), { name: 'CredentialsProviderError' }))).toMatchObject({ status: 502, retryable: true });
+    expect(
+      bedrockError(
+        Object.assign(new Error('Could not load credentials from any providers'), { name: 'CredentialsProviderError' }),
+      ),
+    ).toMatchObject({ status: 502, retryable: true });
   });
 
   test('turns anything after the client went away into a ClientAbortedError', () => {
@@ -306,9 +449,24 @@ describe('bedrockTarget', () => {
   test.each([
     [null, 'eu-west-1', { region: 'eu-west-1', endpoint: undefined }],
     [null, '', { region: 'us-east-1', endpoint: undefined }],
-    ['https://bedrock-runtime.us-west-2.amazonaws.com/', 'eu-west-1', { region: 'us-west-2', endpoint: 'https://bedrock-runtime.us-west-2.amazonaws.com' }],
-    ['https://bedrock-runtime-fips.us-gov-west-1.amazonaws.com', 'us-east-1', { region: 'us-gov-west-1', endpoint: 'https://bedrock-runtime-fips.us-gov-west-1.amazonaws.com' }],
-    ['https://vpce-0a1b-x1y2.bedrock-runtime.ap-southeast-2.vpce.amazonaws.com', 'us-east-1', { region: 'ap-southeast-2', endpoint: 'https://vpce-0a1b-x1y2.bedrock-runtime.ap-southeast-2.vpce.amazonaws.com' }],
+    [
+      'https://bedrock-runtime.us-west-2.amazonaws.com/',
+      'eu-west-1',
+      { region: 'us-west-2', endpoint: 'https://bedrock-runtime.us-west-2.amazonaws.com' },
+    ],
+    [
+      'https://bedrock-runtime-fips.us-gov-west-1.amazonaws.com',
+      'us-east-1',
+      { region: 'us-gov-west-1', endpoint: 'https://bedrock-runtime-fips.us-gov-west-1.amazonaws.com' },
+    ],
+    [
+      'https://vpce-0a1b-x1y2.bedrock-runtime.ap-southeast-2.vpce.amazonaws.com',
+      'us-east-1',
+      {
+        region: 'ap-southeast-2',
+        endpoint: 'https://vpce-0a1b-x1y2.bedrock-runtime.ap-southeast-2.vpce.amazonaws.com',
+      },
+    ],
     ['http://127.0.0.1:4010', 'eu-central-1', { region: 'eu-central-1', endpoint: 'http://127.0.0.1:4010' }],
   ])('baseUrl %s with AWS_REGION %s → %j', (baseUrl, region, expected) => {
     expect(bedrockTarget({ baseUrl }, region)).toEqual(expected);

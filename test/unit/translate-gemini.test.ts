@@ -15,8 +15,22 @@ describe('toGeminiRequest', () => {
       model: 'g',
       messages: [
         { role: 'system', content: 'Be brief.' },
-        { role: 'user', content: [{ type: 'text', text: 'Look' }, { type: 'image_url', image_url: { url: 'data:image/png;base64,AAA' } }, { type: 'image_url', image_url: { url: 'https://x.test/a.png' } }] },
-        { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'f', arguments: '{"a":1}' } }, { id: 'c2', type: 'function', function: { name: 'g', arguments: '{}' } }] },
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'Look' },
+            { type: 'image_url', image_url: { url: 'data:image/png;base64,AAA' } },
+            { type: 'image_url', image_url: { url: 'https://x.test/a.png' } },
+          ],
+        },
+        {
+          role: 'assistant',
+          content: null,
+          tool_calls: [
+            { id: 'c1', type: 'function', function: { name: 'f', arguments: '{"a":1}' } },
+            { id: 'c2', type: 'function', function: { name: 'g', arguments: '{}' } },
+          ],
+        },
         { role: 'tool', tool_call_id: 'c1', content: '{"ok":true}' },
         { role: 'tool', tool_call_id: 'c2', content: 'plain text' },
       ],
@@ -24,14 +38,32 @@ describe('toGeminiRequest', () => {
       max_tokens: 50,
       stop: ['END'],
       response_format: { type: 'json_object' },
-      tools: [{ type: 'function', function: { name: 'f', parameters: { type: 'object', properties: { a: { type: 'number' } } } } }],
+      tools: [
+        {
+          type: 'function',
+          function: { name: 'f', parameters: { type: 'object', properties: { a: { type: 'number' } } } },
+        },
+      ],
       tool_choice: { type: 'function', function: { name: 'f' } },
     });
 
     expect(body).toEqual({
       contents: [
-        { role: 'user', parts: [{ text: 'Look' }, { inlineData: { mimeType: 'image/png', data: 'AAA' } }, { fileData: { mimeType: 'image/png', fileUri: 'https://x.test/a.png' } }] },
-        { role: 'model', parts: [{ functionCall: { id: 'c1', name: 'f', args: { a: 1 } } }, { functionCall: { id: 'c2', name: 'g', args: {} } }] },
+        {
+          role: 'user',
+          parts: [
+            { text: 'Look' },
+            { inlineData: { mimeType: 'image/png', data: 'AAA' } },
+            { fileData: { mimeType: 'image/png', fileUri: 'https://x.test/a.png' } },
+          ],
+        },
+        {
+          role: 'model',
+          parts: [
+            { functionCall: { id: 'c1', name: 'f', args: { a: 1 } } },
+            { functionCall: { id: 'c2', name: 'g', args: {} } },
+          ],
+        },
         {
           role: 'user',
           parts: [
@@ -41,9 +73,18 @@ describe('toGeminiRequest', () => {
         },
       ],
       systemInstruction: { parts: [{ text: 'Be brief.' }] },
-      tools: [{ functionDeclarations: [{ name: 'f', parameters: { type: 'object', properties: { a: { type: 'number' } } } }] }],
+      tools: [
+        {
+          functionDeclarations: [{ name: 'f', parameters: { type: 'object', properties: { a: { type: 'number' } } } }],
+        },
+      ],
       toolConfig: { functionCallingConfig: { mode: 'ANY', allowedFunctionNames: ['f'] } },
-      generationConfig: { temperature: 0.2, maxOutputTokens: 50, stopSequences: ['END'], responseMimeType: 'application/json' },
+      generationConfig: {
+        temperature: 0.2,
+        maxOutputTokens: 50,
+        stopSequences: ['END'],
+        responseMimeType: 'application/json',
+      },
     });
   });
 });
@@ -56,7 +97,14 @@ describe('cleanGeminiSchema', () => {
         type: 'object',
         additionalProperties: false,
         properties: {
-          list: { type: 'array', items: { type: 'object', additionalProperties: false, properties: { n: { type: ['integer', 'null'], default: 1, examples: [2] } } } },
+          list: {
+            type: 'array',
+            items: {
+              type: 'object',
+              additionalProperties: false,
+              properties: { n: { type: ['integer', 'null'], default: 1, examples: [2] } },
+            },
+          },
           kind: { const: 'a' },
         },
       }),
@@ -74,13 +122,28 @@ describe('fromGeminiResponse', () => {
   test('maps function calls to tool_calls and usage with thoughts and cache', () => {
     const completion = fromGeminiResponse(
       {
-        candidates: [{ content: { role: 'model', parts: [{ functionCall: { name: 'f', args: { a: 1 } } }] }, finishReason: 'STOP', index: 0 }],
-        usageMetadata: { promptTokenCount: 10, candidatesTokenCount: 4, thoughtsTokenCount: 2, totalTokenCount: 16, cachedContentTokenCount: 3 },
+        candidates: [
+          {
+            content: { role: 'model', parts: [{ functionCall: { name: 'f', args: { a: 1 } } }] },
+            finishReason: 'STOP',
+            index: 0,
+          },
+        ],
+        usageMetadata: {
+          promptTokenCount: 10,
+          candidatesTokenCount: 4,
+          thoughtsTokenCount: 2,
+          totalTokenCount: 16,
+          cachedContentTokenCount: 3,
+        },
       },
       'p',
     );
 
-    expect(completion.choices[0]).toMatchObject({ finish_reason: 'tool_calls', message: { content: null, tool_calls: [{ id: 'call_p_0', function: { name: 'f', arguments: '{"a":1}' } }] } });
+    expect(completion.choices[0]).toMatchObject({
+      finish_reason: 'tool_calls',
+      message: { content: null, tool_calls: [{ id: 'call_p_0', function: { name: 'f', arguments: '{"a":1}' } }] },
+    });
     expect(completion.usage).toEqual({
       prompt_tokens: 10,
       completion_tokens: 6,
@@ -105,7 +168,10 @@ describe('fromGeminiResponse', () => {
 describe('the Gemini stream translator, event by event', () => {
   test('turns a recorded thought + text + function call stream into chat chunks and a usage chunk', () => {
     const translator = createGeminiStreamTranslator('p', 1);
-    const chunks: ChatCompletionChunk[] = [...readChunks('gemini/text-and-call-stream').flatMap((event) => translator.push(event)), ...translator.end()];
+    const chunks: ChatCompletionChunk[] = [
+      ...readChunks('gemini/text-and-call-stream').flatMap((event) => translator.push(event)),
+      ...translator.end(),
+    ];
     const deltas = chunks.flatMap((chunk) => chunk.choices.map((choice) => choice.delta));
 
     expect(deltas[0]).toEqual({ role: 'assistant', content: '' });
@@ -115,7 +181,15 @@ describe('the Gemini stream translator, event by event', () => {
       { index: 0, id: 'call_p_0', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } },
     ]);
     expect(chunks.at(-2)!.choices[0]!.finish_reason).toBe('tool_calls');
-    expect(chunks.at(-1)).toMatchObject({ choices: [], usage: { prompt_tokens: 20, completion_tokens: 14, total_tokens: 34, prompt_tokens_details: { cached_tokens: 4 } } });
+    expect(chunks.at(-1)).toMatchObject({
+      choices: [],
+      usage: {
+        prompt_tokens: 20,
+        completion_tokens: 14,
+        total_tokens: 34,
+        prompt_tokens_details: { cached_tokens: 4 },
+      },
+    });
   });
 });
 
@@ -128,7 +202,13 @@ describe('Gemini-style inbound', () => {
         { role: 'model', parts: [{ functionCall: { name: 'get_weather', args: { city: 'Paris' } } }] },
         { role: 'user', parts: [{ functionResponse: { name: 'get_weather', response: { temp: 21 } } }] },
       ],
-      tools: [{ functionDeclarations: [{ name: 'get_weather', parameters: { type: 'OBJECT', properties: { city: { type: 'STRING' } } } }] }],
+      tools: [
+        {
+          functionDeclarations: [
+            { name: 'get_weather', parameters: { type: 'OBJECT', properties: { city: { type: 'STRING' } } } },
+          ],
+        },
+      ],
       toolConfig: { functionCallingConfig: { mode: 'ANY' } },
       generationConfig: { maxOutputTokens: 64, temperature: 0 },
     });
@@ -141,13 +221,21 @@ describe('Gemini-style inbound', () => {
       max_tokens: 64,
       temperature: 0,
       tool_choice: 'required',
-      tools: [{ type: 'function', function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } } }],
+      tools: [
+        {
+          type: 'function',
+          function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } },
+        },
+      ],
     });
   });
 
   test('a chat stream becomes Gemini events, with a split tool call sent whole and the finish and usage last', () => {
     const translator = createChatToGeminiStream('public');
-    const events = [...readChunks('openai/tool-call-stream').flatMap((chunk) => translator.push(chunk)), ...translator.end()];
+    const events = [
+      ...readChunks('openai/tool-call-stream').flatMap((chunk) => translator.push(chunk)),
+      ...translator.end(),
+    ];
 
     expect(events[0]!.candidates[0]!.content.parts).toEqual([{ text: 'Checking' }]);
     expect(events[1]!.candidates[0]!.content.parts).toEqual([
@@ -156,7 +244,12 @@ describe('Gemini-style inbound', () => {
     ]);
     expect(events.at(-1)).toMatchObject({
       candidates: [{ finishReason: 'STOP' }],
-      usageMetadata: { promptTokenCount: 50, candidatesTokenCount: 20, totalTokenCount: 70, cachedContentTokenCount: 10 },
+      usageMetadata: {
+        promptTokenCount: 50,
+        candidatesTokenCount: 20,
+        totalTokenCount: 70,
+        cachedContentTokenCount: 10,
+      },
       modelVersion: 'public',
       responseId: 'abc',
     });

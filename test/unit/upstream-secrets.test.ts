@@ -173,7 +173,10 @@ describe('saveChannelKey', () => {
   });
 
   it('keeps the stored reference when the write names no key', async () => {
-    const existing = channel({ id: 'save-keep', apiKeySecretArn: await storeUpstreamKey('save-keep', 'sk-upstream-keep') });
+    const existing = channel({
+      id: 'save-keep',
+      apiKeySecretArn: await storeUpstreamKey('save-keep', 'sk-upstream-keep'),
+    });
     const before = secrets.calls('PutSecretValue') + secrets.calls('CreateSecret');
 
     const fields = await saveChannelKey('save-keep', undefined, existing);
@@ -192,7 +195,11 @@ describe('saveChannelKey', () => {
   });
 
   it('moves a key kept in the record into Secrets Manager on the next write', async () => {
-    const fields = await saveChannelKey('save-migrate', undefined, channel({ id: 'save-migrate', apiKey: 'sk-upstream-legacy' }));
+    const fields = await saveChannelKey(
+      'save-migrate',
+      undefined,
+      channel({ id: 'save-migrate', apiKey: 'sk-upstream-legacy' }),
+    );
 
     expect(fields).toEqual({ apiKeySecretArn: secrets.secret(`${PREFIX}/save-migrate`)?.arn });
     expect(secrets.secret(`${PREFIX}/save-migrate`)?.value).toBe('sk-upstream-legacy');
@@ -203,7 +210,9 @@ describe('saveChannelKey', () => {
     const before = secrets.calls('CreateSecret');
 
     expect(await saveChannelKey('save-local', 'sk-upstream-local', undefined)).toEqual({ apiKey: 'sk-upstream-local' });
-    expect(await saveChannelKey('save-local', undefined, channel({ apiKey: 'sk-upstream-local' }))).toEqual({ apiKey: 'sk-upstream-local' });
+    expect(await saveChannelKey('save-local', undefined, channel({ apiKey: 'sk-upstream-local' }))).toEqual({
+      apiKey: 'sk-upstream-local',
+    });
     expect(secrets.calls('CreateSecret')).toBe(before);
   });
 });

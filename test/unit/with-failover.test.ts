@@ -8,7 +8,12 @@ import {
   recordChannelSuccess,
   resetChannelHealth,
 } from '../../functions/shared/relay/channel-health.js';
-import { ClientAbortedError, UpstreamError, upstreamStatusError, upstreamTimeout } from '../../functions/shared/relay/upstream-errors.js';
+import {
+  ClientAbortedError,
+  UpstreamError,
+  upstreamStatusError,
+  upstreamTimeout,
+} from '../../functions/shared/relay/upstream-errors.js';
 import { MAX_ATTEMPTS, MAX_RETRY_AFTER_WAIT_MS, withFailover } from '../../functions/shared/relay/with-failover.js';
 import type { Channel } from '../../functions/shared/store/channels.js';
 
@@ -85,7 +90,11 @@ describe('channel health', () => {
 describe('withFailover', () => {
   it('moves on to the next channel after a retryable failure and says who answered', async () => {
     const { attempt, calls } = scripted({ a: [serverError()], b: ['from b'] });
-    await expect(withFailover([a, b], attempt)).resolves.toMatchObject({ result: 'from b', channel: { id: 'b' }, attempts: 2 });
+    await expect(withFailover([a, b], attempt)).resolves.toMatchObject({
+      result: 'from b',
+      channel: { id: 'b' },
+      attempts: 2,
+    });
     expect(calls).toEqual(['a', 'b']);
   });
 
@@ -110,7 +119,13 @@ describe('withFailover', () => {
   it(`stops after ${MAX_ATTEMPTS} attempts and throws the last failure`, async () => {
     const channels = ['p', 'q', 'r', 's', 't'].map(channel);
     const last = upstreamTimeout('no response');
-    const { attempt, calls } = scripted({ p: [serverError()], q: [serverError()], r: [last], s: ['never'], t: ['never'] });
+    const { attempt, calls } = scripted({
+      p: [serverError()],
+      q: [serverError()],
+      r: [last],
+      s: ['never'],
+      t: ['never'],
+    });
     await expect(withFailover(channels, attempt)).rejects.toBe(last);
     expect(calls).toEqual(['p', 'q', 'r']);
   });

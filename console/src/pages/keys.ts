@@ -61,7 +61,11 @@ const drawKeys = async (root: HTMLElement, me: Me, issuedKey?: string): Promise<
   ]);
   const error = h('p', { class: 'error', role: 'alert' });
   const name = h('input', { id: 'key-name', required: true, maxlength: 200, placeholder: 'laptop, CI, …' });
-  const expiry = h('select', { id: 'key-expiry' }, expiryChoices.map(([label, days]) => h('option', { value: days ?? '' }, label)));
+  const expiry = h(
+    'select',
+    { id: 'key-expiry' },
+    expiryChoices.map(([label, days]) => h('option', { value: days ?? '' }, label)),
+  );
   const modelBoxes = models.data.map((model) => h('input', { type: 'checkbox', value: model.id, name: 'models' }));
 
   const create = async (event: Event): Promise<void> => {
@@ -114,7 +118,18 @@ const drawKeys = async (root: HTMLElement, me: Me, issuedKey?: string): Promise<
       h(
         'thead',
         {},
-        h('tr', {}, h('th', {}, 'Name'), h('th', {}, 'Key'), seesOthers ? h('th', {}, 'Owner') : null, h('th', {}, 'Models'), h('th', {}, 'Created'), h('th', {}, 'Expires'), h('th', {}, 'Status'), h('th', {})),
+        h(
+          'tr',
+          {},
+          h('th', {}, 'Name'),
+          h('th', {}, 'Key'),
+          seesOthers ? h('th', {}, 'Owner') : null,
+          h('th', {}, 'Models'),
+          h('th', {}, 'Created'),
+          h('th', {}, 'Expires'),
+          h('th', {}, 'Status'),
+          h('th', {}),
+        ),
       ),
       h(
         'tbody',
@@ -131,7 +146,13 @@ const drawKeys = async (root: HTMLElement, me: Me, issuedKey?: string): Promise<
             h('td', {}, formatTime(key.createdAt)),
             h('td', {}, key.expiresAt ? formatTime(key.expiresAt) : 'never'),
             h('td', { class: `status ${key.status}` }, key.status),
-            h('td', {}, key.status === 'active' ? h('button', { type: 'button', class: 'danger', onclick: () => void revoke(key) }, 'Revoke') : null),
+            h(
+              'td',
+              {},
+              key.status === 'active'
+                ? h('button', { type: 'button', class: 'danger', onclick: () => void revoke(key) }, 'Revoke')
+                : null,
+            ),
           ),
         ),
       ),

@@ -11,7 +11,11 @@ interface ModelList {
 export const modelsPage = async (root: HTMLElement): Promise<void> => {
   const models = await call<ModelList>('GET', '/console/api/models');
   const snippetArea = h('div', { id: 'snippets' });
-  const picker = h('select', { id: 'snippet-model' }, models.data.map((model) => h('option', { value: model.id }, model.id)));
+  const picker = h(
+    'select',
+    { id: 'snippet-model' },
+    models.data.map((model) => h('option', { value: model.id }, model.id)),
+  );
 
   const drawSnippets = (): void => {
     const model = picker.value || 'MODEL';
@@ -37,7 +41,15 @@ export const modelsPage = async (root: HTMLElement): Promise<void> => {
   replaceChildren(
     root,
     h('h1', {}, 'Models'),
-    h('p', {}, 'Base URL: ', h('code', { id: 'base-url' }, models.baseUrl), ' (OpenAI-style clients add ', h('code', {}, '/v1'), ').'),
+    h(
+      'p',
+      {},
+      'Base URL: ',
+      h('code', { id: 'base-url' }, models.baseUrl),
+      ' (OpenAI-style clients add ',
+      h('code', {}, '/v1'),
+      ').',
+    ),
     h(
       'table',
       { id: 'models' },
@@ -45,8 +57,18 @@ export const modelsPage = async (root: HTMLElement): Promise<void> => {
       h(
         'tbody',
         {},
-        models.data.length === 0 ? h('tr', {}, h('td', { colspan: 3, class: 'hint' }, 'No model is available to this account.')) : null,
-        models.data.map((model) => h('tr', {}, h('td', {}, h('code', {}, model.id)), h('td', {}, model.ownedBy), h('td', {}, model.endpoints.join(', ')))),
+        models.data.length === 0
+          ? h('tr', {}, h('td', { colspan: 3, class: 'hint' }, 'No model is available to this account.'))
+          : null,
+        models.data.map((model) =>
+          h(
+            'tr',
+            {},
+            h('td', {}, h('code', {}, model.id)),
+            h('td', {}, model.ownedBy),
+            h('td', {}, model.endpoints.join(', ')),
+          ),
+        ),
       ),
     ),
     h('h2', {}, 'Use it from your client'),

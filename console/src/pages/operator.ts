@@ -36,7 +36,10 @@ interface ModelSettings {
 }
 
 const list = (text: string): string[] | undefined => {
-  const items = text.split(',').map((item) => item.trim()).filter(Boolean);
+  const items = text
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean);
   return items.length > 0 ? items : undefined;
 };
 
@@ -44,12 +47,37 @@ const table = (id: string, headings: string[], rows: (string | Node)[][]): HTMLE
   h(
     'table',
     { id },
-    h('thead', {}, h('tr', {}, headings.map((heading) => h('th', {}, heading)))),
-    h('tbody', {}, rows.length === 0 ? h('tr', {}, h('td', { colspan: headings.length, class: 'hint' }, 'None yet.')) : null, rows.map((row) => h('tr', {}, row.map((cell) => h('td', {}, cell))))),
+    h(
+      'thead',
+      {},
+      h(
+        'tr',
+        {},
+        headings.map((heading) => h('th', {}, heading)),
+      ),
+    ),
+    h(
+      'tbody',
+      {},
+      rows.length === 0 ? h('tr', {}, h('td', { colspan: headings.length, class: 'hint' }, 'None yet.')) : null,
+      rows.map((row) =>
+        h(
+          'tr',
+          {},
+          row.map((cell) => h('td', {}, cell)),
+        ),
+      ),
+    ),
   );
 
 /** A form whose submit runs `action` and redraws the page, or shows the server's message. */
-const actionForm = (id: string, title: string, fields: HTMLElement[], action: () => Promise<unknown>, redraw: () => Promise<void>): HTMLElement => {
+const actionForm = (
+  id: string,
+  title: string,
+  fields: HTMLElement[],
+  action: () => Promise<unknown>,
+  redraw: () => Promise<void>,
+): HTMLElement => {
   const error = h('p', { class: 'error', role: 'alert' });
   return h(
     'form',
@@ -75,7 +103,13 @@ const accountsPage = async (root: HTMLElement): Promise<void> => {
   const accounts = await call<{ data: Account[] }>('GET', '/admin/v1/accounts');
   const name = h('input', { id: 'account-name', required: true });
   const models = h('input', { id: 'account-models', placeholder: 'empty: every model' });
-  const quota = h('input', { id: 'account-quota', type: 'number', min: 0, step: 'any', placeholder: 'USD, empty: none' });
+  const quota = h('input', {
+    id: 'account-quota',
+    type: 'number',
+    min: 0,
+    step: 'any',
+    placeholder: 'USD, empty: none',
+  });
   const redraw = () => accountsPage(root);
   replaceChildren(
     root,
@@ -87,7 +121,9 @@ const accountsPage = async (root: HTMLElement): Promise<void> => {
         h('code', {}, account.id),
         account.name,
         account.models?.join(', ') ?? 'all',
-        account.quota.limit === null ? `${formatCost(account.quota.used)} (no limit)` : `${formatCost(account.quota.used)} / ${formatCost(account.quota.limit)}`,
+        account.quota.limit === null
+          ? `${formatCost(account.quota.used)} (no limit)`
+          : `${formatCost(account.quota.used)} / ${formatCost(account.quota.limit)}`,
         account.status,
         formatTime(account.createdAt),
       ]),
@@ -114,22 +150,53 @@ const membersPage = async (root: HTMLElement): Promise<void> => {
     call<{ auth: string }>('GET', '/console/api/config'),
   ]);
   const email = h('input', { id: 'member-email', type: 'email', required: true });
-  const account = h('select', { id: 'member-account' }, accounts.data.map((entry) => h('option', { value: entry.id }, `${entry.name} (${entry.id})`)));
-  const role = h('select', { id: 'member-role' }, ['member', 'account-admin', 'admin'].map((value) => h('option', { value }, value)));
+  const account = h(
+    'select',
+    { id: 'member-account' },
+    accounts.data.map((entry) => h('option', { value: entry.id }, `${entry.name} (${entry.id})`)),
+  );
+  const role = h(
+    'select',
+    { id: 'member-role' },
+    ['member', 'account-admin', 'admin'].map((value) => h('option', { value }, value)),
+  );
   const password = h('input', { id: 'member-password', type: 'password', minlength: 8, autocomplete: 'new-password' });
   const local = config.auth === 'local';
   const redraw = () => membersPage(root);
   const remove = (member: Member) =>
-    h('button', { type: 'button', class: 'danger', onclick: () => void call('DELETE', `/admin/v1/members/${encodeURIComponent(member.id)}`).then(redraw) }, 'Remove');
+    h(
+      'button',
+      {
+        type: 'button',
+        class: 'danger',
+        onclick: () => void call('DELETE', `/admin/v1/members/${encodeURIComponent(member.id)}`).then(redraw),
+      },
+      'Remove',
+    );
   replaceChildren(
     root,
     h('h1', {}, 'Members'),
-    h('p', { class: 'hint' }, local ? 'Locally, members sign in with the password set here.' : 'Members sign in through the user pool with this e-mail address; create them there too.'),
-    table('members', ['E-mail', 'Account', 'Role', ''], members.data.map((member) => [member.id, h('code', {}, member.accountId), member.role, remove(member)])),
+    h(
+      'p',
+      { class: 'hint' },
+      local
+        ? 'Locally, members sign in with the password set here.'
+        : 'Members sign in through the user pool with this e-mail address; create them there too.',
+    ),
+    table(
+      'members',
+      ['E-mail', 'Account', 'Role', ''],
+      members.data.map((member) => [member.id, h('code', {}, member.accountId), member.role, remove(member)]),
+    ),
     actionForm(
       'put-member',
       'Add or change a member',
-      [field('E-mail', email), field('Account', account), field('Role', role), local ? field('Password (local sign-in)', password) : h('span')],
+      [
+        field('E-mail', email),
+        field('Account', account),
+        field('Role', role),
+        local ? field('Password (local sign-in)', password) : h('span'),
+      ],
       () =>
         call('PUT', `/admin/v1/members/${encodeURIComponent(email.value.trim())}`, {
           accountId: account.value,
@@ -144,9 +211,18 @@ const membersPage = async (root: HTMLElement): Promise<void> => {
 const channelsPage = async (root: HTMLElement): Promise<void> => {
   const channels = await call<{ data: Channel[] }>('GET', '/admin/v1/channels');
   const id = h('input', { id: 'channel-id', required: true });
-  const type = h('select', { id: 'channel-type' }, ['openai', 'anthropic', 'gemini', 'bedrock', 'demo'].map((value) => h('option', { value }, value)));
+  const type = h(
+    'select',
+    { id: 'channel-type' },
+    ['openai', 'anthropic', 'gemini', 'bedrock', 'demo'].map((value) => h('option', { value }, value)),
+  );
   const baseUrl = h('input', { id: 'channel-base-url', type: 'url', placeholder: 'https://api.openai.com/v1' });
-  const apiKey = h('input', { id: 'channel-api-key', type: 'password', autocomplete: 'off', placeholder: 'write-only' });
+  const apiKey = h('input', {
+    id: 'channel-api-key',
+    type: 'password',
+    autocomplete: 'off',
+    placeholder: 'write-only',
+  });
   const models = h('input', { id: 'channel-models', required: true });
   const redraw = () => channelsPage(root);
   replaceChildren(
@@ -168,7 +244,13 @@ const channelsPage = async (root: HTMLElement): Promise<void> => {
     actionForm(
       'put-channel',
       'Add or replace a channel (the key is never shown again)',
-      [field('Id', id), field('Type', type), field('Base URL', baseUrl), field('API key', apiKey), field('Models (comma-separated)', models)],
+      [
+        field('Id', id),
+        field('Type', type),
+        field('Base URL', baseUrl),
+        field('API key', apiKey),
+        field('Models (comma-separated)', models),
+      ],
       () =>
         call('PUT', `/admin/v1/channels/${encodeURIComponent(id.value.trim())}`, {
           type: type.value,
@@ -203,7 +285,11 @@ const modelSettingsPage = async (root: HTMLElement): Promise<void> => {
     actionForm(
       'put-model',
       'Set a price',
-      [field('Model', id), field('Input, USD per million tokens', input), field('Output, USD per million tokens', output)],
+      [
+        field('Model', id),
+        field('Input, USD per million tokens', input),
+        field('Output, USD per million tokens', output),
+      ],
       () =>
         call('PUT', `/admin/v1/models/${encodeURIComponent(id.value.trim())}`, {
           pricing: { inputPerMTok: Number(input.value), outputPerMTok: Number(output.value) },

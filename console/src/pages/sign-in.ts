@@ -54,7 +54,11 @@ export const signInPage = (root: HTMLElement, signedIn: () => void): void => {
           id: 'sign-in-form',
           onsubmit: (event: Event) => {
             event.preventDefault();
-            void submit({ email: email.value.trim(), password: password.value, ...(newPassword.value ? { newPassword: newPassword.value } : {}) });
+            void submit({
+              email: email.value.trim(),
+              password: password.value,
+              ...(newPassword.value ? { newPassword: newPassword.value } : {}),
+            });
           },
         },
         h('label', {}, 'E-mail', email),

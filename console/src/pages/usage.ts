@@ -45,7 +45,8 @@ const everyDay = (from: Date, days: number, groups: readonly Group[], pick: (gro
 };
 
 const quotaView = (quota: UsageAnswer['quota']): HTMLElement => {
-  if (quota.limit === null) return h('p', { id: 'quota' }, `Spent ${formatCost(quota.used)}; the account has no quota.`);
+  if (quota.limit === null)
+    return h('p', { id: 'quota' }, `Spent ${formatCost(quota.used)}; the account has no quota.`);
   const left = Math.max(0, quota.limit - quota.used);
   return h(
     'div',
@@ -62,7 +63,9 @@ const drawUsage = async (root: HTMLElement, me: Me, days: number): Promise<void>
   const [byDay, byModel, byKey, keys] = await Promise.all([
     call<UsageAnswer>('GET', `/console/api/usage${query({ ...range, groupBy: 'day', limit: 20 })}`),
     call<UsageAnswer>('GET', `/console/api/usage${query({ ...range, groupBy: 'model', limit: 1 })}`),
-    wholeAccount ? call<UsageAnswer>('GET', `/console/api/usage${query({ ...range, groupBy: 'key', limit: 1 })}`) : undefined,
+    wholeAccount
+      ? call<UsageAnswer>('GET', `/console/api/usage${query({ ...range, groupBy: 'key', limit: 1 })}`)
+      : undefined,
     wholeAccount ? call<{ data: KeyView[] }>('GET', '/console/api/keys') : undefined,
   ]);
   // Account admins see whose key each is: the members' usage.
@@ -70,7 +73,11 @@ const drawUsage = async (root: HTMLElement, me: Me, days: number): Promise<void>
   const totals = byDay.totals;
   const rangePicker = h(
     'select',
-    { id: 'usage-range', class: 'range', onchange: (event: Event) => void drawUsage(root, me, Number((event.target as HTMLSelectElement).value)) },
+    {
+      id: 'usage-range',
+      class: 'range',
+      onchange: (event: Event) => void drawUsage(root, me, Number((event.target as HTMLSelectElement).value)),
+    },
     [7, 30, 90].map((choice) => h('option', { value: choice, selected: choice === days }, `Last ${choice} days`)),
   );
   const modelPoints = (byModel.groups ?? []).map((group) => ({ label: group.model!, value: group.cost }));
@@ -83,23 +90,55 @@ const drawUsage = async (root: HTMLElement, me: Me, days: number): Promise<void>
     h(
       'dl',
       { class: 'totals', id: 'usage-totals' },
-      h('dt', {}, 'Requests'), h('dd', { id: 'total-requests' }, formatNumber(totals.requests)),
-      h('dt', {}, 'Tokens'), h('dd', {}, formatNumber(totals.totalTokens)),
-      h('dt', {}, 'Cost'), h('dd', {}, formatCost(totals.cost)),
+      h('dt', {}, 'Requests'),
+      h('dd', { id: 'total-requests' }, formatNumber(totals.requests)),
+      h('dt', {}, 'Tokens'),
+      h('dd', {}, formatNumber(totals.totalTokens)),
+      h('dt', {}, 'Cost'),
+      h('dd', {}, formatCost(totals.cost)),
     ),
     h(
       'div',
       { class: 'charts' },
-      barChart('Requests per day', everyDay(from, days, byDay.groups ?? [], (group) => group.requests), formatNumber),
-      barChart('Tokens per day', everyDay(from, days, byDay.groups ?? [], (group) => group.totalTokens), formatNumber),
-      barChart('Cost per day (USD)', everyDay(from, days, byDay.groups ?? [], (group) => group.cost), formatCost),
+      barChart(
+        'Requests per day',
+        everyDay(from, days, byDay.groups ?? [], (group) => group.requests),
+        formatNumber,
+      ),
+      barChart(
+        'Tokens per day',
+        everyDay(from, days, byDay.groups ?? [], (group) => group.totalTokens),
+        formatNumber,
+      ),
+      barChart(
+        'Cost per day (USD)',
+        everyDay(from, days, byDay.groups ?? [], (group) => group.cost),
+        formatCost,
+      ),
       barChart('Cost by model (USD)', modelPoints, formatCost),
     ),
     h(
       'table',
       { id: 'usage-by-model' },
-      h('thead', {}, h('tr', {}, h('th', {}, 'Model'), h('th', {}, 'Requests'), h('th', {}, 'Tokens'), h('th', {}, 'Cost'))),
-      h('tbody', {}, (byModel.groups ?? []).map((group) => h('tr', {}, h('td', {}, group.model!), h('td', {}, formatNumber(group.requests)), h('td', {}, formatNumber(group.totalTokens)), h('td', {}, formatCost(group.cost))))),
+      h(
+        'thead',
+        {},
+        h('tr', {}, h('th', {}, 'Model'), h('th', {}, 'Requests'), h('th', {}, 'Tokens'), h('th', {}, 'Cost')),
+      ),
+      h(
+        'tbody',
+        {},
+        (byModel.groups ?? []).map((group) =>
+          h(
+            'tr',
+            {},
+            h('td', {}, group.model!),
+            h('td', {}, formatNumber(group.requests)),
+            h('td', {}, formatNumber(group.totalTokens)),
+            h('td', {}, formatCost(group.cost)),
+          ),
+        ),
+      ),
     ),
     byKey
       ? [
@@ -107,7 +146,20 @@ const drawUsage = async (root: HTMLElement, me: Me, days: number): Promise<void>
           h(
             'table',
             { id: 'usage-by-key' },
-            h('thead', {}, h('tr', {}, h('th', {}, 'Key'), h('th', {}, 'Name'), h('th', {}, 'Member'), h('th', {}, 'Requests'), h('th', {}, 'Tokens'), h('th', {}, 'Cost'))),
+            h(
+              'thead',
+              {},
+              h(
+                'tr',
+                {},
+                h('th', {}, 'Key'),
+                h('th', {}, 'Name'),
+                h('th', {}, 'Member'),
+                h('th', {}, 'Requests'),
+                h('th', {}, 'Tokens'),
+                h('th', {}, 'Cost'),
+              ),
+            ),
             h(
               'tbody',
               {},
@@ -132,11 +184,28 @@ const drawUsage = async (root: HTMLElement, me: Me, days: number): Promise<void>
     h(
       'table',
       { id: 'latest-requests' },
-      h('thead', {}, h('tr', {}, h('th', {}, 'Time'), h('th', {}, 'Model'), h('th', {}, 'Endpoint'), h('th', {}, 'Key'), h('th', {}, 'Status'), h('th', {}, 'Tokens'), h('th', {}, 'Cost'), h('th', {}, 'Latency'))),
+      h(
+        'thead',
+        {},
+        h(
+          'tr',
+          {},
+          h('th', {}, 'Time'),
+          h('th', {}, 'Model'),
+          h('th', {}, 'Endpoint'),
+          h('th', {}, 'Key'),
+          h('th', {}, 'Status'),
+          h('th', {}, 'Tokens'),
+          h('th', {}, 'Cost'),
+          h('th', {}, 'Latency'),
+        ),
+      ),
       h(
         'tbody',
         {},
-        byDay.data.length === 0 ? h('tr', {}, h('td', { colspan: 8, class: 'hint' }, 'No requests in this range.')) : null,
+        byDay.data.length === 0
+          ? h('tr', {}, h('td', { colspan: 8, class: 'hint' }, 'No requests in this range.'))
+          : null,
         byDay.data.map((record) =>
           h(
             'tr',

@@ -60,7 +60,10 @@ export interface Admission {
  * What a reservation of `tokens` costs at most: the prompt at the dearer of the input and cached-input
  * prices, so that no split between cached and uncached tokens can cost more than was reserved.
  */
-const reservationCost = (pricing: ModelPricing | null | undefined, tokens: { promptTokens: number; completionTokens: number }) =>
+const reservationCost = (
+  pricing: ModelPricing | null | undefined,
+  tokens: { promptTokens: number; completionTokens: number },
+) =>
   usageCost(pricing, {
     ...tokens,
     cachedTokens: (pricing?.cachedInputPerMTok ?? 0) > (pricing?.inputPerMTok ?? 0) ? tokens.promptTokens : 0,

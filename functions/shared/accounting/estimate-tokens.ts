@@ -4,7 +4,8 @@ import type { TokenUsage } from '../schemas/chat-completion-result.js';
  * A tokenizer-free estimate for when an upstream reports no usage: about four UTF-8 bytes a token,
  * which is how BPE tokenizers average on English text and code. Records say when a count is estimated.
  */
-export const estimateTokens = (text: string): number => (text.length === 0 ? 0 : Math.max(1, Math.ceil(Buffer.byteLength(text, 'utf8') / 4)));
+export const estimateTokens = (text: string): number =>
+  text.length === 0 ? 0 : Math.max(1, Math.ceil(Buffer.byteLength(text, 'utf8') / 4));
 
 /** The text of a chat message's content, whatever its shape. */
 export const contentText = (content: unknown): string => {
@@ -17,5 +18,12 @@ export const contentText = (content: unknown): string => {
 export const estimateChatUsage = (messages: readonly { content?: unknown }[], completionText: string): TokenUsage => {
   const promptTokens = estimateTokens(messages.map((message) => contentText(message.content)).join('\n'));
   const completionTokens = estimateTokens(completionText);
-  return { promptTokens, completionTokens, totalTokens: promptTokens + completionTokens, cachedTokens: 0, reasoningTokens: 0, source: 'estimate' };
+  return {
+    promptTokens,
+    completionTokens,
+    totalTokens: promptTokens + completionTokens,
+    cachedTokens: 0,
+    reasoningTokens: 0,
+    source: 'estimate',
+  };
 };

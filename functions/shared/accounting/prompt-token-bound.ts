@@ -92,7 +92,9 @@ const boundOf = (request: unknown): number => {
     }
     const object = value as Record<string, unknown>;
     const mime = mimeTypeOf(object);
-    const isMediaPart = (typeof object.type === 'string' && MEDIA_PART_TYPES.has(object.type)) || (typeof object.data === 'string' && mime !== undefined);
+    const isMediaPart =
+      (typeof object.type === 'string' && MEDIA_PART_TYPES.has(object.type)) ||
+      (typeof object.data === 'string' && mime !== undefined);
     const counted = mediaCounted || isMediaPart;
     if (isMediaPart && !mediaCounted) total += MEDIA_TOKEN_CEILING;
     for (const [key, item] of Object.entries(object)) {

@@ -43,7 +43,12 @@ const spendBudget = (accountId: string, limit: number, shards: number): SlicedBu
 const storedLimit = async (accountId: string): Promise<number | null> => {
   const { Item } = await retryThrottledOrBusy(() =>
     store().send(
-      new GetCommand({ TableName: accountsTable(), Key: { id: accountId }, ConsistentRead: true, ProjectionExpression: 'quota' }),
+      new GetCommand({
+        TableName: accountsTable(),
+        Key: { id: accountId },
+        ConsistentRead: true,
+        ProjectionExpression: 'quota',
+      }),
     ),
   );
   const quota = (Item?.quota ?? {}) as { limit?: number | null };

@@ -48,7 +48,9 @@ const table = () => physicalTableName('counters');
 
 /** The number of shards follows from the limit alone, so every instance agrees on it without a read. */
 const shardsOf = (charge: Pick<WindowCharge, 'dimension' | 'limit' | 'requestLimit'>): number =>
-  charge.dimension === 'requests' ? requestWindowShards(charge.limit) : tokenWindowShards(charge.limit, charge.requestLimit);
+  charge.dimension === 'requests'
+    ? requestWindowShards(charge.limit)
+    : tokenWindowShards(charge.limit, charge.requestLimit);
 
 /**
  * One window as a sliced budget. Shard 0 keeps the unsharded id, so a small (one-shard) window is

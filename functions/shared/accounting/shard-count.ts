@@ -50,6 +50,7 @@ export const spendShards = (accountRpm: number | undefined): number => {
   const configured = Number(process.env.GATEWAY_SPEND_SHARDS ?? 1);
   const floor = Number.isFinite(configured) ? clamp(configured) : 1;
   const writesPerSecond = accountRpm ? (accountRpm / 60) * 2 : 0;
-  const fromRate = writesPerSecond <= EXACT_REQUESTS_PER_SECOND ? 1 : clamp(writesPerSecond / SPEND_WRITES_PER_SECOND_PER_SHARD);
+  const fromRate =
+    writesPerSecond <= EXACT_REQUESTS_PER_SECOND ? 1 : clamp(writesPerSecond / SPEND_WRITES_PER_SECOND_PER_SHARD);
   return Math.max(fromRate, floor);
 };

@@ -94,7 +94,9 @@ const chargeShard = async (budget: SlicedBudget, index: number, amount: number):
 };
 
 /** What each shard holds now (strongly consistent), in shard order. */
-export const readShards = async (budget: Pick<SlicedBudget, 'table' | 'key' | 'shards' | 'attribute'>): Promise<number[]> => {
+export const readShards = async (
+  budget: Pick<SlicedBudget, 'table' | 'key' | 'shards' | 'attribute'>,
+): Promise<number[]> => {
   const countOf = (item: Record<string, unknown> | undefined) => {
     const value = item?.[budget.attribute];
     return typeof value === 'number' ? value : 0;
@@ -113,7 +115,8 @@ export const readShards = async (budget: Pick<SlicedBudget, 'table' | 'key' | 's
     const answer = await retryThrottledOrBusy(() =>
       store().send(new BatchGetCommand({ RequestItems: { [budget.table]: { Keys: request, ConsistentRead: true } } })),
     );
-    for (const item of answer.Responses?.[budget.table] ?? []) byKey.set(JSON.stringify(keyFields(item, keys[0]!)), countOf(item));
+    for (const item of answer.Responses?.[budget.table] ?? [])
+      byKey.set(JSON.stringify(keyFields(item, keys[0]!)), countOf(item));
     pending = (answer.UnprocessedKeys?.[budget.table]?.Keys ?? []) as Record<string, unknown>[];
   }
   return keys.map((key) => byKey.get(JSON.stringify(key)) ?? 0);

@@ -38,7 +38,8 @@ export const decodeCursor = (cursor: string, query: string): CursorContent | und
   try {
     const content = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as Record<string, unknown>;
     const { v, q, a, f, t } = content;
-    if (v !== 1 || q !== query || typeof a !== 'string' || typeof f !== 'string' || typeof t !== 'string') return undefined;
+    if (v !== 1 || q !== query || typeof a !== 'string' || typeof f !== 'string' || typeof t !== 'string')
+      return undefined;
     return { query, after: a, from: f, to: t };
   } catch {
     return undefined;

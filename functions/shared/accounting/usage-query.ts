@@ -128,7 +128,9 @@ export const readUsage = async (filter: UsageFilter): Promise<UsageRecord[]> => 
   const source = sourceOf(filter);
   const records: UsageRecord[] = [];
   for (const owner of source.owners) {
-    await Promise.all(allPartitionKeys(owner).map((partition) => readPartition(queryInput(source, filter, partition), records)));
+    await Promise.all(
+      allPartitionKeys(owner).map((partition) => readPartition(queryInput(source, filter, partition), records)),
+    );
   }
   return records.sort((a, b) => sortKeyOf(b).localeCompare(sortKeyOf(a)));
 };
@@ -164,7 +166,13 @@ export const usageTotals = (records: readonly UsageRecord[]): UsageTotals => {
 const groupFields = { model: 'model', account: 'accountId', key: 'keyId', day: 'day' } as const;
 
 const groupValue = (record: UsageRecord, groupBy: UsageGroupBy): string =>
-  groupBy === 'day' ? dayOf(record.time) : groupBy === 'model' ? record.model : groupBy === 'account' ? record.accountId : record.keyId;
+  groupBy === 'day'
+    ? dayOf(record.time)
+    : groupBy === 'model'
+      ? record.model
+      : groupBy === 'account'
+        ? record.accountId
+        : record.keyId;
 
 export type UsageGroup = UsageTotals & Partial<Record<(typeof groupFields)[UsageGroupBy], string>>;
 
@@ -179,7 +187,9 @@ export const usageGroups = (records: readonly UsageRecord[], groupBy: UsageGroup
   }
   const entries = [...groups.entries()].map(([value, totals]) => ({ value, totals: rounded(totals) }));
   entries.sort((a, b) =>
-    groupBy === 'day' ? b.value.localeCompare(a.value) : b.totals.cost - a.totals.cost || a.value.localeCompare(b.value),
+    groupBy === 'day'
+      ? b.value.localeCompare(a.value)
+      : b.totals.cost - a.totals.cost || a.value.localeCompare(b.value),
   );
   return entries.map(({ value, totals }) => ({ [groupFields[groupBy]]: value, ...totals }));
 };
@@ -198,7 +208,14 @@ const EARLIEST = '0000-01-01T00:00:00.000Z';
  */
 export const queryUsage = async (filter: OpenUsageFilter): Promise<{ records: UsageRecord[]; truncated: boolean }> => {
   const to = filter.to ?? new Date().toISOString();
-  const from = filter.from ?? (filter.accountId || filter.keyId ? EARLIEST : new Date(Date.parse(to) - DAY_MS).toISOString());
-  const newestFirst = await readUsage({ accountId: filter.accountId, keyId: filter.keyId, model: filter.model, from, to });
+  const from =
+    filter.from ?? (filter.accountId || filter.keyId ? EARLIEST : new Date(Date.parse(to) - DAY_MS).toISOString());
+  const newestFirst = await readUsage({
+    accountId: filter.accountId,
+    keyId: filter.keyId,
+    model: filter.model,
+    from,
+    to,
+  });
   return { records: newestFirst.slice(0, filter.limit).reverse(), truncated: newestFirst.length > filter.limit };
 };

@@ -61,7 +61,9 @@ export const usageItem = (record: UsageRecord) => {
  */
 export const writeUsageRecord = async (record: UsageRecord): Promise<void> => {
   try {
-    await retryThrottled(() => store().send(new PutCommand({ TableName: physicalTableName('usage'), Item: usageItem(record) })));
+    await retryThrottled(() =>
+      store().send(new PutCommand({ TableName: physicalTableName('usage'), Item: usageItem(record) })),
+    );
   } catch (error) {
     log.error('usage record not stored', {
       event: 'usage_record_not_stored',

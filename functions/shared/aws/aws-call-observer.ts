@@ -30,7 +30,10 @@ export const observeAwsCalls = (next: AwsCallObserver | undefined): void => {
 interface ObservableClient {
   readonly middlewareStack: {
     add(
-      middleware: (next: InitializeHandler<object, object>, context: HandlerExecutionContext) => InitializeHandler<object, object>,
+      middleware: (
+        next: InitializeHandler<object, object>,
+        context: HandlerExecutionContext,
+      ) => InitializeHandler<object, object>,
       options: { step: 'initialize'; name: string; priority: 'high' },
     ): void;
   };

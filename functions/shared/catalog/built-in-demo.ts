@@ -12,4 +12,6 @@ const isBuiltInDemo = (channel: Channel) => channel.id === BUILT_IN_DEMO_CHANNEL
  * a `demo`-type channel under another id is served like any other channel.
  */
 export const servingChannels = (channels: readonly Channel[]): readonly Channel[] =>
-  channels.some((channel) => !isBuiltInDemo(channel)) ? channels.filter((channel) => !isBuiltInDemo(channel)) : channels;
+  channels.some((channel) => !isBuiltInDemo(channel))
+    ? channels.filter((channel) => !isBuiltInDemo(channel))
+    : channels;

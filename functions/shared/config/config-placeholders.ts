@@ -64,7 +64,8 @@ export const findPlaceholder = (document: unknown): FoundPlaceholder | undefined
       const name = firstName(value);
       if (name !== undefined) return { param: paramOf(location), name };
     } else if (Array.isArray(value)) {
-      for (let index = value.length - 1; index >= 0; index--) pending.push({ value: value[index], location: child(location, index) });
+      for (let index = value.length - 1; index >= 0; index--)
+        pending.push({ value: value[index], location: child(location, index) });
     } else if (value !== null && typeof value === 'object') {
       const entries = Object.entries(value);
       for (let index = entries.length - 1; index >= 0; index--) {
@@ -83,7 +84,10 @@ export const findPlaceholder = (document: unknown): FoundPlaceholder | undefined
  * (a whole value, or part of one: `https://${HOST}/v1`). A variable that is not set (or empty) is an
  * UnsetPlaceholderError naming the field, never a silent empty string.
  */
-export const resolvePlaceholders = (document: unknown, environment: Readonly<Record<string, string | undefined>>): unknown => {
+export const resolvePlaceholders = (
+  document: unknown,
+  environment: Readonly<Record<string, string | undefined>>,
+): unknown => {
   const resolveString = (text: string, location: Location | undefined): string =>
     text.replace(PLACEHOLDER, (_match, name: string) => {
       const value = environment[name];
@@ -103,7 +107,9 @@ export const resolvePlaceholders = (document: unknown, environment: Readonly<Rec
     } else if (Array.isArray(value)) {
       const copy: unknown[] = new Array(value.length);
       assign(copy);
-      value.forEach((item, index) => pending.push({ value: item, location: child(location, index), assign: (resolved) => (copy[index] = resolved) }));
+      value.forEach((item, index) =>
+        pending.push({ value: item, location: child(location, index), assign: (resolved) => (copy[index] = resolved) }),
+      );
     } else if (value !== null && typeof value === 'object') {
       const copy: Record<string, unknown> = Object.create(null);
       assign(copy);

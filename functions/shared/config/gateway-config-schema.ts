@@ -89,8 +89,16 @@ export const gatewayConfigSchema = z
   })
   .superRefine(({ channels, models, accounts }, context) => {
     const at = (id: string, ...path: PropertyKey[]): IdAtPath => [id, path];
-    rejectDuplicates(context, 'duplicate channel id', channels.map(({ id }, index) => at(id, 'channels', index, 'id')));
-    rejectDuplicates(context, 'duplicate model id', models.map(({ id }, index) => at(id, 'models', index, 'id')));
+    rejectDuplicates(
+      context,
+      'duplicate channel id',
+      channels.map(({ id }, index) => at(id, 'channels', index, 'id')),
+    );
+    rejectDuplicates(
+      context,
+      'duplicate model id',
+      models.map(({ id }, index) => at(id, 'models', index, 'id')),
+    );
     rejectDuplicates(
       context,
       'duplicate account id (an account without id gets one from its name)',

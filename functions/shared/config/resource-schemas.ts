@@ -53,9 +53,7 @@ export const keyRole = z.enum(['user', 'admin']);
 export const accountStatus = z.enum(['active', 'disabled']);
 
 /** ISO-8601 with a time zone, stored in UTC (`…Z`) so that stored values compare as strings. */
-export const dateTime = z.iso
-  .datetime({ offset: true })
-  .transform((value) => new Date(value).toISOString());
+export const dateTime = z.iso.datetime({ offset: true }).transform((value) => new Date(value).toISOString());
 
 export const accountFields = {
   name: displayName,
@@ -95,7 +93,10 @@ export const modelFields = {
 
 export const channelFields = {
   type: z.enum(channelTypes),
-  baseUrl: z.url({ protocol: /^https?$/, error: 'expected an http or https URL' }).max(2000).optional(),
+  baseUrl: z
+    .url({ protocol: /^https?$/, error: 'expected an http or https URL' })
+    .max(2000)
+    .optional(),
   /** Write-only. Absent on a replace: the stored key is kept; `null`: the stored key is removed. */
   apiKey: z.string().min(1).max(10_000).nullable().optional(),
   models: modelList,
@@ -142,7 +143,8 @@ export const channelTypeRules = (
       code: 'custom',
       input: channel.apiKey,
       path: ['apiKey'],
-      message: 'a channel of type bedrock takes no apiKey: the gateway calls Bedrock with its own AWS credentials (the function\'s IAM role)',
+      message:
+        "a channel of type bedrock takes no apiKey: the gateway calls Bedrock with its own AWS credentials (the function's IAM role)",
     });
   }
 };

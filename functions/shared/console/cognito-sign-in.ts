@@ -12,7 +12,11 @@ interface AuthenticationAnswer {
 }
 
 /** One call of Cognito's public (unsigned) user-pool API, as its JSON 1.1 protocol has it. */
-const callCognito = async (settings: CognitoSettings, action: string, body: object): Promise<AuthenticationAnswer | undefined> => {
+const callCognito = async (
+  settings: CognitoSettings,
+  action: string,
+  body: object,
+): Promise<AuthenticationAnswer | undefined> => {
   const response = await fetch(`https://cognito-idp.${settings.region}.amazonaws.com/`, {
     method: 'POST',
     headers: {
@@ -28,7 +32,8 @@ const callCognito = async (settings: CognitoSettings, action: string, body: obje
 
 const outcome = (answer: AuthenticationAnswer | undefined): CognitoSignIn => {
   const result = answer?.AuthenticationResult;
-  if (result?.IdToken) return { kind: 'signed-in', idToken: result.IdToken, expiresInSeconds: result.ExpiresIn ?? 3600 };
+  if (result?.IdToken)
+    return { kind: 'signed-in', idToken: result.IdToken, expiresInSeconds: result.ExpiresIn ?? 3600 };
   if (answer?.ChallengeName === 'NEW_PASSWORD_REQUIRED') return { kind: 'new-password-required' };
   return { kind: 'refused' };
 };

@@ -14,7 +14,11 @@ export const verifiedEmail = async (settings: CognitoSettings, token: string): P
   const cacheKey = `${settings.userPoolId}/${settings.clientId}`;
   let verifier = verifiers.get(cacheKey);
   if (!verifier) {
-    verifier = CognitoJwtVerifier.create({ userPoolId: settings.userPoolId, tokenUse: 'id', clientId: settings.clientId });
+    verifier = CognitoJwtVerifier.create({
+      userPoolId: settings.userPoolId,
+      tokenUse: 'id',
+      clientId: settings.clientId,
+    });
     verifiers.set(cacheKey, verifier);
   }
   try {

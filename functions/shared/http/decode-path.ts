@@ -8,6 +8,9 @@ export const decodePath = (encoded: string): string => {
   try {
     return decodeURIComponent(encoded);
   } catch {
-    throw invalidValue('The request path holds malformed percent-encoding (such as "%zz" or a cut-off UTF-8 sequence).', null);
+    throw invalidValue(
+      'The request path holds malformed percent-encoding (such as "%zz" or a cut-off UTF-8 sequence).',
+      null,
+    );
   }
 };

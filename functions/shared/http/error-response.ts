@@ -1,4 +1,5 @@
-import { GatewayError, internalError, isGatewayError } from '../errors.js';
+import type { GatewayError } from '../errors.js';
+import { internalError, isGatewayError } from '../errors.js';
 import { redactSecrets } from '../security/redact-secrets.js';
 import { json, type GatewayResponse } from './response.js';
 
@@ -46,11 +47,18 @@ export const errorBody = (error: GatewayError, format: ErrorFormat = 'openai'): 
     case 'anthropic':
       return {
         type: 'error',
-        error: { type: ANTHROPIC_TYPES[error.status] ?? (error.status >= 500 ? 'api_error' : 'invalid_request_error'), message },
+        error: {
+          type: ANTHROPIC_TYPES[error.status] ?? (error.status >= 500 ? 'api_error' : 'invalid_request_error'),
+          message,
+        },
       };
     case 'gemini':
       return {
-        error: { code: error.status, message, status: GEMINI_STATUS[error.status] ?? (error.status >= 500 ? 'INTERNAL' : 'FAILED_PRECONDITION') },
+        error: {
+          code: error.status,
+          message,
+          status: GEMINI_STATUS[error.status] ?? (error.status >= 500 ? 'INTERNAL' : 'FAILED_PRECONDITION'),
+        },
       };
     default: {
       const unreachable: never = format;

@@ -56,7 +56,9 @@ export const authenticate = (options: AuthenticateOptions = {}) => {
     }
     if (!key) throw invalidApiKey();
     const principal =
-      options.sessionPrincipal && !looksLikeApiKey(key) ? await options.sessionPrincipal(key) : await resolvePrincipal(key);
+      options.sessionPrincipal && !looksLikeApiKey(key)
+        ? await options.sessionPrincipal(key)
+        : await resolvePrincipal(key);
     assertIpAllowed(principal, request.event.requestContext?.identity?.sourceIp);
     if (role === 'admin' && principal.role !== 'admin') {
       throw forbidden('This key may not use the admin API: it needs the admin role.');

@@ -1,4 +1,4 @@
-import type { Context } from 'aws-lambda';
+import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import type { Principal } from '../auth/principal.js';
 import type { ErrorFormat } from '../http/error-response.js';
 import type { RequestTrace } from '../observability/request-trace.js';
@@ -24,7 +24,7 @@ export type GatewayContext = Context & { gateway: GatewayState };
 
 /** The middy request as our middlewares see it. */
 export interface GatewayMiddyRequest {
-  event: import('aws-lambda').APIGatewayProxyEvent;
+  event: APIGatewayProxyEvent;
   context: GatewayContext;
   response: unknown;
   error: unknown;

@@ -135,7 +135,11 @@ export const gatewayHandler = <Schema extends z.ZodType | undefined = undefined>
       startedAt: state.startedAt,
       trace: state.trace,
       defer: (work) => {
-        state.pending.push(work.catch((error: unknown) => log.error('deferred work failed', { requestId: state.requestId, error: String(error) })));
+        state.pending.push(
+          work.catch((error: unknown) =>
+            log.error('deferred work failed', { requestId: state.requestId, error: String(error) }),
+          ),
+        );
       },
     });
     return discardWhenClientGone(response, client);
@@ -171,7 +175,8 @@ export const gatewayHandler = <Schema extends z.ZodType | undefined = undefined>
   use(errorEnvelope());
   if (!options.streaming) use(bufferedResponseLimit());
   // Authentication first: a caller without a valid key learns nothing about how we read bodies.
-  if (options.auth) use(authenticate({ carriers: options.carriers, role: options.auth, sessionPrincipal: options.sessionPrincipal }));
+  if (options.auth)
+    use(authenticate({ carriers: options.carriers, role: options.auth, sessionPrincipal: options.sessionPrincipal }));
   if (options.body || options.optionalJsonBody) use(jsonBody({ required: Boolean(options.body) }));
   if (options.body) use(validateBody(options.body));
   const handler = stack.handler(lambdaHandler as never);

@@ -28,7 +28,8 @@ export const jsonBody = (options: JsonBodyOptions) => {
     const text = event.isBase64Encoded ? Buffer.from(raw, 'base64').toString('utf8') : raw;
     if (Buffer.byteLength(text, 'utf8') > maxBytes) throw payloadTooLarge(maxBytes);
     // Refused before parsing: everything after the parser walks the body recursively.
-    if (exceedsJsonDepth(text)) throw invalidJson(`arrays and objects are nested deeper than ${MAX_JSON_DEPTH} levels.`);
+    if (exceedsJsonDepth(text))
+      throw invalidJson(`arrays and objects are nested deeper than ${MAX_JSON_DEPTH} levels.`);
     let parsed: unknown;
     try {
       parsed = JSON.parse(text);

@@ -10,13 +10,9 @@ declare const awslambda: { streamifyResponse: <T>(handler: T) => T };
  * responses): API Gateway names the matched resource in the event, and each route keeps its own
  * middleware stack (schema, key carriers, error envelope).
  */
-export const routeStreamingByResource = (
-  routes: Readonly<Record<string, unknown>>,
-  fallback: string,
-) => {
+export const routeStreamingByResource = (routes: Readonly<Record<string, unknown>>, fallback: string) => {
   const entries = routes as Readonly<Record<string, StreamingEntry>>;
-  return awslambda.streamifyResponse(
-    (event: APIGatewayProxyEvent, responseStream: Writable, context: Context) =>
-      (entries[event.resource] ?? entries[fallback]!)(event, responseStream, context),
+  return awslambda.streamifyResponse((event: APIGatewayProxyEvent, responseStream: Writable, context: Context) =>
+    (entries[event.resource] ?? entries[fallback]!)(event, responseStream, context),
   );
 };

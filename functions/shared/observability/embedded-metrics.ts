@@ -18,21 +18,39 @@ export const DEFAULT_METRICS_NAMESPACE = 'ModelGateway';
 type Unit = 'Count' | 'Milliseconds' | 'None';
 
 const times: readonly (keyof RequestMetrics)[] = ['latencyMs', 'firstByteMs', 'upstreamMs', 'overheadMs'];
-const unitOf = (name: keyof RequestMetrics): Unit => (times.includes(name) ? 'Milliseconds' : name === 'cost' ? 'None' : 'Count');
+const unitOf = (name: keyof RequestMetrics): Unit =>
+  times.includes(name) ? 'Milliseconds' : name === 'cost' ? 'None' : 'Count';
 
 /** Every metric of a request line, in the order of `RequestMetrics`. */
 export const metricNames: readonly (keyof RequestMetrics)[] = [
-  'requests', 'clientErrors', 'throttled', 'serverErrors', 'upstreamErrors', 'clientAborts', ...times,
-  'promptTokens', 'completionTokens', 'totalTokens', 'cost',
+  'requests',
+  'clientErrors',
+  'throttled',
+  'serverErrors',
+  'upstreamErrors',
+  'clientAborts',
+  ...times,
+  'promptTokens',
+  'completionTokens',
+  'totalTokens',
+  'cost',
 ];
 /** The metrics kept per model: how much it is used, how it fails, how fast it answers. */
 export const modelMetricNames: readonly (keyof RequestMetrics)[] = [
-  'requests', 'serverErrors', 'upstreamErrors', 'latencyMs', 'firstByteMs', 'overheadMs', 'totalTokens', 'cost',
+  'requests',
+  'serverErrors',
+  'upstreamErrors',
+  'latencyMs',
+  'firstByteMs',
+  'overheadMs',
+  'totalTokens',
+  'cost',
 ];
 /** The metrics kept per account: what an account uses and is billed, and how often it hits its limits. */
 export const accountMetricNames: readonly (keyof RequestMetrics)[] = ['requests', 'throttled', 'totalTokens', 'cost'];
 
-const definitions = (names: readonly (keyof RequestMetrics)[]) => names.map((name) => ({ Name: name, Unit: unitOf(name) }));
+const definitions = (names: readonly (keyof RequestMetrics)[]) =>
+  names.map((name) => ({ Name: name, Unit: unitOf(name) }));
 
 interface MetricDirective {
   readonly Namespace: string;
@@ -43,7 +61,9 @@ interface MetricDirective {
 const directivesFor = (namespace: string, hasModel: boolean, hasAccount: boolean): MetricDirective[] => [
   { Namespace: namespace, Dimensions: [[]], Metrics: definitions(metricNames) },
   ...(hasModel ? [{ Namespace: namespace, Dimensions: [['model']], Metrics: definitions(modelMetricNames) }] : []),
-  ...(hasAccount ? [{ Namespace: namespace, Dimensions: [['accountId']], Metrics: definitions(accountMetricNames) }] : []),
+  ...(hasAccount
+    ? [{ Namespace: namespace, Dimensions: [['accountId']], Metrics: definitions(accountMetricNames) }]
+    : []),
 ];
 
 /** The four possible directive lists, built once per namespace: a request only picks one. */
@@ -54,7 +74,12 @@ export const metricsMetadata = (hasModel: boolean, hasAccount: boolean, timestam
   const namespace = process.env[METRICS_NAMESPACE_VARIABLE] || DEFAULT_METRICS_NAMESPACE;
   let variants = prepared.get(namespace);
   if (!variants) {
-    variants = [directivesFor(namespace, false, false), directivesFor(namespace, false, true), directivesFor(namespace, true, false), directivesFor(namespace, true, true)];
+    variants = [
+      directivesFor(namespace, false, false),
+      directivesFor(namespace, false, true),
+      directivesFor(namespace, true, false),
+      directivesFor(namespace, true, true),
+    ];
     prepared.set(namespace, variants);
   }
   return { Timestamp: timestamp, CloudWatchMetrics: variants[(hasModel ? 2 : 0) + (hasAccount ? 1 : 0)]! };

@@ -6,7 +6,9 @@ import { requestMetrics, type RequestMetrics } from './request-metrics.js';
 import type { RequestTrace } from './request-trace.js';
 
 /** Told of every finished request (the local runtime's metrics summary); none on Lambda. */
-export const finishedRequestObservers = new Set<(metrics: RequestMetrics, model: string | undefined, accountId: string | undefined) => void>();
+export const finishedRequestObservers = new Set<
+  (metrics: RequestMetrics, model: string | undefined, accountId: string | undefined) => void
+>();
 
 export interface FinishedRequest {
   readonly event: APIGatewayProxyEvent;
@@ -24,12 +26,16 @@ export interface FinishedRequest {
  */
 export const logFinishedRequest = ({ event, requestId, status, principal, trace }: FinishedRequest): void => {
   const metered = trace.metered;
-  const metrics = requestMetrics(status, {
-    latencyMs: trace.latencyMs,
-    firstByteMs: trace.firstByteMs,
-    upstreamMs: trace.upstreamMs,
-    overheadMs: trace.overheadMs,
-  }, metered);
+  const metrics = requestMetrics(
+    status,
+    {
+      latencyMs: trace.latencyMs,
+      firstByteMs: trace.firstByteMs,
+      upstreamMs: trace.upstreamMs,
+      overheadMs: trace.overheadMs,
+    },
+    metered,
+  );
   for (const observe of finishedRequestObservers) observe(metrics, metered?.model, principal?.accountId);
   log.info('request', {
     _aws: metricsMetadata(metered !== undefined, principal !== undefined, Date.now()),
@@ -39,7 +45,14 @@ export const logFinishedRequest = ({ event, requestId, status, principal, trace 
     status,
     ...(principal ? { accountId: principal.accountId, keyId: principal.keyId, keyPrefix: principal.keyPrefix } : {}),
     ...(metered
-      ? { model: metered.model, endpoint: metered.endpoint, stream: metered.stream, channelId: metered.channelId, attempts: metered.attempts, outcome: metered.outcome }
+      ? {
+          model: metered.model,
+          endpoint: metered.endpoint,
+          stream: metered.stream,
+          channelId: metered.channelId,
+          attempts: metered.attempts,
+          outcome: metered.outcome,
+        }
       : {}),
     ...metrics,
   });

@@ -37,7 +37,11 @@ export interface RequestTimes {
 const isUpstreamStatus = (status: number) => status === 502 || status === 503 || status === 504;
 
 /** Classifies a finished request: exactly one of the error counters is 1 for a failed one. */
-export const requestMetrics = (status: number, times: RequestTimes, metered: MeteredFacts | undefined): RequestMetrics => {
+export const requestMetrics = (
+  status: number,
+  times: RequestTimes,
+  metered: MeteredFacts | undefined,
+): RequestMetrics => {
   const upstreamFailed = metered?.outcome === 'upstream_error' || isUpstreamStatus(status);
   return {
     requests: 1,

@@ -13,7 +13,11 @@ type Choice = ChatCompletion['choices'][number];
  * One OpenAI choice from a translated answer. `content` is null when the turn is only tool calls, as
  * OpenAI sends it; reasoning goes in `reasoning_content`, the field reasoning-aware clients read.
  */
-export const assistantChoice = ({ text, reasoning, toolCalls }: AssistantTurn, finishReason: FinishReason, index = 0): Choice => ({
+export const assistantChoice = (
+  { text, reasoning, toolCalls }: AssistantTurn,
+  finishReason: FinishReason,
+  index = 0,
+): Choice => ({
   index,
   message: {
     role: 'assistant',
@@ -28,7 +32,12 @@ export const assistantChoice = ({ text, reasoning, toolCalls }: AssistantTurn, f
 
 /** A completion of one choice, as every translated upstream answers. */
 export const singleChoiceCompletion = (
-  fields: { readonly id: string; readonly created: number; readonly model: string; readonly usage: ChatUsage | undefined },
+  fields: {
+    readonly id: string;
+    readonly created: number;
+    readonly model: string;
+    readonly usage: ChatUsage | undefined;
+  },
   turn: AssistantTurn,
   finishReason: FinishReason,
 ): ChatCompletion => ({

@@ -1,7 +1,7 @@
 import type { ChannelCall } from '../relay/channel-call.js';
 import type { ResponsesRequest } from '../schemas/responses-request.js';
 import type { ResponseObject, ResponseStreamEvent } from '../schemas/responses-result.js';
-import type { Channel, ChannelType } from '../store/channels.js';
+import type { ChannelType } from '../store/channels.js';
 import { openAiResponses } from './openai/openai-responses.js';
 
 export type ResponsesCall = ChannelCall<ResponsesRequest>;

@@ -1,4 +1,3 @@
-import type { Readable } from 'node:stream';
 import type { ChannelCall } from '../relay/channel-call.js';
 import type { SpeechRequest } from '../schemas/speech-request.js';
 import type { ChannelType } from '../store/channels.js';

@@ -40,7 +40,10 @@ export const requireEventStream = (response: UpstreamResponse): void => {
 };
 
 /** The JSON payloads of an upstream SSE body, with their event names. */
-export async function* readJsonEvents(response: UpstreamResponse, idleMs: number): AsyncGenerator<{ event: string | undefined; data: unknown }> {
+export async function* readJsonEvents(
+  response: UpstreamResponse,
+  idleMs: number,
+): AsyncGenerator<{ event: string | undefined; data: unknown }> {
   for await (const event of readSse(response.body, idleMs)) {
     if (event.data === '' || event.data === '[DONE]') continue;
     let data: unknown;

@@ -13,7 +13,12 @@ export interface ChannelCall<Request> {
   readonly timeouts: UpstreamTimeouts;
 }
 
-export const channelCall = <Request>(request: Request, channel: Channel, model: CatalogModel, signal: AbortSignal): ChannelCall<Request> => ({
+export const channelCall = <Request>(
+  request: Request,
+  channel: Channel,
+  model: CatalogModel,
+  signal: AbortSignal,
+): ChannelCall<Request> => ({
   request,
   upstreamModel: upstreamModelName(channel, model),
   channel,

@@ -21,7 +21,10 @@ export const channelWithKey = async (channel: Channel): Promise<Channel> => {
     rememberSecret(apiKey);
     return { ...channel, apiKey };
   } catch (error) {
-    log.warn('could not read the upstream key of a channel', { channelId: channel.id, error: (error as Error).message });
+    log.warn('could not read the upstream key of a channel', {
+      channelId: channel.id,
+      error: (error as Error).message,
+    });
     throw new UpstreamError('The gateway could not read the credentials of an upstream channel.', {
       status: 502,
       code: 'upstream_error',

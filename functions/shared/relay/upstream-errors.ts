@@ -16,9 +16,18 @@ export class UpstreamError extends GatewayError {
 
   constructor(
     message: string,
-    options: { status: number; type?: string; code: string | null; param?: string | null; retryable: boolean; retryAfterMs?: number; cause?: unknown },
+    options: {
+      status: number;
+      type?: string;
+      code: string | null;
+      param?: string | null;
+      retryable: boolean;
+      retryAfterMs?: number;
+      cause?: unknown;
+    },
   ) {
-    const clean = (text: string | null | undefined) => (text === null || text === undefined ? text : redactSecrets(text));
+    const clean = (text: string | null | undefined) =>
+      text === null || text === undefined ? text : redactSecrets(text);
     super(redactSecrets(message), {
       status: options.status,
       type: clean(options.type) ?? 'upstream_error',
@@ -39,10 +48,19 @@ export class UpstreamError extends GatewayError {
 }
 
 export const upstreamUnreachable = (cause: unknown) =>
-  new UpstreamError('The upstream provider could not be reached.', { status: 502, code: 'upstream_error', retryable: true, cause });
+  new UpstreamError('The upstream provider could not be reached.', {
+    status: 502,
+    code: 'upstream_error',
+    retryable: true,
+    cause,
+  });
 
 export const upstreamTimeout = (what: string) =>
-  new UpstreamError(`The upstream provider timed out (${what}).`, { status: 504, code: 'upstream_timeout', retryable: true });
+  new UpstreamError(`The upstream provider timed out (${what}).`, {
+    status: 504,
+    code: 'upstream_timeout',
+    retryable: true,
+  });
 
 export const upstreamBrokenResponse = (detail: string) =>
   new UpstreamError(`The upstream provider sent a response we could not read: ${detail}`, {

@@ -52,7 +52,12 @@ export const sendUpstream = (request: UpstreamRequest): Promise<UpstreamResponse
     const url = new URL(request.url);
     const transport = url.protocol === 'https:' ? https : http;
     const agent = url.protocol === 'https:' ? agents['https:'] : agents['http:'];
-    const body = request.body === undefined ? undefined : typeof request.body === 'string' ? Buffer.from(request.body) : request.body;
+    const body =
+      request.body === undefined
+        ? undefined
+        : typeof request.body === 'string'
+          ? Buffer.from(request.body)
+          : request.body;
     let failure: Error | undefined;
     let settled = false;
 
@@ -100,7 +105,11 @@ export const sendUpstream = (request: UpstreamRequest): Promise<UpstreamResponse
   });
 
 /** Reads a whole (small) upstream body as text, with the idle timeout between chunks. */
-export const readUpstreamText = async (body: IncomingMessage, idleMs: number, maxBytes = 64 * 1024 * 1024): Promise<string> => {
+export const readUpstreamText = async (
+  body: IncomingMessage,
+  idleMs: number,
+  maxBytes = 64 * 1024 * 1024,
+): Promise<string> => {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of withIdleTimeout(body, idleMs)) {

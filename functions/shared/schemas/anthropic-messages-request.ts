@@ -24,11 +24,17 @@ const toolUseBlock = z.looseObject({
 const toolResultBlock = z.looseObject({
   type: z.literal('tool_result'),
   tool_use_id: z.string().min(1),
-  content: z.union([z.string(), z.array(z.discriminatedUnion('type', [textBlock, imageBlock, documentBlock]))]).optional(),
+  content: z
+    .union([z.string(), z.array(z.discriminatedUnion('type', [textBlock, imageBlock, documentBlock]))])
+    .optional(),
   is_error: z.boolean().optional(),
   cache_control: cacheControl,
 });
-const thinkingBlock = z.looseObject({ type: z.literal('thinking'), thinking: z.string(), signature: z.string().optional() });
+const thinkingBlock = z.looseObject({
+  type: z.literal('thinking'),
+  thinking: z.string(),
+  signature: z.string().optional(),
+});
 const redactedThinkingBlock = z.looseObject({ type: z.literal('redacted_thinking'), data: z.string() });
 
 export const anthropicContentBlockSchema = z.discriminatedUnion('type', [
@@ -57,7 +63,11 @@ const toolSchema = z.looseObject({
 const toolChoiceSchema = z.discriminatedUnion('type', [
   z.looseObject({ type: z.literal('auto'), disable_parallel_tool_use: z.boolean().optional() }),
   z.looseObject({ type: z.literal('any'), disable_parallel_tool_use: z.boolean().optional() }),
-  z.looseObject({ type: z.literal('tool'), name: z.string().min(1), disable_parallel_tool_use: z.boolean().optional() }),
+  z.looseObject({
+    type: z.literal('tool'),
+    name: z.string().min(1),
+    disable_parallel_tool_use: z.boolean().optional(),
+  }),
   z.looseObject({ type: z.literal('none') }),
 ]);
 

@@ -17,13 +17,24 @@ const audioPart = z.looseObject({
 });
 const filePart = z.looseObject({
   type: z.literal('file'),
-  file: z.looseObject({ filename: z.string().optional(), file_data: z.string().optional(), file_id: z.string().optional() }),
+  file: z.looseObject({
+    filename: z.string().optional(),
+    file_data: z.string().optional(),
+    file_id: z.string().optional(),
+  }),
 });
 const videoPart = z.looseObject({ type: z.literal('video_url'), video_url: z.looseObject({ url: z.string().min(1) }) });
 // Assistant turns replayed from OpenAI's own answers may carry a refusal part.
 const refusalPart = z.looseObject({ type: z.literal('refusal'), refusal: z.string() });
 
-export const contentPartSchema = z.discriminatedUnion('type', [textPart, imagePart, audioPart, filePart, videoPart, refusalPart]);
+export const contentPartSchema = z.discriminatedUnion('type', [
+  textPart,
+  imagePart,
+  audioPart,
+  filePart,
+  videoPart,
+  refusalPart,
+]);
 
 const toolCallSchema = z.looseObject({
   id: z.string(),
@@ -47,7 +58,11 @@ export const chatMessageSchema = z
       context.addIssue({ code: 'custom', path: ['content'], message: `a ${message.role} message needs content` });
     }
     if (message.role === 'tool' && !message.tool_call_id) {
-      context.addIssue({ code: 'custom', path: ['tool_call_id'], message: 'a tool message needs the tool_call_id it answers' });
+      context.addIssue({
+        code: 'custom',
+        path: ['tool_call_id'],
+        message: 'a tool message needs the tool_call_id it answers',
+      });
     }
   });
 
@@ -71,7 +86,10 @@ const responseFormatSchema = z.discriminatedUnion('type', [
   z.looseObject({ type: z.literal('json_object') }),
   z.looseObject({
     type: z.literal('json_schema'),
-    json_schema: z.looseObject({ name: z.string().min(1).max(64), schema: z.record(z.string(), z.unknown()).optional() }),
+    json_schema: z.looseObject({
+      name: z.string().min(1).max(64),
+      schema: z.record(z.string(), z.unknown()).optional(),
+    }),
   }),
 ]);
 

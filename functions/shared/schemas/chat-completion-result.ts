@@ -4,7 +4,12 @@ export interface ChatUsage {
   prompt_tokens: number;
   completion_tokens: number;
   total_tokens: number;
-  prompt_tokens_details?: { cached_tokens?: number; text_tokens?: number; audio_tokens?: number; image_tokens?: number } | null;
+  prompt_tokens_details?: {
+    cached_tokens?: number;
+    text_tokens?: number;
+    audio_tokens?: number;
+    image_tokens?: number;
+  } | null;
   completion_tokens_details?: { text_tokens?: number; audio_tokens?: number; reasoning_tokens?: number } | null;
   [extra: string]: unknown;
 }

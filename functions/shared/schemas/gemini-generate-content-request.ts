@@ -11,8 +11,16 @@ const partSchema = z.looseObject({
   thoughtSignature: z.string().optional(),
   inlineData: z.looseObject({ mimeType: z.string().min(1), data: z.string() }).optional(),
   fileData: z.looseObject({ mimeType: z.string().optional(), fileUri: z.string().min(1) }).optional(),
-  functionCall: z.looseObject({ id: z.string().optional(), name: z.string().min(1), args: z.record(z.string(), z.unknown()).optional() }).optional(),
-  functionResponse: z.looseObject({ id: z.string().optional(), name: z.string().min(1), response: z.unknown() }).optional(),
+  functionCall: z
+    .looseObject({
+      id: z.string().optional(),
+      name: z.string().min(1),
+      args: z.record(z.string(), z.unknown()).optional(),
+    })
+    .optional(),
+  functionResponse: z
+    .looseObject({ id: z.string().optional(), name: z.string().min(1), response: z.unknown() })
+    .optional(),
 });
 
 export const geminiContentSchema = z.looseObject({
@@ -34,7 +42,10 @@ export const geminiGenerateContentRequestSchema = z.looseObject({
   toolConfig: z
     .looseObject({
       functionCallingConfig: z
-        .looseObject({ mode: z.enum(['AUTO', 'ANY', 'NONE', 'VALIDATED', 'MODE_UNSPECIFIED']).optional(), allowedFunctionNames: z.array(z.string()).optional() })
+        .looseObject({
+          mode: z.enum(['AUTO', 'ANY', 'NONE', 'VALIDATED', 'MODE_UNSPECIFIED']).optional(),
+          allowedFunctionNames: z.array(z.string()).optional(),
+        })
         .optional(),
     })
     .optional(),
@@ -52,7 +63,9 @@ export const geminiGenerateContentRequestSchema = z.looseObject({
       responseMimeType: z.string().optional(),
       responseSchema: z.record(z.string(), z.unknown()).optional(),
       responseJsonSchema: z.record(z.string(), z.unknown()).optional(),
-      thinkingConfig: z.looseObject({ thinkingBudget: z.number().int().optional(), includeThoughts: z.boolean().optional() }).optional(),
+      thinkingConfig: z
+        .looseObject({ thinkingBudget: z.number().int().optional(), includeThoughts: z.boolean().optional() })
+        .optional(),
     })
     .optional(),
   safetySettings: z.array(z.looseObject({})).optional(),

@@ -2,7 +2,16 @@ import * as z from 'zod';
 
 /** POST /v1/images/generations, with the bounds OpenAI documents (the strictest model's where they differ). */
 
-export const imageSizes = ['auto', '256x256', '512x512', '1024x1024', '1536x1024', '1024x1536', '1792x1024', '1024x1792'] as const;
+export const imageSizes = [
+  'auto',
+  '256x256',
+  '512x512',
+  '1024x1024',
+  '1536x1024',
+  '1024x1536',
+  '1792x1024',
+  '1024x1792',
+] as const;
 
 export const imagesRequestSchema = z.looseObject({
   model: z.string().min(1),

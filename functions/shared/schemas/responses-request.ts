@@ -28,7 +28,10 @@ export const responsesRequestSchema = z.looseObject({
   instructions: z.string().nullish(),
   tools: z.array(toolSchema).optional(),
   tool_choice: z
-    .union([z.enum(['none', 'auto', 'required']), z.looseObject({ type: z.string().min(1), name: z.string().optional() })])
+    .union([
+      z.enum(['none', 'auto', 'required']),
+      z.looseObject({ type: z.string().min(1), name: z.string().optional() }),
+    ])
     .optional(),
   max_output_tokens: z.number().int().min(1).nullish(),
   temperature: z.number().min(0).max(2).nullish(),
@@ -36,7 +39,9 @@ export const responsesRequestSchema = z.looseObject({
   stream: z.boolean().nullish(),
   previous_response_id: z.string().nullish(),
   parallel_tool_calls: z.boolean().nullish(),
-  reasoning: z.looseObject({ effort: z.enum(['none', 'minimal', 'low', 'medium', 'high', 'xhigh']).nullish() }).nullish(),
+  reasoning: z
+    .looseObject({ effort: z.enum(['none', 'minimal', 'low', 'medium', 'high', 'xhigh']).nullish() })
+    .nullish(),
   text: z.looseObject({ format: z.looseObject({ type: z.string() }).optional() }).nullish(),
   user: z.string().optional(),
   metadata: z.record(z.string(), z.string()).nullish(),

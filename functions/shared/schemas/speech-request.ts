@@ -11,7 +11,10 @@ export const SPEECH_INPUT_LIMIT = 4096;
 /** Unknown fields (e.g. `instructions`) pass through to the upstream; no defaults are written in. */
 export const speechRequestSchema = z.looseObject({
   model: z.string().min(1),
-  input: z.string().min(1, 'the input text must not be empty').max(SPEECH_INPUT_LIMIT, `at most ${SPEECH_INPUT_LIMIT} characters`),
+  input: z
+    .string()
+    .min(1, 'the input text must not be empty')
+    .max(SPEECH_INPUT_LIMIT, `at most ${SPEECH_INPUT_LIMIT} characters`),
   // A string first, so that a missing voice reads as missing rather than as an unknown one.
   voice: z.string().pipe(z.enum(speechVoices)),
   response_format: z.enum(speechFormats).optional(),

@@ -76,13 +76,19 @@ const names = CREDENTIAL_NAMES.map((name) => name.replaceAll('-', '\\-')).join('
 
 export const credentialPatterns: readonly CredentialPattern[] = [
   {
-    find: new RegExp(String.raw`(?<=${WORD_START}(?:${names})${BEFORE_SEPARATOR})(${SEPARATOR}${AFTER_SEPARATOR}${SCHEME})${VALUE}`, 'gi'),
+    find: new RegExp(
+      String.raw`(?<=${WORD_START}(?:${names})${BEFORE_SEPARATOR})(${SEPARATOR}${AFTER_SEPARATOR}${SCHEME})${VALUE}`,
+      'gi',
+    ),
     replace: `$1${REDACTED}`,
   },
   // A bearer token quoted without its header name.
   { find: new RegExp(String.raw`${WORD_START}(Bearer\s+)[A-Za-z0-9._~+/=-]{8,}`, 'gi'), replace: `$1${REDACTED}` },
   // Gateway keys (and OpenAI's, Anthropic's): `sk-` and a long token; the 10-character prefix may stay.
-  { find: new RegExp(String.raw`sk-${TOKEN_CHARACTER}{20,}`, 'g'), replace: (match) => `${match.slice(0, 10).split('[')[0]}${REDACTED}` },
+  {
+    find: new RegExp(String.raw`sk-${TOKEN_CHARACTER}{20,}`, 'g'),
+    replace: (match) => `${match.slice(0, 10).split('[')[0]}${REDACTED}`,
+  },
   // AWS access key ids: long-term (AKIA) and temporary (ASIA).
   { find: /(?<![A-Z0-9])(?:AKIA|ASIA)[A-Z0-9]{16}(?![A-Z0-9])/g, replace: REDACTED },
   // STS session tokens, raw or URL-encoded.

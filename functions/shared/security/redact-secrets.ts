@@ -51,14 +51,21 @@ const FILTER_MASK = (1 << FILTER_BITS) - 1;
 /** The ways a secret may be written in text that quotes it. */
 const spellings = (secret: string): string[] => {
   const json = JSON.stringify(secret).slice(1, -1);
-  const forms = [secret, json, json.replaceAll('/', '\\/'), encodeURIComponent(secret), encodeURIComponent(secret).replaceAll('%20', '+')];
+  const forms = [
+    secret,
+    json,
+    json.replaceAll('/', '\\/'),
+    encodeURIComponent(secret),
+    encodeURIComponent(secret).replaceAll('%20', '+'),
+  ];
   return [...new Set(forms)];
 };
 
 /** A polynomial hash of `length` characters from `start`, in 32-bit arithmetic. */
 const hashAt = (text: string, start: number, length: number): number => {
   let hash = 0;
-  for (let index = start; index < start + length; index++) hash = (Math.imul(hash, HASH_BASE) + text.charCodeAt(index)) | 0;
+  for (let index = start; index < start + length; index++)
+    hash = (Math.imul(hash, HASH_BASE) + text.charCodeAt(index)) | 0;
   return hash;
 };
 
@@ -93,7 +100,10 @@ const emptyIndex = (): FragmentIndex => ({
 const indexSecret = (index: FragmentIndex, secret: string): void => {
   if (secret.length < MIN_SECRET_FRAGMENT) {
     index.short.push(secret);
-    const alternatives = [...index.short].sort((a, b) => b.length - a.length).map(escapeRegExp).join('|');
+    const alternatives = [...index.short]
+      .sort((a, b) => b.length - a.length)
+      .map(escapeRegExp)
+      .join('|');
     index.shortSecrets = new RegExp(`(?<![A-Za-z0-9])(?:${alternatives})(?![A-Za-z0-9])`, 'g');
     return;
   }
@@ -150,7 +160,11 @@ const removeKnownFragments = (text: string, index: FragmentIndex): string => {
   let hash = hashAt(text, 0, MIN_SECRET_FRAGMENT);
   const last = text.length - MIN_SECRET_FRAGMENT;
   for (let position = 0; ; position++) {
-    if (index.filter[hash & FILTER_MASK] === 1 && index.hashes.has(hash) && index.fragments.has(text.slice(position, position + MIN_SECRET_FRAGMENT))) {
+    if (
+      index.filter[hash & FILTER_MASK] === 1 &&
+      index.hashes.has(hash) &&
+      index.fragments.has(text.slice(position, position + MIN_SECRET_FRAGMENT))
+    ) {
       if (spanStart >= 0 && position <= spanEnd) spanEnd = position + MIN_SECRET_FRAGMENT;
       else {
         if (spanStart >= 0) flush();
@@ -159,7 +173,10 @@ const removeKnownFragments = (text: string, index: FragmentIndex): string => {
       }
     }
     if (position >= last) break;
-    hash = (Math.imul((hash - Math.imul(text.charCodeAt(position), power)) | 0, HASH_BASE) + text.charCodeAt(position + MIN_SECRET_FRAGMENT)) | 0;
+    hash =
+      (Math.imul((hash - Math.imul(text.charCodeAt(position), power)) | 0, HASH_BASE) +
+        text.charCodeAt(position + MIN_SECRET_FRAGMENT)) |
+      0;
   }
   if (spanStart < 0) return text;
   flush();

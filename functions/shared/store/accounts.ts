@@ -92,7 +92,9 @@ export const updateAccount = async (id: string, changes: AccountChanges): Promis
 
 /** Removes an account's item; `false` when there was none. */
 export const deleteAccount = async (id: string): Promise<boolean> => {
-  const { Attributes } = await store().send(new DeleteCommand({ TableName: table(), Key: { id }, ReturnValues: 'ALL_OLD' }));
+  const { Attributes } = await store().send(
+    new DeleteCommand({ TableName: table(), Key: { id }, ReturnValues: 'ALL_OLD' }),
+  );
   invalidateCaches();
   return Attributes !== undefined;
 };

@@ -51,7 +51,8 @@ export const getKeyById = async (id: string): Promise<ApiKeyRecord | undefined> 
   return Items?.[0] as ApiKeyRecord | undefined;
 };
 
-export const listKeysOfAccount = (accountId: string): Promise<ApiKeyRecord[]> => queryAllByIndex<ApiKeyRecord>(table(), 'byAccount', 'accountId', accountId);
+export const listKeysOfAccount = (accountId: string): Promise<ApiKeyRecord[]> =>
+  queryAllByIndex<ApiKeyRecord>(table(), 'byAccount', 'accountId', accountId);
 
 export const putKey = async (record: ApiKeyRecord): Promise<ApiKeyRecord> => {
   await store().send(
@@ -61,10 +62,7 @@ export const putKey = async (record: ApiKeyRecord): Promise<ApiKeyRecord> => {
   return record;
 };
 
-const updateByHash = async (
-  keyHash: string,
-  sets: Record<string, unknown>,
-): Promise<ApiKeyRecord | undefined> => {
+const updateByHash = async (keyHash: string, sets: Record<string, unknown>): Promise<ApiKeyRecord | undefined> => {
   const entries = Object.entries(sets);
   try {
     const { Attributes } = await store().send(
@@ -94,10 +92,7 @@ const updateByHash = async (
 };
 
 export const updateKey = (keyHash: string, changes: KeyChanges) =>
-  updateByHash(
-    keyHash,
-    Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined)),
-  );
+  updateByHash(keyHash, Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined)));
 
 /** Marks a key revoked; it stays listed (with its status) for audit. */
 export const revokeKey = (keyHash: string) =>

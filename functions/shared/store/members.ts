@@ -44,7 +44,9 @@ export const deleteMember = async (id: string): Promise<boolean> => {
 };
 
 export const listMembersOfAccount = async (accountId: string): Promise<Member[]> =>
-  (await queryAllByIndex<Member>(table(), 'byAccount', 'accountId', accountId)).sort((a, b) => a.id.localeCompare(b.id));
+  (await queryAllByIndex<Member>(table(), 'byAccount', 'accountId', accountId)).sort((a, b) =>
+    a.id.localeCompare(b.id),
+  );
 
 export const listMembers = async (): Promise<Member[]> =>
   (await scanAll<Member>(table())).sort((a, b) => a.id.localeCompare(b.id));

@@ -2,7 +2,12 @@ import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { store } from './client.js';
 
 /** Every item of one index partition (`<attribute> = value`), following pagination. */
-export const queryAllByIndex = async <T>(tableName: string, indexName: string, attribute: string, value: string): Promise<T[]> => {
+export const queryAllByIndex = async <T>(
+  tableName: string,
+  indexName: string,
+  attribute: string,
+  value: string,
+): Promise<T[]> => {
   const items: T[] = [];
   let startKey: Record<string, unknown> | undefined;
   do {

@@ -40,7 +40,10 @@ const pause = (milliseconds: number) => new Promise((resolve) => setTimeout(reso
  * Runs `operation`, retrying it while the store throttles. Any other error is thrown at once; the
  * last throttling error is thrown when the attempts are spent.
  */
-export const retryThrottled = async <T>(operation: () => Promise<T>, options: RetryOptions = BOOKKEEPING_RETRY): Promise<T> => {
+export const retryThrottled = async <T>(
+  operation: () => Promise<T>,
+  options: RetryOptions = BOOKKEEPING_RETRY,
+): Promise<T> => {
   for (let attempt = 1; ; attempt += 1) {
     try {
       return await operation();

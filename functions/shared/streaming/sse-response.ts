@@ -6,9 +6,7 @@ import { ClientAbortedError } from '../relay/upstream-errors.js';
 
 /** How a stream ended: all sent, cut by an error (sent as an event), or abandoned by the client. */
 export type StreamOutcome =
-  | { readonly kind: 'completed' }
-  | { readonly kind: 'failed'; readonly error: unknown }
-  | { readonly kind: 'aborted' };
+  { readonly kind: 'completed' } | { readonly kind: 'failed'; readonly error: unknown } | { readonly kind: 'aborted' };
 
 /** One event to send: `data` is serialised as JSON; `event` names it (Anthropic-style streams). */
 export interface OutgoingEvent {

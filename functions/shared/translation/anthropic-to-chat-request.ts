@@ -8,13 +8,17 @@ type ImageBlock = Extract<AnthropicContentBlock, { type: 'image' }>;
 
 const imagePart = (block: ImageBlock): ContentPart => ({
   type: 'image_url',
-  image_url: { url: block.source.type === 'base64' ? `data:${block.source.media_type};base64,${block.source.data}` : block.source.url },
+  image_url: {
+    url:
+      block.source.type === 'base64' ? `data:${block.source.media_type};base64,${block.source.data}` : block.source.url,
+  },
 });
 
 const toolResultText = (block: ToolResultBlock): string => {
-  const text = typeof block.content === 'string'
-    ? block.content
-    : (block.content ?? []).map((part) => (part.type === 'text' ? part.text : `[${part.type}]`)).join('\n');
+  const text =
+    typeof block.content === 'string'
+      ? block.content
+      : (block.content ?? []).map((part) => (part.type === 'text' ? part.text : `[${part.type}]`)).join('\n');
   return block.is_error ? `Error: ${text}` : text;
 };
 
@@ -53,7 +57,12 @@ const userMessages = (content: string | AnthropicContentBlock[]): ChatMessage[] 
     }
   }
   if (parts.length > 0) {
-    messages.push({ role: 'user', content: parts.every((part) => part.type === 'text') ? parts.map((part) => (part as { text: string }).text).join('\n') : parts });
+    messages.push({
+      role: 'user',
+      content: parts.every((part) => part.type === 'text')
+        ? parts.map((part) => (part as { text: string }).text).join('\n')
+        : parts,
+    });
   }
   return messages;
 };
@@ -67,7 +76,11 @@ const assistantMessage = (content: string | AnthropicContentBlock[]): ChatMessag
     if (block.type === 'text') text += block.text;
     else if (block.type === 'thinking') reasoning += block.thinking;
     else if (block.type === 'tool_use') {
-      toolCalls.push({ id: block.id, type: 'function', function: { name: block.name, arguments: JSON.stringify(block.input ?? {}) } });
+      toolCalls.push({
+        id: block.id,
+        type: 'function',
+        function: { name: block.name, arguments: JSON.stringify(block.input ?? {}) },
+      });
     }
   }
   return {
@@ -98,7 +111,8 @@ const toolChoice = (choice: AnthropicMessagesRequest['tool_choice']): ChatComple
 
 export const anthropicToChatRequest = (request: AnthropicMessagesRequest): ChatCompletionRequest => {
   const messages: ChatMessage[] = [];
-  const system = typeof request.system === 'string' ? request.system : (request.system ?? []).map((block) => block.text).join('\n');
+  const system =
+    typeof request.system === 'string' ? request.system : (request.system ?? []).map((block) => block.text).join('\n');
   if (system) messages.push({ role: 'system', content: system });
   for (const message of request.messages) {
     if (message.role === 'user') messages.push(...userMessages(message.content));
@@ -109,11 +123,18 @@ export const anthropicToChatRequest = (request: AnthropicMessagesRequest): ChatC
     .filter((tool) => tool.input_schema !== undefined)
     .map((tool) => ({
       type: 'function' as const,
-      function: { name: tool.name, ...(tool.description ? { description: tool.description } : {}), parameters: tool.input_schema },
+      function: {
+        name: tool.name,
+        ...(tool.description ? { description: tool.description } : {}),
+        parameters: tool.input_schema,
+      },
     }));
   const choice = tools.length ? toolChoice(request.tool_choice) : undefined;
   const effort = reasoningEffort(request.thinking);
-  const parallel = request.tool_choice && 'disable_parallel_tool_use' in request.tool_choice && request.tool_choice.disable_parallel_tool_use;
+  const parallel =
+    request.tool_choice &&
+    'disable_parallel_tool_use' in request.tool_choice &&
+    request.tool_choice.disable_parallel_tool_use;
   return {
     model: request.model,
     messages,

@@ -24,17 +24,25 @@ export const parseToolInput = (text: string): unknown => {
   }
 };
 
-export const anthropicMessageId = (upstreamId: string) => (upstreamId.startsWith('msg_') ? upstreamId : `msg_${upstreamId.replace(/^chatcmpl-/, '')}`);
+export const anthropicMessageId = (upstreamId: string) =>
+  upstreamId.startsWith('msg_') ? upstreamId : `msg_${upstreamId.replace(/^chatcmpl-/, '')}`;
 
 /** An OpenAI chat completion as an Anthropic message (its first choice). */
 export const chatToAnthropicMessage = (completion: ChatCompletion, model: string): AnthropicMessage => {
   const choice = completion.choices[0];
   const content: AnthropicResponseBlock[] = [];
   const message = choice?.message;
-  if (message?.reasoning_content) content.push({ type: 'thinking', thinking: message.reasoning_content, signature: '' });
-  if (typeof message?.content === 'string' && message.content !== '') content.push({ type: 'text', text: message.content });
+  if (message?.reasoning_content)
+    content.push({ type: 'thinking', thinking: message.reasoning_content, signature: '' });
+  if (typeof message?.content === 'string' && message.content !== '')
+    content.push({ type: 'text', text: message.content });
   for (const call of message?.tool_calls ?? []) {
-    content.push({ type: 'tool_use', id: call.id, name: call.function.name, input: parseToolInput(call.function.arguments) });
+    content.push({
+      type: 'tool_use',
+      id: call.id,
+      name: call.function.name,
+      input: parseToolInput(call.function.arguments),
+    });
   }
   if (content.length === 0) content.push({ type: 'text', text: '' });
   return {

@@ -17,7 +17,10 @@ type OpenBlock = { readonly kind: 'text' | 'thinking' } | { readonly kind: 'tool
  * one content block at a time (thinking, text, each tool call), message_delta with the stop reason
  * and usage, message_stop. `inputTokens` fills message_start until the upstream's count arrives.
  */
-export const createChatToAnthropicStream = (options: { readonly model: string; readonly inputTokens?: number }): ChatToAnthropicStream => {
+export const createChatToAnthropicStream = (options: {
+  readonly model: string;
+  readonly inputTokens?: number;
+}): ChatToAnthropicStream => {
   let started = false;
   let blockCount = 0;
   let open: (OpenBlock & { readonly index: number }) | undefined;
@@ -67,22 +70,40 @@ export const createChatToAnthropicStream = (options: { readonly model: string; r
       if (!choice) return events;
       const delta = choice.delta ?? {};
       if (typeof delta.reasoning_content === 'string' && delta.reasoning_content !== '') {
-        if (open?.kind !== 'thinking') events.push(...openBlock({ kind: 'thinking' }, { type: 'thinking', thinking: '', signature: '' }));
-        events.push({ type: 'content_block_delta', index: open!.index, delta: { type: 'thinking_delta', thinking: delta.reasoning_content } });
+        if (open?.kind !== 'thinking')
+          events.push(...openBlock({ kind: 'thinking' }, { type: 'thinking', thinking: '', signature: '' }));
+        events.push({
+          type: 'content_block_delta',
+          index: open!.index,
+          delta: { type: 'thinking_delta', thinking: delta.reasoning_content },
+        });
       }
       if (typeof delta.content === 'string' && delta.content !== '') {
         if (open?.kind !== 'text') events.push(...openBlock({ kind: 'text' }, { type: 'text', text: '' }));
-        events.push({ type: 'content_block_delta', index: open!.index, delta: { type: 'text_delta', text: delta.content } });
+        events.push({
+          type: 'content_block_delta',
+          index: open!.index,
+          delta: { type: 'text_delta', text: delta.content },
+        });
       }
       for (const call of delta.tool_calls ?? []) {
         if (!toolBlocks.has(call.index)) {
           const id = call.id ?? `toolu_${chunk.id}_${call.index}`;
-          events.push(...openBlock({ kind: 'tool', toolIndex: call.index }, { type: 'tool_use', id, name: call.function?.name ?? '', input: {} }));
+          events.push(
+            ...openBlock(
+              { kind: 'tool', toolIndex: call.index },
+              { type: 'tool_use', id, name: call.function?.name ?? '', input: {} },
+            ),
+          );
           toolBlocks.set(call.index, open!.index);
         }
         const argumentsDelta = call.function?.arguments;
         if (argumentsDelta) {
-          events.push({ type: 'content_block_delta', index: toolBlocks.get(call.index)!, delta: { type: 'input_json_delta', partial_json: argumentsDelta } });
+          events.push({
+            type: 'content_block_delta',
+            index: toolBlocks.get(call.index)!,
+            delta: { type: 'input_json_delta', partial_json: argumentsDelta },
+          });
         }
       }
       if (choice.finish_reason) finishReason = choice.finish_reason;

@@ -46,7 +46,8 @@ export const chatToGeminiResponse = (completion: ChatCompletion, model: string):
   candidates: completion.choices.map((choice) => {
     const parts: GeminiOutputPart[] = [];
     if (choice.message.reasoning_content) parts.push({ text: choice.message.reasoning_content, thought: true });
-    if (typeof choice.message.content === 'string' && choice.message.content !== '') parts.push({ text: choice.message.content });
+    if (typeof choice.message.content === 'string' && choice.message.content !== '')
+      parts.push({ text: choice.message.content });
     for (const call of choice.message.tool_calls ?? []) parts.push(functionCallPart(call));
     if (parts.length === 0) parts.push({ text: '' });
     const finishReason = toGeminiFinishReason(choice.finish_reason);

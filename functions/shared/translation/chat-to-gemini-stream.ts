@@ -1,6 +1,12 @@
 import { toGeminiFinishReason } from '../providers/gemini/map-gemini-finish-reason.js';
 import type { ChatCompletionChunk, ChatUsage, FinishReason } from '../schemas/chat-completion-result.js';
-import { functionCallPart, geminiResponseId, toUsageMetadata, type GeminiOutputPart, type GeminiOutputResponse } from './chat-to-gemini-response.js';
+import {
+  functionCallPart,
+  geminiResponseId,
+  toUsageMetadata,
+  type GeminiOutputPart,
+  type GeminiOutputResponse,
+} from './chat-to-gemini-response.js';
 
 export interface ChatToGeminiStream {
   /** The streamGenerateContent events one chat chunk becomes. */
@@ -37,7 +43,14 @@ export const createChatToGeminiStream = (model: string): ChatToGeminiStream => {
     const pending = calls.get(index);
     if (!pending?.size) return [];
     calls.delete(index);
-    return [event(index, [...pending.values()].map((call) => functionCallPart({ id: call.id, function: { name: call.name, arguments: call.arguments } })))];
+    return [
+      event(
+        index,
+        [...pending.values()].map((call) =>
+          functionCallPart({ id: call.id, function: { name: call.name, arguments: call.arguments } }),
+        ),
+      ),
+    ];
   };
 
   return {
@@ -48,13 +61,18 @@ export const createChatToGeminiStream = (model: string): ChatToGeminiStream => {
       for (const choice of chunk.choices) {
         const delta = choice.delta ?? {};
         const parts: GeminiOutputPart[] = [];
-        if (typeof delta.reasoning_content === 'string' && delta.reasoning_content !== '') parts.push({ text: delta.reasoning_content, thought: true });
+        if (typeof delta.reasoning_content === 'string' && delta.reasoning_content !== '')
+          parts.push({ text: delta.reasoning_content, thought: true });
         if (typeof delta.content === 'string' && delta.content !== '') parts.push({ text: delta.content });
         if (parts.length) events.push(event(choice.index, parts));
         for (const call of delta.tool_calls ?? []) {
           const pending = calls.get(choice.index) ?? new Map<number, PendingCall>();
           calls.set(choice.index, pending);
-          const entry = pending.get(call.index) ?? { id: call.id ?? `call_${responseId}_${call.index}`, name: '', arguments: '' };
+          const entry = pending.get(call.index) ?? {
+            id: call.id ?? `call_${responseId}_${call.index}`,
+            name: '',
+            arguments: '',
+          };
           if (call.function?.name) entry.name += call.function.name;
           if (call.function?.arguments) entry.arguments += call.function.arguments;
           pending.set(call.index, entry);

@@ -29,7 +29,11 @@ export const estimateAnthropicInput = (request: AnthropicCountTokensRequest): nu
           break;
         case 'tool_result':
           if (typeof block.content === 'string') texts.push(block.content);
-          else for (const part of block.content ?? []) part.type === 'text' ? texts.push(part.text) : (images += 1);
+          else
+            for (const part of block.content ?? []) {
+              if (part.type === 'text') texts.push(part.text);
+              else images += 1;
+            }
           break;
         case 'thinking':
           texts.push(block.thinking);

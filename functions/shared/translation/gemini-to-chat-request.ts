@@ -13,16 +13,23 @@ export const toJsonSchema = (schema: unknown): unknown => {
     if (key === 'propertyOrdering' || key === 'nullable') continue;
     if (key === 'type' && typeof value === 'string') converted.type = value.toLowerCase();
     else if (key === 'properties' && value && typeof value === 'object') {
-      converted.properties = Object.fromEntries(Object.entries(value).map(([name, property]) => [name, toJsonSchema(property)]));
+      converted.properties = Object.fromEntries(
+        Object.entries(value).map(([name, property]) => [name, toJsonSchema(property)]),
+      );
     } else if (key === 'items' || key === 'anyOf') converted[key] = toJsonSchema(value);
     else converted[key] = value;
   }
-  if ((schema as { nullable?: unknown }).nullable === true && typeof converted.type === 'string') converted.type = [converted.type, 'null'];
+  if ((schema as { nullable?: unknown }).nullable === true && typeof converted.type === 'string')
+    converted.type = [converted.type, 'null'];
   return converted;
 };
 
 const contentText = (content: GeminiContent | string | undefined): string =>
-  content === undefined ? '' : typeof content === 'string' ? content : content.parts.map((part) => part.text ?? '').join('');
+  content === undefined
+    ? ''
+    : typeof content === 'string'
+      ? content
+      : content.parts.map((part) => part.text ?? '').join('');
 
 const mediaUrl = (part: GeminiContent['parts'][number]): string | undefined => {
   if (part.inlineData) return `data:${part.inlineData.mimeType};base64,${part.inlineData.data}`;
@@ -43,7 +50,10 @@ const createCallIds = () => {
     response(name: string, id: string | undefined): string {
       const queue = pending.get(name) ?? [];
       if (id) {
-        pending.set(name, queue.filter((candidate) => candidate !== id));
+        pending.set(
+          name,
+          queue.filter((candidate) => candidate !== id),
+        );
         return id;
       }
       return queue.shift() ?? `call_${count++}_${name}`;
@@ -74,19 +84,29 @@ const toolChoice = (config: GeminiGenerateContentRequest['toolConfig']): ChatCom
   }
 };
 
-const responseFormat = (config: GeminiGenerateContentRequest['generationConfig']): ChatCompletionRequest['response_format'] => {
+const responseFormat = (
+  config: GeminiGenerateContentRequest['generationConfig'],
+): ChatCompletionRequest['response_format'] => {
   if (config?.responseMimeType !== 'application/json') return undefined;
-  const schema = config.responseJsonSchema ?? (config.responseSchema ? (toJsonSchema(config.responseSchema) as Record<string, unknown>) : undefined);
+  const schema =
+    config.responseJsonSchema ??
+    (config.responseSchema ? (toJsonSchema(config.responseSchema) as Record<string, unknown>) : undefined);
   return schema ? { type: 'json_schema', json_schema: { name: 'response', schema } } : { type: 'json_object' };
 };
 
-const reasoningEffort = (config: GeminiGenerateContentRequest['generationConfig']): ChatCompletionRequest['reasoning_effort'] => {
+const reasoningEffort = (
+  config: GeminiGenerateContentRequest['generationConfig'],
+): ChatCompletionRequest['reasoning_effort'] => {
   const budget = config?.thinkingConfig?.thinkingBudget;
   if (budget === undefined || budget < 0) return undefined;
   return budget === 0 ? 'minimal' : budget <= 2048 ? 'low' : budget <= 8192 ? 'medium' : 'high';
 };
 
-export const geminiToChatRequest = (request: GeminiGenerateContentRequest, model: string, stream: boolean): ChatCompletionRequest => {
+export const geminiToChatRequest = (
+  request: GeminiGenerateContentRequest,
+  model: string,
+  stream: boolean,
+): ChatCompletionRequest => {
   const messages: ChatMessage[] = [];
   const system = contentText(request.systemInstruction);
   if (system) messages.push({ role: 'system', content: system });
@@ -99,7 +119,11 @@ export const geminiToChatRequest = (request: GeminiGenerateContentRequest, model
       for (const part of content.parts) {
         if (part.functionCall) {
           const id = ids.call(part.functionCall.name, part.functionCall.id);
-          toolCalls.push({ id, type: 'function', function: { name: part.functionCall.name, arguments: JSON.stringify(part.functionCall.args ?? {}) } });
+          toolCalls.push({
+            id,
+            type: 'function',
+            function: { name: part.functionCall.name, arguments: JSON.stringify(part.functionCall.args ?? {}) },
+          });
         } else if (part.text !== undefined) {
           if (part.thought) reasoning += part.text;
           else text += part.text;
@@ -125,7 +149,12 @@ export const geminiToChatRequest = (request: GeminiGenerateContentRequest, model
       if (url) parts.push({ type: 'image_url', image_url: { url } });
     }
     if (parts.length > 0) {
-      messages.push({ role: 'user', content: parts.every((part) => part.type === 'text') ? parts.map((part) => (part as { text: string }).text).join('') : parts });
+      messages.push({
+        role: 'user',
+        content: parts.every((part) => part.type === 'text')
+          ? parts.map((part) => (part as { text: string }).text).join('')
+          : parts,
+      });
     }
   }
   const tools = (request.tools ?? []).flatMap((tool) =>
@@ -134,7 +163,10 @@ export const geminiToChatRequest = (request: GeminiGenerateContentRequest, model
       function: {
         name: declaration.name,
         ...(declaration.description ? { description: declaration.description } : {}),
-        parameters: (declaration.parametersJsonSchema ?? (declaration.parameters ? toJsonSchema(declaration.parameters) : { type: 'object', properties: {} })) as Record<string, unknown>,
+        parameters: (declaration.parametersJsonSchema ??
+          (declaration.parameters
+            ? toJsonSchema(declaration.parameters)
+            : { type: 'object', properties: {} })) as Record<string, unknown>,
       },
     })),
   );

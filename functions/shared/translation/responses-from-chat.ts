@@ -1,5 +1,10 @@
 import type { ResponsesRequest } from '../schemas/responses-request.js';
-import type { ChatCompletion, ChatCompletionChunk, ChatUsage, FinishReason } from '../schemas/chat-completion-result.js';
+import type {
+  ChatCompletion,
+  ChatCompletionChunk,
+  ChatUsage,
+  FinishReason,
+} from '../schemas/chat-completion-result.js';
 import type {
   ResponseFunctionCallItem,
   ResponseMessageItem,
@@ -97,13 +102,31 @@ export const fromChatCompletion = (completion: ChatCompletion, context: Response
   const message = choice?.message;
   const output: ResponseOutputItem[] = [];
   if (message?.reasoning_content) {
-    output.push({ type: 'reasoning', id: ids.reasoning, summary: [], content: [{ type: 'reasoning_text', text: message.reasoning_content }] });
+    output.push({
+      type: 'reasoning',
+      id: ids.reasoning,
+      summary: [],
+      content: [{ type: 'reasoning_text', text: message.reasoning_content }],
+    });
   }
   if (typeof message?.content === 'string' && message.content.length > 0) {
-    output.push({ type: 'message', id: ids.message, role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: message.content, annotations: [] }] });
+    output.push({
+      type: 'message',
+      id: ids.message,
+      role: 'assistant',
+      status: 'completed',
+      content: [{ type: 'output_text', text: message.content, annotations: [] }],
+    });
   }
   (message?.tool_calls ?? []).forEach((call, index) => {
-    output.push({ type: 'function_call', id: ids.functionCall(index), call_id: call.id, name: call.function.name, arguments: call.function.arguments, status: 'completed' });
+    output.push({
+      type: 'function_call',
+      id: ids.functionCall(index),
+      call_id: call.id,
+      name: call.function.name,
+      arguments: call.function.arguments,
+      status: 'completed',
+    });
   });
   const { status, incomplete_details } = statusOf(choice?.finish_reason);
   return responseEnvelope(context, status, output, toResponsesUsage(completion.usage), incomplete_details);
@@ -115,7 +138,10 @@ type EventBody = { type: string; [field: string]: unknown };
  * A chat chunk stream (first choice) as the Responses event stream. Items open when their first delta
  * arrives (reasoning, then the message, then each tool call) and close, in output order, at the end.
  */
-export async function* responsesEventsFromChat(chunks: AsyncIterable<ChatCompletionChunk>, context: ResponseContext): AsyncGenerator<ResponseStreamEvent> {
+export async function* responsesEventsFromChat(
+  chunks: AsyncIterable<ChatCompletionChunk>,
+  context: ResponseContext,
+): AsyncGenerator<ResponseStreamEvent> {
   const ids = itemIds(context.id);
   let sequence = 0;
   const event = (body: EventBody): ResponseStreamEvent => ({ ...body, sequence_number: sequence++ });
@@ -135,8 +161,20 @@ export async function* responsesEventsFromChat(chunks: AsyncIterable<ChatComplet
     const { item, index, text } = reasoning;
     item.content = [{ type: 'reasoning_text', text }];
     item.status = 'completed';
-    yield event({ type: 'response.reasoning_text.done', item_id: item.id, output_index: index, content_index: 0, text });
-    yield event({ type: 'response.content_part.done', item_id: item.id, output_index: index, content_index: 0, part: { type: 'reasoning_text', text } });
+    yield event({
+      type: 'response.reasoning_text.done',
+      item_id: item.id,
+      output_index: index,
+      content_index: 0,
+      text,
+    });
+    yield event({
+      type: 'response.content_part.done',
+      item_id: item.id,
+      output_index: index,
+      content_index: 0,
+      part: { type: 'reasoning_text', text },
+    });
     yield event({ type: 'response.output_item.done', output_index: index, item: structuredClone(item) });
   }
 
@@ -147,16 +185,33 @@ export async function* responsesEventsFromChat(chunks: AsyncIterable<ChatComplet
     const part = { type: 'output_text' as const, text, annotations: [], logprobs: [] };
     item.content = [part];
     item.status = 'completed';
-    yield event({ type: 'response.output_text.done', item_id: item.id, output_index: index, content_index: 0, text, logprobs: [] });
+    yield event({
+      type: 'response.output_text.done',
+      item_id: item.id,
+      output_index: index,
+      content_index: 0,
+      text,
+      logprobs: [],
+    });
     yield event({ type: 'response.content_part.done', item_id: item.id, output_index: index, content_index: 0, part });
     yield event({ type: 'response.output_item.done', output_index: index, item: structuredClone(item) });
   }
 
-  function* closeCall(call: { item: ResponseFunctionCallItem; index: number; open: boolean }): Generator<ResponseStreamEvent> {
+  function* closeCall(call: {
+    item: ResponseFunctionCallItem;
+    index: number;
+    open: boolean;
+  }): Generator<ResponseStreamEvent> {
     if (!call.open) return;
     call.open = false;
     call.item.status = 'completed';
-    yield event({ type: 'response.function_call_arguments.done', item_id: call.item.id, output_index: call.index, name: call.item.name, arguments: call.item.arguments });
+    yield event({
+      type: 'response.function_call_arguments.done',
+      item_id: call.item.id,
+      output_index: call.index,
+      name: call.item.name,
+      arguments: call.item.arguments,
+    });
     yield event({ type: 'response.output_item.done', output_index: call.index, item: structuredClone(call.item) });
   }
 
@@ -170,29 +225,66 @@ export async function* responsesEventsFromChat(chunks: AsyncIterable<ChatComplet
     const delta = choice.delta ?? {};
     if (typeof delta.reasoning_content === 'string' && delta.reasoning_content.length > 0) {
       if (!reasoning) {
-        const item: ResponseReasoningItem = { type: 'reasoning', id: ids.reasoning, summary: [], content: [], status: 'in_progress' };
+        const item: ResponseReasoningItem = {
+          type: 'reasoning',
+          id: ids.reasoning,
+          summary: [],
+          content: [],
+          status: 'in_progress',
+        };
         reasoning = { item, index: output.length, text: '', open: true };
         output.push(item);
         yield event({ type: 'response.output_item.added', output_index: reasoning.index, item: structuredClone(item) });
-        yield event({ type: 'response.content_part.added', item_id: item.id, output_index: reasoning.index, content_index: 0, part: { type: 'reasoning_text', text: '' } });
+        yield event({
+          type: 'response.content_part.added',
+          item_id: item.id,
+          output_index: reasoning.index,
+          content_index: 0,
+          part: { type: 'reasoning_text', text: '' },
+        });
       }
       if (reasoning.open) {
         reasoning.text += delta.reasoning_content;
-        yield event({ type: 'response.reasoning_text.delta', item_id: reasoning.item.id, output_index: reasoning.index, content_index: 0, delta: delta.reasoning_content });
+        yield event({
+          type: 'response.reasoning_text.delta',
+          item_id: reasoning.item.id,
+          output_index: reasoning.index,
+          content_index: 0,
+          delta: delta.reasoning_content,
+        });
       }
     }
     if (typeof delta.content === 'string' && delta.content.length > 0) {
       yield* closeReasoning();
       if (!message) {
-        const item: ResponseMessageItem = { type: 'message', id: ids.message, role: 'assistant', status: 'in_progress', content: [] };
+        const item: ResponseMessageItem = {
+          type: 'message',
+          id: ids.message,
+          role: 'assistant',
+          status: 'in_progress',
+          content: [],
+        };
         message = { item, index: output.length, text: '', open: true };
         output.push(item);
         yield event({ type: 'response.output_item.added', output_index: message.index, item: structuredClone(item) });
-        yield event({ type: 'response.content_part.added', item_id: item.id, output_index: message.index, content_index: 0, part: { type: 'output_text', text: '', annotations: [], logprobs: [] } });
+        yield event({
+          type: 'response.content_part.added',
+          item_id: item.id,
+          output_index: message.index,
+          content_index: 0,
+          part: { type: 'output_text', text: '', annotations: [], logprobs: [] },
+        });
       }
       if (message.open) {
         message.text += delta.content;
-        yield event({ type: 'response.output_text.delta', item_id: message.item.id, output_index: message.index, content_index: 0, delta: delta.content, logprobs: [] });
+        yield event({
+          type: 'response.output_text.delta',
+          item_id: message.item.id,
+          output_index: message.index,
+          content_index: 0,
+          delta: delta.content,
+          logprobs: [],
+        });
       }
     }
     for (const callDelta of delta.tool_calls ?? []) {
@@ -216,7 +308,12 @@ export async function* responsesEventsFromChat(chunks: AsyncIterable<ChatComplet
       const piece = callDelta.function?.arguments;
       if (piece && call.open) {
         call.item.arguments += piece;
-        yield event({ type: 'response.function_call_arguments.delta', item_id: call.item.id, output_index: call.index, delta: piece });
+        yield event({
+          type: 'response.function_call_arguments.delta',
+          item_id: call.item.id,
+          output_index: call.index,
+          delta: piece,
+        });
       }
     }
     if (choice.finish_reason) finish = choice.finish_reason;
@@ -226,5 +323,8 @@ export async function* responsesEventsFromChat(chunks: AsyncIterable<ChatComplet
   yield* closeMessage();
   for (const call of calls.values()) yield* closeCall(call);
   const { status, incomplete_details } = statusOf(finish);
-  yield event({ type: status === 'completed' ? 'response.completed' : 'response.incomplete', response: snapshot(status, incomplete_details) });
+  yield event({
+    type: status === 'completed' ? 'response.completed' : 'response.incomplete',
+    response: snapshot(status, incomplete_details),
+  });
 }

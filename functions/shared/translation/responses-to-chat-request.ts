@@ -10,7 +10,10 @@ import type { ResponsesInputItem, ResponsesRequest } from '../schemas/responses-
 type Item = ResponsesInputItem & Record<string, unknown>;
 
 const unsupported = (param: string, what: string) =>
-  invalidValue(`${what} is not available for this model: its channel speaks chat completions, and the gateway translates only what chat can express.`, param);
+  invalidValue(
+    `${what} is not available for this model: its channel speaks chat completions, and the gateway translates only what chat can express.`,
+    param,
+  );
 
 const toChatPart = (part: Record<string, unknown>, param: string): ContentPart => {
   switch (part.type) {
@@ -22,7 +25,8 @@ const toChatPart = (part: Record<string, unknown>, param: string): ContentPart =
       return { type: 'text', text: String(part.refusal ?? '') };
     case 'input_image': {
       if (typeof part.image_url !== 'string') throw unsupported(`${param}.image_url`, 'An input_image by file_id');
-      const detail = part.detail === 'low' || part.detail === 'high' || part.detail === 'auto' ? part.detail : undefined;
+      const detail =
+        part.detail === 'low' || part.detail === 'high' || part.detail === 'auto' ? part.detail : undefined;
       return { type: 'image_url', image_url: { url: part.image_url, ...(detail ? { detail } : {}) } };
     }
     case 'input_file':
@@ -41,7 +45,8 @@ const toChatPart = (part: Record<string, unknown>, param: string): ContentPart =
 
 const messageContent = (content: unknown, param: string): string | ContentPart[] => {
   if (typeof content === 'string') return content;
-  if (!Array.isArray(content)) throw invalidValue(`Invalid value for '${param}': expected a string or an array of content parts.`, param);
+  if (!Array.isArray(content))
+    throw invalidValue(`Invalid value for '${param}': expected a string or an array of content parts.`, param);
   return content.map((part, index) => toChatPart((part ?? {}) as Record<string, unknown>, `${param}[${index}]`));
 };
 
@@ -53,7 +58,10 @@ const outputText = (output: unknown): string =>
       : JSON.stringify(output ?? '');
 
 /** The chat messages of the input items; consecutive function calls become one assistant turn. */
-export const toChatMessages = (input: ResponsesRequest['input'], instructions: string | null | undefined): ChatMessage[] => {
+export const toChatMessages = (
+  input: ResponsesRequest['input'],
+  instructions: string | null | undefined,
+): ChatMessage[] => {
   const messages: ChatMessage[] = [];
   if (instructions) messages.push({ role: 'system', content: instructions });
   if (input === undefined) return messages;
@@ -70,7 +78,8 @@ export const toChatMessages = (input: ResponsesRequest['input'], instructions: s
         if (!item.role) throw invalidValue(`Missing required parameter: '${param}.role'.`, `${param}.role`);
         const content = messageContent(item.content, `${param}.content`);
         if (item.role === 'assistant') {
-          const text = typeof content === 'string' ? content : content.map((part) => ('text' in part ? part.text : '')).join('');
+          const text =
+            typeof content === 'string' ? content : content.map((part) => ('text' in part ? part.text : '')).join('');
           messages.push({ role: 'assistant', content: text });
         } else {
           messages.push({ role: item.role, content } as ChatMessage);
@@ -78,8 +87,13 @@ export const toChatMessages = (input: ResponsesRequest['input'], instructions: s
         return;
       }
       case 'function_call': {
-        const call = { id: String(item.call_id ?? item.id ?? ''), type: 'function' as const, function: { name: String(item.name ?? ''), arguments: String(item.arguments ?? '') } };
-        if (!call.id || !call.function.name) throw invalidValue(`A function_call item needs 'call_id' and 'name'.`, `${param}.call_id`);
+        const call = {
+          id: String(item.call_id ?? item.id ?? ''),
+          type: 'function' as const,
+          function: { name: String(item.name ?? ''), arguments: String(item.arguments ?? '') },
+        };
+        if (!call.id || !call.function.name)
+          throw invalidValue(`A function_call item needs 'call_id' and 'name'.`, `${param}.call_id`);
         const previous = messages.at(-1);
         // The calls of one turn follow its text (if any): chat holds them in that same assistant message.
         if (previous?.role === 'assistant') {
@@ -90,7 +104,8 @@ export const toChatMessages = (input: ResponsesRequest['input'], instructions: s
         return;
       }
       case 'function_call_output':
-        if (typeof item.call_id !== 'string') throw invalidValue(`Missing required parameter: '${param}.call_id'.`, `${param}.call_id`);
+        if (typeof item.call_id !== 'string')
+          throw invalidValue(`Missing required parameter: '${param}.call_id'.`, `${param}.call_id`);
         messages.push({ role: 'tool', tool_call_id: item.call_id, content: outputText(item.output) });
         return;
       case 'reasoning':
@@ -106,7 +121,12 @@ export const toChatMessages = (input: ResponsesRequest['input'], instructions: s
 const toChatTools = (tools: ResponsesRequest['tools']): ChatCompletionRequest['tools'] =>
   tools?.map((tool, index) => {
     if (tool.type !== 'function') throw unsupported(`tools[${index}].type`, `The hosted tool '${tool.type}'`);
-    const fn = tool as { name: string; description?: string | null; parameters?: Record<string, unknown> | null; strict?: boolean | null };
+    const fn = tool as {
+      name: string;
+      description?: string | null;
+      parameters?: Record<string, unknown> | null;
+      strict?: boolean | null;
+    };
     return {
       type: 'function' as const,
       function: {
@@ -125,11 +145,19 @@ const toChatToolChoice = (choice: ResponsesRequest['tool_choice']): ChatCompleti
 };
 
 const toResponseFormat = (text: ResponsesRequest['text']): ChatCompletionRequest['response_format'] => {
-  const format = text?.format as { type: string; name?: string; schema?: Record<string, unknown>; strict?: boolean } | undefined;
+  const format = text?.format as
+    { type: string; name?: string; schema?: Record<string, unknown>; strict?: boolean } | undefined;
   if (!format || format.type === 'text') return undefined;
   if (format.type === 'json_object') return { type: 'json_object' };
   if (format.type === 'json_schema') {
-    return { type: 'json_schema', json_schema: { name: format.name ?? 'response', ...(format.schema ? { schema: format.schema } : {}), ...(format.strict === undefined ? {} : { strict: format.strict }) } };
+    return {
+      type: 'json_schema',
+      json_schema: {
+        name: format.name ?? 'response',
+        ...(format.schema ? { schema: format.schema } : {}),
+        ...(format.strict === undefined ? {} : { strict: format.strict }),
+      },
+    };
   }
   throw unsupported('text.format.type', `A text format of type '${format.type}'`);
 };
@@ -146,7 +174,11 @@ export const toChatRequest = (request: ResponsesRequest): ChatCompletionRequest 
     ...(typeof request.temperature === 'number' ? { temperature: request.temperature } : {}),
     ...(typeof request.top_p === 'number' ? { top_p: request.top_p } : {}),
     ...(typeof request.parallel_tool_calls === 'boolean' ? { parallel_tool_calls: request.parallel_tool_calls } : {}),
-    ...(effort && effort !== 'none' && effort !== 'xhigh' ? { reasoning_effort: effort } : effort === 'xhigh' ? { reasoning_effort: 'high' as const } : {}),
+    ...(effort && effort !== 'none' && effort !== 'xhigh'
+      ? { reasoning_effort: effort }
+      : effort === 'xhigh'
+        ? { reasoning_effort: 'high' as const }
+        : {}),
     ...(request.user ? { user: request.user } : {}),
     ...(request.stream ? { stream: true } : {}),
   };

@@ -14,7 +14,12 @@ import { writeStreamed } from './sse-writer.js';
 
 /** An exception frame to send in the middle of the next stream, after `afterEvents` events. */
 export interface BedrockStreamException {
-  readonly type: 'internalServerException' | 'modelStreamErrorException' | 'throttlingException' | 'validationException' | 'serviceUnavailableException';
+  readonly type:
+    | 'internalServerException'
+    | 'modelStreamErrorException'
+    | 'throttlingException'
+    | 'validationException'
+    | 'serviceUnavailableException';
   readonly message: string;
   readonly afterEvents: number;
 }
@@ -37,22 +42,35 @@ const jsonBody = (payload: unknown) => new Uint8Array(Buffer.from(JSON.stringify
 
 const eventFrame = (type: string, payload: unknown) =>
   codec.encode({
-    headers: { ':event-type': stringHeader(type), ':message-type': stringHeader('event'), ':content-type': stringHeader('application/json') },
+    headers: {
+      ':event-type': stringHeader(type),
+      ':message-type': stringHeader('event'),
+      ':content-type': stringHeader('application/json'),
+    },
     body: jsonBody(payload),
   });
 
 const exceptionFrame = (exception: BedrockStreamException) =>
   codec.encode({
-    headers: { ':exception-type': stringHeader(exception.type), ':message-type': stringHeader('exception'), ':content-type': stringHeader('application/json') },
+    headers: {
+      ':exception-type': stringHeader(exception.type),
+      ':message-type': stringHeader('exception'),
+      ':content-type': stringHeader('application/json'),
+    },
     body: jsonBody({ message: exception.message }),
   });
 
 /** An exception frame, for an error event of the fake's own making (see the `echo-mid-stream` fault). */
-export const bedrockExceptionFrame = (type: BedrockStreamException['type'], message: string): Uint8Array => exceptionFrame({ type, message, afterEvents: 0 });
+export const bedrockExceptionFrame = (type: BedrockStreamException['type'], message: string): Uint8Array =>
+  exceptionFrame({ type, message, afterEvents: 0 });
 
 const textOf = (content: any[] | undefined): string =>
   (content ?? [])
-    .map((block) => block.text ?? (block.image ? `[${block.image.format} image]` : block.document ? `[${block.document.format} document]` : ''))
+    .map(
+      (block) =>
+        block.text ??
+        (block.image ? `[${block.image.format} image]` : block.document ? `[${block.document.format} document]` : ''),
+    )
     .join(' ');
 
 const plan = (body: any) => {
@@ -60,7 +78,11 @@ const plan = (body: any) => {
   const toolResult = (last?.content ?? []).find((block: any) => block.toolResult)?.toolResult;
   const tools = body.toolConfig?.tools ?? [];
   if (tools.length && !toolResult) {
-    return { kind: 'tool' as const, name: tools[0].toolSpec.name as string, input: '{"city":"Paris","unit":"celsius"}' };
+    return {
+      kind: 'tool' as const,
+      name: tools[0].toolSpec.name as string,
+      input: '{"city":"Paris","unit":"celsius"}',
+    };
   }
   let text = toolResult ? `The tool said: ${textOf(toolResult.content)}` : `Echo: ${textOf(last?.content)}`;
   let stopReason = 'end_turn';
@@ -81,7 +103,11 @@ const plan = (body: any) => {
 };
 
 /** Writes event stream frames as Bedrock streams them (one write per event), applying a streaming fault. */
-const writeEventStream = (response: ServerResponse, frames: readonly Uint8Array[], fault: Fault | undefined): Promise<void> =>
+const writeEventStream = (
+  response: ServerResponse,
+  frames: readonly Uint8Array[],
+  fault: Fault | undefined,
+): Promise<void> =>
   writeStreamed(
     response,
     { 'content-type': 'application/vnd.amazon.eventstream', 'x-amzn-requestid': BEDROCK_REQUEST_ID },
@@ -101,17 +127,34 @@ const converseRoute =
     const answer = plan(request.body);
     const stopReason = answer.kind === 'tool' ? 'tool_use' : answer.stopReason;
     if (!stream) {
-      const content = answer.kind === 'tool' ? [{ toolUse: { toolUseId: 'tooluse_fake_1', name: answer.name, input: JSON.parse(answer.input) } }] : [{ text: answer.text }];
+      const content =
+        answer.kind === 'tool'
+          ? [{ toolUse: { toolUseId: 'tooluse_fake_1', name: answer.name, input: JSON.parse(answer.input) } }]
+          : [{ text: answer.text }];
       response.writeHead(200, { 'content-type': 'application/json', 'x-amzn-requestid': BEDROCK_REQUEST_ID });
-      response.end(JSON.stringify({ output: { message: { role: 'assistant', content } }, stopReason, usage: bedrockUsage, metrics: { latencyMs: 42 } }));
+      response.end(
+        JSON.stringify({
+          output: { message: { role: 'assistant', content } },
+          stopReason,
+          usage: bedrockUsage,
+          metrics: { latencyMs: 42 },
+        }),
+      );
       return;
     }
     const frames: Uint8Array[] = [eventFrame('messageStart', { role: 'assistant', p: 'abcdefgh' })];
     if (answer.kind === 'tool') {
-      frames.push(eventFrame('contentBlockStart', { contentBlockIndex: 0, start: { toolUse: { toolUseId: 'tooluse_fake_1', name: answer.name } } }));
-      for (const piece of answer.input.match(/.{1,5}/g) ?? []) frames.push(eventFrame('contentBlockDelta', { contentBlockIndex: 0, delta: { toolUse: { input: piece } } }));
+      frames.push(
+        eventFrame('contentBlockStart', {
+          contentBlockIndex: 0,
+          start: { toolUse: { toolUseId: 'tooluse_fake_1', name: answer.name } },
+        }),
+      );
+      for (const piece of answer.input.match(/.{1,5}/g) ?? [])
+        frames.push(eventFrame('contentBlockDelta', { contentBlockIndex: 0, delta: { toolUse: { input: piece } } }));
     } else {
-      for (const word of answer.text.split(/(?= )/)) frames.push(eventFrame('contentBlockDelta', { contentBlockIndex: 0, delta: { text: word }, p: 'abcd' }));
+      for (const word of answer.text.split(/(?= )/))
+        frames.push(eventFrame('contentBlockDelta', { contentBlockIndex: 0, delta: { text: word }, p: 'abcd' }));
     }
     frames.push(eventFrame('contentBlockStop', { contentBlockIndex: 0 }));
     frames.push(eventFrame('messageStop', { stopReason }));

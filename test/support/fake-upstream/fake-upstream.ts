@@ -21,14 +21,23 @@ export interface ReceivedRequest {
  */
 export type Fault =
   | { readonly kind: 'delay'; readonly ms: number }
-  | { readonly kind: 'status'; readonly status: number; readonly body?: unknown; readonly headers?: Record<string, string> }
+  | {
+      readonly kind: 'status';
+      readonly status: number;
+      readonly body?: unknown;
+      readonly headers?: Record<string, string>;
+    }
   | { readonly kind: 'reset' }
   | { readonly kind: 'malformed-sse' }
   | { readonly kind: 'stall-mid-stream'; readonly afterEvents: number }
   | { readonly kind: 'cut-mid-stream'; readonly afterEvents: number }
   | { readonly kind: 'slow-stream'; readonly gapMs: number }
   | { readonly kind: 'echo'; readonly status: number; readonly headers?: Record<string, string> }
-  | { readonly kind: 'echo-mid-stream'; readonly afterEvents: number; readonly event: (echo: string) => string | Uint8Array }
+  | {
+      readonly kind: 'echo-mid-stream';
+      readonly afterEvents: number;
+      readonly event: (echo: string) => string | Uint8Array;
+    }
   | { readonly kind: 'error-mid-stream'; readonly afterEvents: number; readonly event: string | Uint8Array };
 
 export interface FakeExchange {
@@ -125,17 +134,36 @@ export const startFakeUpstream = async (routes: Record<string, WireRoute> = open
       return;
     }
     if (fault?.kind === 'echo-mid-stream') {
-      fault = { kind: 'error-mid-stream', afterEvents: fault.afterEvents, event: fault.event(echoOfRequest(incoming, body.text)) };
+      fault = {
+        kind: 'error-mid-stream',
+        afterEvents: fault.afterEvents,
+        event: fault.event(echoOfRequest(incoming, body.text)),
+      };
     }
     if (fault?.kind === 'status') {
       response.writeHead(fault.status, { 'content-type': 'application/json', ...fault.headers });
-      response.end(JSON.stringify(fault.body ?? { error: { message: `injected ${fault.status}`, type: 'server_error', param: null, code: null } }));
+      response.end(
+        JSON.stringify(
+          fault.body ?? {
+            error: { message: `injected ${fault.status}`, type: 'server_error', param: null, code: null },
+          },
+        ),
+      );
       return;
     }
     const route = routes[`${request.method} ${url.pathname}`];
     if (!route) {
       response.writeHead(404, { 'content-type': 'application/json' });
-      response.end(JSON.stringify({ error: { message: `fake upstream has no ${request.method} ${url.pathname}`, type: 'invalid_request_error', param: null, code: 'unknown_url' } }));
+      response.end(
+        JSON.stringify({
+          error: {
+            message: `fake upstream has no ${request.method} ${url.pathname}`,
+            type: 'invalid_request_error',
+            param: null,
+            code: 'unknown_url',
+          },
+        }),
+      );
       return;
     }
     await route({ request, response, fault });

@@ -20,33 +20,66 @@ const plan = (body: any) => {
   return { kind: 'text' as const, text };
 };
 
-export const geminiUsage = { promptTokenCount: 11, candidatesTokenCount: 7, totalTokenCount: 18, cachedContentTokenCount: 3 };
+export const geminiUsage = {
+  promptTokenCount: 11,
+  candidatesTokenCount: 7,
+  totalTokenCount: 18,
+  cachedContentTokenCount: 3,
+};
 
-const generate = (stream: boolean): WireRoute =>
+const generate =
+  (stream: boolean): WireRoute =>
   async ({ request, response, fault }: FakeExchange) => {
     const answer = plan(request.body);
     const base = { modelVersion: 'gemini-fake-001', responseId: 'resp_fake_1' };
     if (!stream) {
-      const parts = answer.kind === 'tool' ? [{ functionCall: { name: answer.name, args: answer.args } }] : [{ text: answer.text }];
+      const parts =
+        answer.kind === 'tool' ? [{ functionCall: { name: answer.name, args: answer.args } }] : [{ text: answer.text }];
       response.writeHead(200, { 'content-type': 'application/json' });
-      response.end(JSON.stringify({ candidates: [{ content: { role: 'model', parts }, finishReason: 'STOP', index: 0 }], usageMetadata: geminiUsage, ...base }));
+      response.end(
+        JSON.stringify({
+          candidates: [{ content: { role: 'model', parts }, finishReason: 'STOP', index: 0 }],
+          usageMetadata: geminiUsage,
+          ...base,
+        }),
+      );
       return;
     }
     const events: object[] = [];
     if (answer.kind === 'tool') {
-      events.push({ candidates: [{ content: { role: 'model', parts: [{ functionCall: { name: answer.name, args: answer.args } }] }, finishReason: 'STOP', index: 0 }], usageMetadata: geminiUsage, ...base });
+      events.push({
+        candidates: [
+          {
+            content: { role: 'model', parts: [{ functionCall: { name: answer.name, args: answer.args } }] },
+            finishReason: 'STOP',
+            index: 0,
+          },
+        ],
+        usageMetadata: geminiUsage,
+        ...base,
+      });
     } else {
       const words = answer.text.split(/(?= )/);
       for (const [position, word] of words.entries()) {
         const last = position === words.length - 1;
         events.push({
-          candidates: [{ content: { role: 'model', parts: [{ text: word }] }, ...(last ? { finishReason: 'STOP' } : {}), index: 0 }],
+          candidates: [
+            {
+              content: { role: 'model', parts: [{ text: word }] },
+              ...(last ? { finishReason: 'STOP' } : {}),
+              index: 0,
+            },
+          ],
           usageMetadata: last ? geminiUsage : { promptTokenCount: 11, totalTokenCount: 11 },
           ...base,
         });
       }
     }
-    await writeSse(response, events.map((event) => JSON.stringify(event)), fault);
+    await writeSse(
+      response,
+      events.map((event) => JSON.stringify(event)),
+      fault,
+    );
   };
 
 export const geminiRoutes = (upstreamModel: string): Record<string, WireRoute> => ({

@@ -19,7 +19,14 @@ const embeddings: WireRoute = ({ request, response }) => {
     embedding: request.body.encoding_format === 'base64' ? base64Of(fakeVector(index)) : fakeVector(index),
   }));
   response.writeHead(200, { 'content-type': 'application/json' });
-  response.end(JSON.stringify({ object: 'list', data, model: request.body.model, usage: { prompt_tokens: 4 * count, total_tokens: 4 * count } }));
+  response.end(
+    JSON.stringify({
+      object: 'list',
+      data,
+      model: request.body.model,
+      usage: { prompt_tokens: 4 * count, total_tokens: 4 * count },
+    }),
+  );
 };
 
 export const openAiEmbeddingsRoutes: Record<string, WireRoute> = {

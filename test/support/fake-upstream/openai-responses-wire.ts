@@ -9,13 +9,35 @@ const lastText = (input: unknown): string => {
   return typeof last.content === 'string' ? last.content : last.content.map((part: any) => part.text ?? '').join(' ');
 };
 
-const usage = { input_tokens: 12, input_tokens_details: { cached_tokens: 2 }, output_tokens: 6, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 18 };
+const usage = {
+  input_tokens: 12,
+  input_tokens_details: { cached_tokens: 2 },
+  output_tokens: 6,
+  output_tokens_details: { reasoning_tokens: 0 },
+  total_tokens: 18,
+};
 
 const responses: WireRoute = async ({ request, response, fault }) => {
   const body = request.body;
   const text = `Native echo: ${lastText(body.input)}`;
-  const base = { id: 'resp_fake', object: 'response', created_at: 1_700_000_000, model: body.model, error: null, incomplete_details: null, instructions: body.instructions ?? null, tools: [], parallel_tool_calls: true };
-  const message = { type: 'message', id: 'msg_fake', status: 'completed', role: 'assistant', content: [{ type: 'output_text', text, annotations: [] }] };
+  const base = {
+    id: 'resp_fake',
+    object: 'response',
+    created_at: 1_700_000_000,
+    model: body.model,
+    error: null,
+    incomplete_details: null,
+    instructions: body.instructions ?? null,
+    tools: [],
+    parallel_tool_calls: true,
+  };
+  const message = {
+    type: 'message',
+    id: 'msg_fake',
+    status: 'completed',
+    role: 'assistant',
+    content: [{ type: 'output_text', text, annotations: [] }],
+  };
   if (!body.stream) {
     response.writeHead(200, { 'content-type': 'application/json' });
     response.end(JSON.stringify({ ...base, status: 'completed', output: [message], usage }));
@@ -27,15 +49,39 @@ const responses: WireRoute = async ({ request, response, fault }) => {
     { type: 'response.created', response: { ...base, status: 'in_progress', output: [], usage: null } },
     { type: 'response.in_progress', response: { ...base, status: 'in_progress', output: [], usage: null } },
     { type: 'response.output_item.added', output_index: 0, item: { ...message, status: 'in_progress', content: [] } },
-    { type: 'response.content_part.added', item_id: 'msg_fake', output_index: 0, content_index: 0, part: { type: 'output_text', text: '', annotations: [] } },
-    ...pieces.map((delta) => ({ type: 'response.output_text.delta', item_id: 'msg_fake', output_index: 0, content_index: 0, delta, logprobs: [] })),
+    {
+      type: 'response.content_part.added',
+      item_id: 'msg_fake',
+      output_index: 0,
+      content_index: 0,
+      part: { type: 'output_text', text: '', annotations: [] },
+    },
+    ...pieces.map((delta) => ({
+      type: 'response.output_text.delta',
+      item_id: 'msg_fake',
+      output_index: 0,
+      content_index: 0,
+      delta,
+      logprobs: [],
+    })),
     { type: 'response.output_text.done', item_id: 'msg_fake', output_index: 0, content_index: 0, text, logprobs: [] },
-    { type: 'response.content_part.done', item_id: 'msg_fake', output_index: 0, content_index: 0, part: { type: 'output_text', text, annotations: [] } },
+    {
+      type: 'response.content_part.done',
+      item_id: 'msg_fake',
+      output_index: 0,
+      content_index: 0,
+      part: { type: 'output_text', text, annotations: [] },
+    },
     { type: 'response.output_item.done', output_index: 0, item: message },
     { type: 'response.completed', response: { ...base, status: 'completed', output: [message], usage } },
   ];
   const sequenced = events.map((event) => ({ ...event, sequence_number: sequence++ }));
-  await writeSse(response, sequenced.map((event) => JSON.stringify(event)), fault, sequenced.map((event) => event.type));
+  await writeSse(
+    response,
+    sequenced.map((event) => JSON.stringify(event)),
+    fault,
+    sequenced.map((event) => event.type),
+  );
 };
 
 export const openAiResponsesRoutes: Record<string, WireRoute> = {

@@ -4,11 +4,19 @@ import type { WireRoute } from './fake-upstream.js';
 /** 200 KB of deterministic noise: what the fake's speech endpoint "speaks", whatever the input. */
 export const fakeSpeechAudio: Buffer = (() => {
   const blocks: Buffer[] = [];
-  for (let index = 0; blocks.length * 32 < 200 * 1024; index++) blocks.push(createHash('sha256').update(`audio-${index}`).digest());
+  for (let index = 0; blocks.length * 32 < 200 * 1024; index++)
+    blocks.push(createHash('sha256').update(`audio-${index}`).digest());
   return Buffer.concat(blocks).subarray(0, 200 * 1024);
 })();
 
-const contentTypes: Record<string, string> = { mp3: 'audio/mpeg', opus: 'audio/ogg', aac: 'audio/aac', flac: 'audio/flac', wav: 'audio/wav', pcm: 'audio/pcm' };
+const contentTypes: Record<string, string> = {
+  mp3: 'audio/mpeg',
+  opus: 'audio/ogg',
+  aac: 'audio/aac',
+  flac: 'audio/flac',
+  wav: 'audio/wav',
+  pcm: 'audio/pcm',
+};
 
 /** OpenAI's `POST /v1/audio/speech`: binary audio, written in 16 KB pieces as a vendor streams it. */
 const speech: WireRoute = async ({ request, response, fault }) => {

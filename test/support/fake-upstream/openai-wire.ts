@@ -17,13 +17,23 @@ const plan = (body: any) => {
   const messages: any[] = body.messages ?? [];
   const last = messages.at(-1);
   if (body.tools?.length && last?.role !== 'tool') {
-    return { kind: 'tool' as const, name: body.tools[0].function.name as string, arguments: '{"city":"Paris","unit":"celsius"}' };
+    return {
+      kind: 'tool' as const,
+      name: body.tools[0].function.name as string,
+      arguments: '{"city":"Paris","unit":"celsius"}',
+    };
   }
   const text = last?.role === 'tool' ? `The tool said: ${textOf(last.content)}` : `Echo: ${textOf(last?.content)}`;
   return { kind: 'text' as const, text };
 };
 
-const usage = { prompt_tokens: 11, completion_tokens: 7, total_tokens: 18, prompt_tokens_details: { cached_tokens: 3 }, completion_tokens_details: { reasoning_tokens: 0 } };
+const usage = {
+  prompt_tokens: 11,
+  completion_tokens: 7,
+  total_tokens: 18,
+  prompt_tokens_details: { cached_tokens: 3 },
+  completion_tokens_details: { reasoning_tokens: 0 },
+};
 
 const chatCompletions: WireRoute = async ({ request, response, fault }: FakeExchange) => {
   const body = request.body;
@@ -33,7 +43,13 @@ const chatCompletions: WireRoute = async ({ request, response, fault }: FakeExch
   if (!body.stream) {
     const message =
       answer.kind === 'tool'
-        ? { role: 'assistant', content: null, tool_calls: [{ id: 'call_fake_1', type: 'function', function: { name: answer.name, arguments: answer.arguments } }] }
+        ? {
+            role: 'assistant',
+            content: null,
+            tool_calls: [
+              { id: 'call_fake_1', type: 'function', function: { name: answer.name, arguments: answer.arguments } },
+            ],
+          }
         : { role: 'assistant', content: answer.text, refusal: null };
     response.writeHead(200, { 'content-type': 'application/json' });
     response.end(
@@ -62,7 +78,11 @@ const chatCompletions: WireRoute = async ({ request, response, fault }: FakeExch
     });
   const events: string[] = [chunk({ role: 'assistant', content: '' })];
   if (answer.kind === 'tool') {
-    events.push(chunk({ tool_calls: [{ index: 0, id: 'call_fake_1', type: 'function', function: { name: answer.name, arguments: '' } }] }));
+    events.push(
+      chunk({
+        tool_calls: [{ index: 0, id: 'call_fake_1', type: 'function', function: { name: answer.name, arguments: '' } }],
+      }),
+    );
     for (const piece of answer.arguments.match(/.{1,5}/g) ?? []) {
       events.push(chunk({ tool_calls: [{ index: 0, function: { arguments: piece } }] }));
     }
@@ -72,7 +92,9 @@ const chatCompletions: WireRoute = async ({ request, response, fault }: FakeExch
     events.push(chunk({}, 'stop'));
   }
   if (includeUsage) {
-    events.push(JSON.stringify({ id, object: 'chat.completion.chunk', created, model: body.model, choices: [], usage }));
+    events.push(
+      JSON.stringify({ id, object: 'chat.completion.chunk', created, model: body.model, choices: [], usage }),
+    );
   }
   events.push('[DONE]');
   await writeSse(response, events, fault);

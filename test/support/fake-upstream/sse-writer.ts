@@ -46,7 +46,9 @@ export const writeSse = (
   writeStreamed(
     response,
     { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' },
-    events.map((data, index) => (eventNames?.[index] ? `event: ${eventNames[index]}\ndata: ${data}\n\n` : `data: ${data}\n\n`)),
+    events.map((data, index) =>
+      eventNames?.[index] ? `event: ${eventNames[index]}\ndata: ${data}\n\n` : `data: ${data}\n\n`,
+    ),
     fault,
     () => 'data: {"choices": [ this is not json\n\n',
   );

@@ -11,13 +11,39 @@ export interface HostileRequest {
 }
 
 /** Names that are also Object.prototype's: a plain `{}` keyed by them misbehaves. */
-export const PROTOTYPE_NAMES = ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf', 'isPrototypeOf', '__defineGetter__'];
+export const PROTOTYPE_NAMES = [
+  '__proto__',
+  'constructor',
+  'toString',
+  'hasOwnProperty',
+  'valueOf',
+  'isPrototypeOf',
+  '__defineGetter__',
+];
 
 const MALFORMED_ESCAPES = ['%', '%zz', '%E0%A4%A', '%C0%AF', '%ED%A0%80', '%FF', '%00'];
 
-const NUMBERS_OUT_OF_RANGE = [1e300, -1e300, -1, 0, 1.5, -0.5, Number.MAX_SAFE_INTEGER + 2, 2 ** 64, 'NaN', 'Infinity', '-Infinity', '1e999', ''];
+const NUMBERS_OUT_OF_RANGE = [
+  1e300,
+  -1e300,
+  -1,
+  0,
+  1.5,
+  -0.5,
+  Number.MAX_SAFE_INTEGER + 2,
+  2 ** 64,
+  'NaN',
+  'Infinity',
+  '-Infinity',
+  '1e999',
+  '',
+];
 
-const token = fc.string({ unit: fc.constantFrom(...'abcdefghijklmnopqrstuvwxyz0123456789-_'.split('')), minLength: 1, maxLength: 12 });
+const token = fc.string({
+  unit: fc.constantFrom(...'abcdefghijklmnopqrstuvwxyz0123456789-_'.split('')),
+  minLength: 1,
+  maxLength: 12,
+});
 
 /** Text for a path segment or query value: plain, percent-encoded, or malformed. */
 const segmentText = fc.oneof(
@@ -44,11 +70,12 @@ const fillPath = (route: RouteDefinition, targets: FuzzTargets): fc.Arbitrary<st
 const queryString = fc
   .array(
     fc.tuple(
-      fc.oneof(token, fc.constantFrom(...PROTOTYPE_NAMES), fc.constantFrom('key', 'alt', 'accountId', 'keyId', 'from', 'to', 'limit', 'cursor')),
       fc.oneof(
-        segmentText,
-        fc.constantFrom('sse', '2026-01-01T00:00:00Z', '1999-01-01T00:00:00Z', '1e300', '-1', '0'),
+        token,
+        fc.constantFrom(...PROTOTYPE_NAMES),
+        fc.constantFrom('key', 'alt', 'accountId', 'keyId', 'from', 'to', 'limit', 'cursor'),
       ),
+      fc.oneof(segmentText, fc.constantFrom('sse', '2026-01-01T00:00:00Z', '1999-01-01T00:00:00Z', '1e300', '-1', '0')),
     ),
     { maxLength: 5 },
   )
@@ -59,12 +86,22 @@ const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'HEAD', 'PR
 /** Header values node's client will send: printable ASCII and Latin-1 bytes, no line breaks. */
 const headerValue = fc.oneof(
   token,
-  fc.string({ unit: fc.integer({ min: 0x20, max: 0xff }).filter((code) => code !== 0x7f).map((code) => String.fromCharCode(code)), maxLength: 40 }),
+  fc.string({
+    unit: fc
+      .integer({ min: 0x20, max: 0xff })
+      .filter((code) => code !== 0x7f)
+      .map((code) => String.fromCharCode(code)),
+    maxLength: 40,
+  }),
   fc.constant('x'.repeat(4000)),
 );
 
 const extraHeaders = fc.dictionary(
-  fc.oneof(token, fc.constantFrom(...PROTOTYPE_NAMES), fc.constantFrom('content-type', 'anthropic-version', 'accept', 'x-request-id', 'x-forwarded-for')),
+  fc.oneof(
+    token,
+    fc.constantFrom(...PROTOTYPE_NAMES),
+    fc.constantFrom('content-type', 'anthropic-version', 'accept', 'x-request-id', 'x-forwarded-for'),
+  ),
   headerValue,
   { maxKeys: 4 },
 );
@@ -102,7 +139,8 @@ const hostileValue = fc.oneof(
   fc.constantFrom(...PROTOTYPE_NAMES).map((name) => JSON.parse(`{"${name}":{"polluted":true}}`) as unknown),
 );
 
-const nested = (depth: number, open: string, close: string, leaf: string) => `${open.repeat(depth)}${leaf}${close.repeat(depth)}`;
+const nested = (depth: number, open: string, close: string, leaf: string) =>
+  `${open.repeat(depth)}${leaf}${close.repeat(depth)}`;
 
 const bodyText = (sample: Record<string, unknown> | undefined): fc.Arbitrary<Buffer | undefined> => {
   const sampleText = JSON.stringify(sample ?? {});
@@ -110,38 +148,83 @@ const bodyText = (sample: Record<string, unknown> | undefined): fc.Arbitrary<Buf
     { weight: 3, arbitrary: fc.constant(Buffer.from(sampleText)) },
     {
       weight: 6,
-      arbitrary: fc.tuple(hostileValue, fc.nat()).map(([replacement, pick]) => Buffer.from(JSON.stringify(mutate(sample ?? {}, replacement, pick)))),
+      arbitrary: fc
+        .tuple(hostileValue, fc.nat())
+        .map(([replacement, pick]) => Buffer.from(JSON.stringify(mutate(sample ?? {}, replacement, pick)))),
     },
     {
       weight: 2,
-      arbitrary: fc.tuple(fc.constantFrom(...PROTOTYPE_NAMES), hostileValue).map(([name, value]) =>
-        Buffer.from(`${sampleText.slice(0, -1)}${sampleText.length > 2 ? ',' : ''}"${name}":${JSON.stringify(value) ?? 'null'}}`),
-      ),
+      arbitrary: fc
+        .tuple(fc.constantFrom(...PROTOTYPE_NAMES), hostileValue)
+        .map(([name, value]) =>
+          Buffer.from(
+            `${sampleText.slice(0, -1)}${sampleText.length > 2 ? ',' : ''}"${name}":${JSON.stringify(value) ?? 'null'}}`,
+          ),
+        ),
     },
     {
       weight: 2,
-      arbitrary: fc.integer({ min: 100, max: 20_000 }).map((depth) =>
-        Buffer.from(`${sampleText.slice(0, -1)}${sampleText.length > 2 ? ',' : ''}"deep":${nested(depth, '{"a":', '}', '1')}}`),
-      ),
+      arbitrary: fc
+        .integer({ min: 100, max: 20_000 })
+        .map((depth) =>
+          Buffer.from(
+            `${sampleText.slice(0, -1)}${sampleText.length > 2 ? ',' : ''}"deep":${nested(depth, '{"a":', '}', '1')}}`,
+          ),
+        ),
     },
-    { weight: 1, arbitrary: fc.integer({ min: 100, max: 50_000 }).map((depth) => Buffer.from(nested(depth, '[', ']', ''))) },
+    {
+      weight: 1,
+      arbitrary: fc.integer({ min: 100, max: 50_000 }).map((depth) => Buffer.from(nested(depth, '[', ']', ''))),
+    },
     { weight: 1, arbitrary: fc.nat({ max: sampleText.length }).map((cut) => Buffer.from(sampleText.slice(0, cut))) },
-    { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 4 }).map((value) => Buffer.from(JSON.stringify(value) ?? 'null')) },
-    { weight: 1, arbitrary: fc.uint8Array({ maxLength: 64 }).map((bytes) => Buffer.concat([Buffer.from('{"model":"'), Buffer.from(bytes), Buffer.from([0xff, 0xfe]), Buffer.from('"}')])) },
-    { weight: 1, arbitrary: fc.constantFrom(Buffer.alloc(0), undefined, Buffer.from('null'), Buffer.from('"text"'), Buffer.from('1e999')) },
+    {
+      weight: 1,
+      arbitrary: fc.jsonValue({ maxDepth: 4 }).map((value) => Buffer.from(JSON.stringify(value) ?? 'null')),
+    },
+    {
+      weight: 1,
+      arbitrary: fc
+        .uint8Array({ maxLength: 64 })
+        .map((bytes) =>
+          Buffer.concat([Buffer.from('{"model":"'), Buffer.from(bytes), Buffer.from([0xff, 0xfe]), Buffer.from('"}')]),
+        ),
+    },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom(
+        Buffer.alloc(0),
+        undefined,
+        Buffer.from('null'),
+        Buffer.from('"text"'),
+        Buffer.from('1e999'),
+      ),
+    },
   );
 };
 
 /** Requests aimed at one route, from nearly valid to plainly hostile, carrying `key` most of the time. */
-export const hostileRequests = (route: RouteDefinition, key: string, targets: FuzzTargets): fc.Arbitrary<HostileRequest> =>
+export const hostileRequests = (
+  route: RouteDefinition,
+  key: string,
+  targets: FuzzTargets,
+): fc.Arbitrary<HostileRequest> =>
   fc
     .record({
-      method: fc.oneof({ weight: 4, arbitrary: fc.constant(route.method) }, { weight: 1, arbitrary: fc.constantFrom(...METHODS) }),
+      method: fc.oneof(
+        { weight: 4, arbitrary: fc.constant(route.method) },
+        { weight: 1, arbitrary: fc.constantFrom(...METHODS) },
+      ),
       path: fillPath(route, targets),
       query: queryString,
       auth: authentication(key),
       headers: extraHeaders,
-      contentType: fc.constantFrom('application/json', 'application/json', 'text/plain', 'application/octet-stream', 'application/json; charset=latin1'),
+      contentType: fc.constantFrom(
+        'application/json',
+        'application/json',
+        'text/plain',
+        'application/octet-stream',
+        'application/json; charset=latin1',
+      ),
       body: bodyText(sampleBody(route, targets)),
     })
     .map(({ method, path, query, auth, headers, contentType, body }) => ({

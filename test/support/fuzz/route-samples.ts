@@ -7,7 +7,10 @@ export interface FuzzTargets {
 }
 
 const chatMessages = [{ role: 'user', content: 'hello there' }];
-const geminiContents = { contents: [{ role: 'user', parts: [{ text: 'hello there' }] }], generationConfig: { maxOutputTokens: 16, temperature: 0.5 } };
+const geminiContents = {
+  contents: [{ role: 'user', parts: [{ text: 'hello there' }] }],
+  generationConfig: { maxOutputTokens: 16, temperature: 0.5 },
+};
 
 /**
  * A valid body for each route, the starting point of the mutations: a mutated valid body reaches
@@ -16,7 +19,14 @@ const geminiContents = { contents: [{ role: 'user', parts: [{ text: 'hello there
 export const sampleBody = (route: RouteDefinition, targets: FuzzTargets): Record<string, unknown> | undefined => {
   switch (`${route.method} ${route.path}`) {
     case 'POST /v1/chat/completions':
-      return { model: 'demo-1', messages: chatMessages, max_tokens: 16, temperature: 0.5, stream: false, stream_options: null };
+      return {
+        model: 'demo-1',
+        messages: chatMessages,
+        max_tokens: 16,
+        temperature: 0.5,
+        stream: false,
+        stream_options: null,
+      };
     case 'POST /v1/messages':
       return { model: 'demo-1', max_tokens: 16, system: 'be brief', messages: chatMessages, stream: false };
     case 'POST /v1/messages/count_tokens':
@@ -37,7 +47,13 @@ export const sampleBody = (route: RouteDefinition, targets: FuzzTargets): Record
     case 'PATCH /admin/v1/accounts/{id}':
       return { name: 'renamed', status: 'active', rateLimit: null };
     case 'POST /admin/v1/keys':
-      return { accountId: targets.accountId, name: 'fuzzed key', role: 'user', models: ['demo-1'], rateLimit: { rpm: 10 } };
+      return {
+        accountId: targets.accountId,
+        name: 'fuzzed key',
+        role: 'user',
+        models: ['demo-1'],
+        rateLimit: { rpm: 10 },
+      };
     case 'PATCH /admin/v1/keys/{id}':
       return { name: 'renamed', rateLimit: { rpm: 5 }, allowedIps: ['127.0.0.1/32'] };
     case 'PUT /admin/v1/channels/{id}':
@@ -45,7 +61,10 @@ export const sampleBody = (route: RouteDefinition, targets: FuzzTargets): Record
     case 'PUT /admin/v1/models/{model}':
       return { pricing: { inputPerMTok: 1, outputPerMTok: 2 }, aliases: ['fuzz-alias'], ownedBy: 'fuzzers' };
     case 'POST /admin/v1/apply':
-      return { channels: [{ id: 'fuzz-applied', type: 'demo', models: ['fuzz-applied-1'] }], models: [{ id: 'fuzz-applied-1', ownedBy: 'fuzzers' }] };
+      return {
+        channels: [{ id: 'fuzz-applied', type: 'demo', models: ['fuzz-applied-1'] }],
+        models: [{ id: 'fuzz-applied-1', ownedBy: 'fuzzers' }],
+      };
     default:
       return undefined;
   }
@@ -62,7 +81,13 @@ export const pathParameterSamples = (name: string, targets: FuzzTargets): string
     case 'model':
       return ['fuzz-model', 'no/such:model@1'];
     case 'modelAction':
-      return ['demo-1:generateContent', 'demo-1:streamGenerateContent', 'demo-1:countTokens', 'demo-1', 'no-such-model:generateContent'];
+      return [
+        'demo-1:generateContent',
+        'demo-1:streamGenerateContent',
+        'demo-1:countTokens',
+        'demo-1',
+        'no-such-model:generateContent',
+      ];
     default:
       return ['x'];
   }

@@ -56,7 +56,10 @@ export const anthropicStreamEventSchema = z.discriminatedUnion('type', [
   }),
   z.looseObject({ type: z.literal('message_stop') }),
   z.looseObject({ type: z.literal('ping') }),
-  z.looseObject({ type: z.literal('error'), error: z.looseObject({ type: z.string().nullish(), message: z.string().nullish() }) }),
+  z.looseObject({
+    type: z.literal('error'),
+    error: z.looseObject({ type: z.string().nullish(), message: z.string().nullish() }),
+  }),
 ]);
 
 export type AnthropicWireMessage = z.output<typeof anthropicMessageSchema>;

@@ -5,8 +5,20 @@ import type { ChatCompletionChunk } from '../../schemas/chat-completion-result.j
 import type { Channel } from '../../store/channels.js';
 import type { MessagesProvider } from '../messages-provider.js';
 import type { ChatProvider } from '../provider.js';
-import { isSuccess, readErrorBody, readJsonBody, readJsonEvents, requireEventStream, retryAfterHeader } from '../upstream-json.js';
-import { anthropicCountTokensSchema, anthropicErrorSchema, anthropicMessageSchema, anthropicStreamEventSchema } from './anthropic-api.js';
+import {
+  isSuccess,
+  readErrorBody,
+  readJsonBody,
+  readJsonEvents,
+  requireEventStream,
+  retryAfterHeader,
+} from '../upstream-json.js';
+import {
+  anthropicCountTokensSchema,
+  anthropicErrorSchema,
+  anthropicMessageSchema,
+  anthropicStreamEventSchema,
+} from './anthropic-api.js';
 import { fromAnthropicResponse } from './anthropic-response.js';
 import { anthropicStreamError, createAnthropicStreamTranslator } from './anthropic-stream.js';
 import { toAnthropicRequest } from './convert-to-anthropic-messages.js';
@@ -15,7 +27,8 @@ import { toAnthropicRequest } from './convert-to-anthropic-messages.js';
 export const ANTHROPIC_BASE_URL = 'https://api.anthropic.com';
 export const ANTHROPIC_VERSION = '2023-06-01';
 
-const endpointUrl = (channel: Channel, path: string) => `${(channel.baseUrl ?? ANTHROPIC_BASE_URL).replace(/\/+$/, '')}${path}`;
+const endpointUrl = (channel: Channel, path: string) =>
+  `${(channel.baseUrl ?? ANTHROPIC_BASE_URL).replace(/\/+$/, '')}${path}`;
 
 export const anthropicHeaders = (channel: Channel): Record<string, string> => ({
   'content-type': 'application/json',
@@ -30,13 +43,22 @@ interface Call {
 }
 
 const post = (call: Call, path: string, body: unknown) =>
-  sendUpstream({ url: endpointUrl(call.channel, path), headers: anthropicHeaders(call.channel), body: JSON.stringify(body), signal: call.signal, timeouts: call.timeouts });
+  sendUpstream({
+    url: endpointUrl(call.channel, path),
+    headers: anthropicHeaders(call.channel),
+    body: JSON.stringify(body),
+    signal: call.signal,
+    timeouts: call.timeouts,
+  });
 
 /** An Anthropic error body, as the error the client gets. */
 export const anthropicStatusError = async (response: UpstreamResponse, idleMs: number): Promise<UpstreamError> => {
   const parsed = anthropicErrorSchema.safeParse(await readErrorBody(response, idleMs));
   const error = parsed.success ? parsed.data.error : undefined;
-  return upstreamStatusError(response.status, error?.message ?? undefined, { retryAfter: retryAfterHeader(response), type: 'invalid_request_error' });
+  return upstreamStatusError(response.status, error?.message ?? undefined, {
+    retryAfter: retryAfterHeader(response),
+    type: 'invalid_request_error',
+  });
 };
 
 const readMessage = async (response: UpstreamResponse, idleMs: number) => {

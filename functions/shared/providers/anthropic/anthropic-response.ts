@@ -5,7 +5,10 @@ import { toChatUsage } from './anthropic-usage.js';
 import { mapAnthropicStopReason } from './map-anthropic-stop-reason.js';
 
 /** An Anthropic message as an OpenAI chat completion: text, tool calls, thinking as reasoning_content. */
-export const fromAnthropicResponse = (message: AnthropicWireMessage, created = Math.floor(Date.now() / 1000)): ChatCompletion => {
+export const fromAnthropicResponse = (
+  message: AnthropicWireMessage,
+  created = Math.floor(Date.now() / 1000),
+): ChatCompletion => {
   let text = '';
   let reasoning = '';
   const toolCalls: ChatToolCall[] = [];
@@ -13,11 +16,20 @@ export const fromAnthropicResponse = (message: AnthropicWireMessage, created = M
     if (block.type === 'text' && 'text' in block) text += String(block.text);
     else if (block.type === 'thinking' && 'thinking' in block) reasoning += String(block.thinking);
     else if (block.type === 'tool_use' && 'id' in block && 'name' in block) {
-      toolCalls.push({ id: String(block.id), type: 'function', function: { name: String(block.name), arguments: JSON.stringify(block.input ?? {}) } });
+      toolCalls.push({
+        id: String(block.id),
+        type: 'function',
+        function: { name: String(block.name), arguments: JSON.stringify(block.input ?? {}) },
+      });
     }
   }
   return singleChoiceCompletion(
-    { id: message.id, created, model: message.model ?? '', usage: message.usage ? toChatUsage(message.usage) : undefined },
+    {
+      id: message.id,
+      created,
+      model: message.model ?? '',
+      usage: message.usage ? toChatUsage(message.usage) : undefined,
+    },
     { text, reasoning, toolCalls },
     mapAnthropicStopReason(message.stop_reason) ?? 'stop',
   );

@@ -33,7 +33,10 @@ export const createAnthropicStreamTranslator = (created = Math.floor(Date.now() 
   let done = false;
   const toolIndexByBlock = new Map<number, number>();
 
-  const chunk = (delta: ChatCompletionChunk['choices'][number]['delta'], finish: FinishReason | null = null): ChatCompletionChunk => ({
+  const chunk = (
+    delta: ChatCompletionChunk['choices'][number]['delta'],
+    finish: FinishReason | null = null,
+  ): ChatCompletionChunk => ({
     id,
     object: 'chat.completion.chunk',
     created,
@@ -53,16 +56,29 @@ export const createAnthropicStreamTranslator = (created = Math.floor(Date.now() 
         if (block.type === 'tool_use' && 'id' in block && 'name' in block) {
           const toolIndex = toolIndexByBlock.size;
           toolIndexByBlock.set(event.index, toolIndex);
-          return [chunk({ tool_calls: [{ index: toolIndex, id: String(block.id), type: 'function', function: { name: String(block.name), arguments: '' } }] })];
+          return [
+            chunk({
+              tool_calls: [
+                {
+                  index: toolIndex,
+                  id: String(block.id),
+                  type: 'function',
+                  function: { name: String(block.name), arguments: '' },
+                },
+              ],
+            }),
+          ];
         }
         if (block.type === 'text' && 'text' in block && block.text) return [chunk({ content: String(block.text) })];
-        if (block.type === 'thinking' && 'thinking' in block && block.thinking) return [chunk({ reasoning_content: String(block.thinking) })];
+        if (block.type === 'thinking' && 'thinking' in block && block.thinking)
+          return [chunk({ reasoning_content: String(block.thinking) })];
         return [];
       }
       case 'content_block_delta': {
         const delta = event.delta;
         if (delta.type === 'text_delta' && 'text' in delta) return [chunk({ content: String(delta.text) })];
-        if (delta.type === 'thinking_delta' && 'thinking' in delta) return [chunk({ reasoning_content: String(delta.thinking) })];
+        if (delta.type === 'thinking_delta' && 'thinking' in delta)
+          return [chunk({ reasoning_content: String(delta.thinking) })];
         if (delta.type === 'input_json_delta' && 'partial_json' in delta) {
           const toolIndex = toolIndexByBlock.get(event.index);
           if (toolIndex === undefined || !delta.partial_json) return [];
@@ -72,7 +88,12 @@ export const createAnthropicStreamTranslator = (created = Math.floor(Date.now() 
         return [];
       }
       case 'message_delta':
-        usage = { ...usage, ...Object.fromEntries(Object.entries(event.usage ?? {}).filter(([, value]) => value !== null && value !== undefined)) };
+        usage = {
+          ...usage,
+          ...Object.fromEntries(
+            Object.entries(event.usage ?? {}).filter(([, value]) => value !== null && value !== undefined),
+          ),
+        };
         finishReason = mapAnthropicStopReason(event.delta.stop_reason) ?? finishReason;
         return finishReason ? [chunk({}, finishReason)] : [];
       case 'message_stop':

@@ -51,7 +51,9 @@ const contentBlocks = (content: ChatMessage['content']): AnthropicBlock[] => {
 };
 
 const textOf = (content: ChatMessage['content']): string =>
-  typeof content === 'string' ? content : (content ?? []).map((part) => (part.type === 'text' ? part.text : '')).join('');
+  typeof content === 'string'
+    ? content
+    : (content ?? []).map((part) => (part.type === 'text' ? part.text : '')).join('');
 
 const parseArguments = (text: string): unknown => {
   try {
@@ -81,13 +83,20 @@ export const convertToAnthropicMessages = (messages: readonly ChatMessage[]) => 
       case 'assistant': {
         const blocks = contentBlocks(message.content);
         for (const call of message.tool_calls ?? []) {
-          blocks.push({ type: 'tool_use', id: call.id, name: call.function.name, input: parseArguments(call.function.arguments) });
+          blocks.push({
+            type: 'tool_use',
+            id: call.id,
+            name: call.function.name,
+            input: parseArguments(call.function.arguments),
+          });
         }
         push('assistant', blocks);
         break;
       }
       case 'tool':
-        push('user', [{ type: 'tool_result', tool_use_id: message.tool_call_id!, content: toolResultContent(message.content) }]);
+        push('user', [
+          { type: 'tool_result', tool_use_id: message.tool_call_id!, content: toolResultContent(message.content) },
+        ]);
         break;
       default: {
         const unreachable: never = message.role;
@@ -97,7 +106,8 @@ export const convertToAnthropicMessages = (messages: readonly ChatMessage[]) => 
   }
   // Tool results must open their user turn: Anthropic refuses text before them.
   for (const turn of turns) {
-    if (turn.role === 'user') turn.content.sort((a, b) => Number(b.type === 'tool_result') - Number(a.type === 'tool_result'));
+    if (turn.role === 'user')
+      turn.content.sort((a, b) => Number(b.type === 'tool_result') - Number(a.type === 'tool_result'));
   }
   return { system: system.filter((text) => text !== '').join('\n\n'), messages: turns };
 };
@@ -116,7 +126,11 @@ const stopSequences = (stop: ChatCompletionRequest['stop']): string[] | undefine
   stop === undefined || stop === null ? undefined : typeof stop === 'string' ? [stop] : stop;
 
 /** The whole Anthropic request body for a chat request, under the upstream's model name. */
-export const toAnthropicRequest = (request: ChatCompletionRequest, upstreamModel: string, stream: boolean): Record<string, unknown> => {
+export const toAnthropicRequest = (
+  request: ChatCompletionRequest,
+  upstreamModel: string,
+  stream: boolean,
+): Record<string, unknown> => {
   const { system, messages } = convertToAnthropicMessages(request.messages);
   let maxTokens = request.max_completion_tokens ?? request.max_tokens ?? DEFAULT_MAX_TOKENS;
   const effort = request.reasoning_effort;

@@ -12,7 +12,8 @@ import type { Channel } from '../../store/channels.js';
 export const DEFAULT_REGION = 'us-east-1';
 
 // `bedrock-runtime.us-west-2.amazonaws.com`, its FIPS twin, and VPC endpoint names that embed it.
-const REGION_IN_HOST = /(?:^|\.)bedrock-runtime(?:-fips)?\.([a-z]{2}(?:-[a-z]+)+-\d+)\.(?:vpce\.)?amazonaws\.com(?:\.cn)?$/;
+const REGION_IN_HOST =
+  /(?:^|\.)bedrock-runtime(?:-fips)?\.([a-z]{2}(?:-[a-z]+)+-\d+)\.(?:vpce\.)?amazonaws\.com(?:\.cn)?$/;
 
 export interface BedrockTarget {
   readonly region: string;
@@ -24,11 +25,14 @@ export interface BedrockTarget {
  * Where a channel's calls go: no `baseUrl` means the default endpoint of the function's own region;
  * a `baseUrl` is used as it is, signed for the region its host names (else the function's region).
  */
-export const bedrockTarget = (channel: Pick<Channel, 'baseUrl'>, environmentRegion = process.env.AWS_REGION): BedrockTarget => {
+export const bedrockTarget = (
+  channel: Pick<Channel, 'baseUrl'>,
+  environmentRegion = process.env.AWS_REGION,
+): BedrockTarget => {
   const fallback = environmentRegion || DEFAULT_REGION;
   if (!channel.baseUrl) return { region: fallback, endpoint: undefined };
   const endpoint = channel.baseUrl.replace(/\/+$/, '');
-  let host = '';
+  let host: string;
   try {
     host = new URL(endpoint).hostname;
   } catch {
@@ -45,7 +49,13 @@ const clients = new Map<string, BedrockRuntimeClient>();
  */
 export const bedrockClient = (channel: Pick<Channel, 'baseUrl'>, timeouts: UpstreamTimeouts): BedrockRuntimeClient => {
   const target = bedrockTarget(channel);
-  const key = JSON.stringify([target.region, target.endpoint ?? '', timeouts.connectMs, timeouts.firstByteMs, timeouts.idleMs]);
+  const key = JSON.stringify([
+    target.region,
+    target.endpoint ?? '',
+    timeouts.connectMs,
+    timeouts.firstByteMs,
+    timeouts.idleMs,
+  ]);
   let client = clients.get(key);
   if (!client) {
     client = new BedrockRuntimeClient({

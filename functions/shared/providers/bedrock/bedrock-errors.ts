@@ -1,4 +1,12 @@
-import { abortError, ClientAbortedError, UpstreamError, upstreamBrokenResponse, upstreamStatusError, upstreamTimeout, upstreamUnreachable } from '../../relay/upstream-errors.js';
+import {
+  abortError,
+  ClientAbortedError,
+  UpstreamError,
+  upstreamBrokenResponse,
+  upstreamStatusError,
+  upstreamTimeout,
+  upstreamUnreachable,
+} from '../../relay/upstream-errors.js';
 
 /** What the AWS SDK puts on the errors it throws: the exception's name, message and HTTP status. */
 interface SdkError {
@@ -32,7 +40,8 @@ const SERVER_ERRORS: Readonly<Record<string, number>> = {
 /** The event stream decoder's complaints: bytes that are not a valid frame. */
 const BROKEN_STREAM = /checksum|Reached the end of the stream|Unrecognizable event type/i;
 
-const sdkFields = (error: unknown): SdkError => (error !== null && typeof error === 'object' ? (error as SdkError) : {});
+const sdkFields = (error: unknown): SdkError =>
+  error !== null && typeof error === 'object' ? (error as SdkError) : {};
 
 /**
  * An error of the Bedrock SDK as the error the client gets, with `retryable` telling the router
@@ -47,12 +56,13 @@ export const bedrockError = (error: unknown, signal?: AbortSignal): Error => {
   // 'UnknownError' is the SDK's placeholder when an error body named nothing.
   const message = fields.message === 'UnknownError' ? undefined : fields.message;
   if (message && BROKEN_STREAM.test(message)) return upstreamBrokenResponse(message);
-  if (CREDENTIAL_ERRORS.has(name) || (name === 'Error' && /credential/i.test(message ?? ''))) return upstreamStatusError(403, undefined);
+  if (CREDENTIAL_ERRORS.has(name) || (name === 'Error' && /credential/i.test(message ?? '')))
+    return upstreamStatusError(403, undefined);
   const serverStatus = SERVER_ERRORS[name];
   if (serverStatus !== undefined) return upstreamStatusError(serverStatus, message);
   switch (name) {
-    case 'ThrottlingException':
     // An exhausted account quota is the same situation as throttling, for the client and for failover.
+    case 'ThrottlingException':
     case 'ServiceQuotaExceededException':
       return upstreamStatusError(429, message);
     case 'ModelTimeoutException':
@@ -91,7 +101,8 @@ export const bedrockStreamError = (error: unknown, signal?: AbortSignal): Error 
   if (error instanceof UpstreamError && !signal?.aborted) return error;
   const mapped = bedrockError(error, signal);
   const detail = sdkFields(error).message;
-  if (!(mapped instanceof UpstreamError) || mapped.code === 'upstream_timeout' || !detail || BROKEN_STREAM.test(detail)) return mapped;
+  if (!(mapped instanceof UpstreamError) || mapped.code === 'upstream_timeout' || !detail || BROKEN_STREAM.test(detail))
+    return mapped;
   return new UpstreamError(`The upstream provider failed mid-stream: ${detail}`, {
     status: mapped.status,
     type: mapped.type,

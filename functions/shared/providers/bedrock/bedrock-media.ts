@@ -44,25 +44,43 @@ export const toBedrockImage = (url: string, param: string): ContentBlock.ImageMe
     );
   }
   const format = IMAGE_FORMATS[data.mediaType];
-  if (!format) throw invalidValue(`Invalid value for '${param}': Amazon Bedrock takes PNG, JPEG, GIF and WebP images, not '${data.mediaType}'.`, param);
+  if (!format)
+    throw invalidValue(
+      `Invalid value for '${param}': Amazon Bedrock takes PNG, JPEG, GIF and WebP images, not '${data.mediaType}'.`,
+      param,
+    );
   return { image: { format, source: { bytes: data.bytes } } };
 };
 
 // Bedrock allows letters, digits, single spaces, hyphens, parentheses and square brackets in a name.
 const documentName = (filename: string | undefined, fallback: string): string => {
   const base = (filename ?? '').replace(/\.[^.]*$/, '');
-  const cleaned = base.replace(/[^A-Za-z0-9\s()[\]-]+/g, '-').replace(/\s+/g, ' ').trim();
+  const cleaned = base
+    .replace(/[^A-Za-z0-9\s()[\]-]+/g, '-')
+    .replace(/\s+/g, ' ')
+    .trim();
   return cleaned || fallback;
 };
 
 /** A `file` part: a base64 data URL of a document Converse reads (PDF, Office, CSV, HTML, text) or an image. */
-export const toBedrockFile = (file: { filename?: string; file_data?: string }, param: string, fallbackName: string): ContentBlock => {
+export const toBedrockFile = (
+  file: { filename?: string; file_data?: string },
+  param: string,
+  fallbackName: string,
+): ContentBlock => {
   const data = file.file_data ? parseDataUrl(file.file_data) : undefined;
   if (!data) {
-    throw invalidValue(`Invalid value for '${param}': Amazon Bedrock takes files inline only; send them as base64 'file_data', not by file_id.`, param);
+    throw invalidValue(
+      `Invalid value for '${param}': Amazon Bedrock takes files inline only; send them as base64 'file_data', not by file_id.`,
+      param,
+    );
   }
   if (IMAGE_FORMATS[data.mediaType]) return toBedrockImage(file.file_data!, param);
   const format = DOCUMENT_FORMATS[data.mediaType];
-  if (!format) throw invalidValue(`Invalid value for '${param}': Amazon Bedrock does not take files of type '${data.mediaType}'.`, param);
+  if (!format)
+    throw invalidValue(
+      `Invalid value for '${param}': Amazon Bedrock does not take files of type '${data.mediaType}'.`,
+      param,
+    );
   return { document: { format, name: documentName(file.filename, fallbackName), source: { bytes: data.bytes } } };
 };

@@ -12,7 +12,8 @@ import { toBedrockConverseInput } from './convert-to-bedrock-converse.js';
 /** Amazon Bedrock's Converse API, called with the function's own AWS identity: no API key. */
 
 /** Converse names no response; the AWS request id does, and lets an operator find the call in AWS. */
-const responseId = (output: { $metadata?: { requestId?: string } }) => output.$metadata?.requestId ?? randomUUID().replaceAll('-', '');
+const responseId = (output: { $metadata?: { requestId?: string } }) =>
+  output.$metadata?.requestId ?? randomUUID().replaceAll('-', '');
 
 /**
  * The SDK's events, failing with a 504 when Bedrock stays silent for longer than `idleMs` between two
@@ -39,11 +40,17 @@ async function* withIdleLimit<T>(source: AsyncIterable<T>, idleMs: number, onIdl
   }
 }
 
-async function* bedrockChunks(events: AsyncIterable<ConverseStreamOutput>, call: ChatCall, upstream: AbortController, id: string): AsyncGenerator<ChatCompletionChunk> {
+async function* bedrockChunks(
+  events: AsyncIterable<ConverseStreamOutput>,
+  call: ChatCall,
+  upstream: AbortController,
+  id: string,
+): AsyncGenerator<ChatCompletionChunk> {
   const translate = createBedrockStreamTranslator({ id, model: call.upstreamModel });
   let complete = false;
   try {
-    for await (const event of withIdleLimit(events, call.timeouts.idleMs, () => upstream.abort())) yield* translate.push(event);
+    for await (const event of withIdleLimit(events, call.timeouts.idleMs, () => upstream.abort()))
+      yield* translate.push(event);
     if (!translate.done) throw upstreamBrokenResponse('the stream ended before messageStop');
     yield* translate.end();
     complete = true;
@@ -59,7 +66,9 @@ export const bedrockChatProvider: ChatProvider = {
   async complete(call) {
     const input = toBedrockConverseInput(call.request, call.upstreamModel);
     try {
-      const output = await bedrockClient(call.channel, call.timeouts).send(new ConverseCommand(input), { abortSignal: call.signal });
+      const output = await bedrockClient(call.channel, call.timeouts).send(new ConverseCommand(input), {
+        abortSignal: call.signal,
+      });
       return fromBedrockResponse(output, { id: responseId(output), model: call.upstreamModel });
     } catch (error) {
       throw bedrockError(error, call.signal);
@@ -72,7 +81,9 @@ export const bedrockChatProvider: ChatProvider = {
     const upstream = new AbortController();
     const signal = AbortSignal.any([call.signal, upstream.signal]);
     try {
-      const output = await bedrockClient(call.channel, call.timeouts).send(new ConverseStreamCommand(input), { abortSignal: signal });
+      const output = await bedrockClient(call.channel, call.timeouts).send(new ConverseStreamCommand(input), {
+        abortSignal: signal,
+      });
       if (!output.stream) throw upstreamBrokenResponse('the answer carried no event stream');
       return bedrockChunks(output.stream, call, upstream, responseId(output));
     } catch (error) {

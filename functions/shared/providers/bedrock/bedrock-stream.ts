@@ -21,7 +21,8 @@ const EVENT_NAMES: readonly BedrockStreamEventName[] = [
   'serviceUnavailableException',
 ];
 
-const eventName = (event: ConverseStreamOutput): BedrockStreamEventName | undefined => EVENT_NAMES.find((name) => event[name] !== undefined);
+const eventName = (event: ConverseStreamOutput): BedrockStreamEventName | undefined =>
+  EVENT_NAMES.find((name) => event[name] !== undefined);
 
 /** `modelStreamErrorException` → `ModelStreamErrorException`, the name the SDK gives the thrown error. */
 const exceptionName = (member: string) => member.charAt(0).toUpperCase() + member.slice(1);
@@ -41,14 +42,21 @@ export interface BedrockStreamTranslator {
  * and name and its input deltas the argument fragments, in order. `messageStop` gives the finish
  * chunk; the usage of the closing `metadata` event leaves as one final chunk with `choices: []`.
  */
-export const createBedrockStreamTranslator = (options: { readonly id: string; readonly model: string; readonly created?: number }): BedrockStreamTranslator => {
+export const createBedrockStreamTranslator = (options: {
+  readonly id: string;
+  readonly model: string;
+  readonly created?: number;
+}): BedrockStreamTranslator => {
   const id = `chatcmpl-${options.id}`;
   const created = options.created ?? Math.floor(Date.now() / 1000);
   const toolIndexByBlock = new Map<number, number>();
   let usage: Partial<TokenUsage> | undefined;
   let done = false;
 
-  const chunk = (delta: ChatCompletionChunk['choices'][number]['delta'], finish: FinishReason | null = null): ChatCompletionChunk => ({
+  const chunk = (
+    delta: ChatCompletionChunk['choices'][number]['delta'],
+    finish: FinishReason | null = null,
+  ): ChatCompletionChunk => ({
     id,
     object: 'chat.completion.chunk',
     created,
@@ -66,7 +74,18 @@ export const createBedrockStreamTranslator = (options: { readonly id: string; re
         if (!toolUse) return [];
         const toolIndex = toolIndexByBlock.size;
         toolIndexByBlock.set(event.contentBlockStart!.contentBlockIndex ?? toolIndex, toolIndex);
-        return [chunk({ tool_calls: [{ index: toolIndex, id: toolUse.toolUseId ?? `call_${options.id}_${toolIndex}`, type: 'function', function: { name: toolUse.name ?? '', arguments: '' } }] })];
+        return [
+          chunk({
+            tool_calls: [
+              {
+                index: toolIndex,
+                id: toolUse.toolUseId ?? `call_${options.id}_${toolIndex}`,
+                type: 'function',
+                function: { name: toolUse.name ?? '', arguments: '' },
+              },
+            ],
+          }),
+        ];
       }
       case 'contentBlockDelta': {
         const { delta, contentBlockIndex } = event.contentBlockDelta!;
@@ -107,7 +126,19 @@ export const createBedrockStreamTranslator = (options: { readonly id: string; re
 
   return {
     push,
-    end: () => (usage ? [{ id, object: 'chat.completion.chunk', created, model: options.model, choices: [], usage: toChatUsage(usage) }] : []),
+    end: () =>
+      usage
+        ? [
+            {
+              id,
+              object: 'chat.completion.chunk',
+              created,
+              model: options.model,
+              choices: [],
+              usage: toChatUsage(usage),
+            },
+          ]
+        : [],
     get done() {
       return done;
     },

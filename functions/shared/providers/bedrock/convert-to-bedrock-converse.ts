@@ -18,7 +18,6 @@ import { parseNestedJson } from '../../http/json-depth.js';
 /** What Converse and ConverseStream both take (they differ only in their guardrail settings). */
 export type BedrockConverseInput = Omit<ConverseCommandInput, 'guardrailConfig'>;
 
-
 /** JSON values as the SDK's document type, which a plain `unknown` does not satisfy. */
 type Document = NonNullable<ToolUseBlock['input']>;
 
@@ -47,11 +46,15 @@ const partToBlock = (part: ContentPart, param: string): ContentBlock | undefined
 const contentBlocks = (content: ChatMessage['content'], param: string): ContentBlock[] => {
   if (content === undefined || content === null) return [];
   if (typeof content === 'string') return content === '' ? [] : [{ text: content }];
-  return content.map((part, index) => partToBlock(part, `${param}[${index}]`)).filter((block): block is ContentBlock => block !== undefined);
+  return content
+    .map((part, index) => partToBlock(part, `${param}[${index}]`))
+    .filter((block): block is ContentBlock => block !== undefined);
 };
 
 const textOf = (content: ChatMessage['content']): string =>
-  typeof content === 'string' ? content : (content ?? []).map((part) => (part.type === 'text' ? part.text : '')).join('');
+  typeof content === 'string'
+    ? content
+    : (content ?? []).map((part) => (part.type === 'text' ? part.text : '')).join('');
 
 /** A tool's answer: text, plus any images it returned. */
 const toolResultContent = (content: ChatMessage['content'], param: string): ToolResultContentBlock[] => {
@@ -59,7 +62,8 @@ const toolResultContent = (content: ChatMessage['content'], param: string): Tool
   const blocks: ToolResultContentBlock[] = [];
   for (const [index, part] of content.entries()) {
     if (part.type === 'text') blocks.push({ text: part.text });
-    else if (part.type === 'image_url') blocks.push(toBedrockImage(part.image_url.url, `${param}[${index}].image_url.url`));
+    else if (part.type === 'image_url')
+      blocks.push(toBedrockImage(part.image_url.url, `${param}[${index}].image_url.url`));
   }
   return blocks.length > 0 ? blocks : [{ text: '' }];
 };
@@ -68,7 +72,9 @@ const toolResultContent = (content: ChatMessage['content'], param: string): Tool
 const parseArguments = (text: string): Document => {
   try {
     const parsed: unknown = parseNestedJson(text || '{}');
-    return (parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? parsed : { value: parsed }) as Document;
+    return (
+      parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? parsed : { value: parsed }
+    ) as Document;
   } catch {
     return { arguments: text };
   }
@@ -93,13 +99,17 @@ export const convertToBedrockMessages = (messages: readonly ChatMessage[]) => {
       case 'assistant': {
         const blocks = contentBlocks(message.content, param);
         for (const call of message.tool_calls ?? []) {
-          blocks.push({ toolUse: { toolUseId: call.id, name: call.function.name, input: parseArguments(call.function.arguments) } });
+          blocks.push({
+            toolUse: { toolUseId: call.id, name: call.function.name, input: parseArguments(call.function.arguments) },
+          });
         }
         push('assistant', blocks);
         break;
       }
       case 'tool':
-        push('user', [{ toolResult: { toolUseId: message.tool_call_id!, content: toolResultContent(message.content, param) } }]);
+        push('user', [
+          { toolResult: { toolUseId: message.tool_call_id!, content: toolResultContent(message.content, param) } },
+        ]);
         break;
       default: {
         const unreachable: never = message.role;
@@ -109,7 +119,8 @@ export const convertToBedrockMessages = (messages: readonly ChatMessage[]) => {
   }
   // Tool results open their user turn, as the models behind Converse (Claude first) require.
   for (const turn of turns) {
-    if (turn.role === 'user') turn.content.sort((a, b) => Number(b.toolResult !== undefined) - Number(a.toolResult !== undefined));
+    if (turn.role === 'user')
+      turn.content.sort((a, b) => Number(b.toolResult !== undefined) - Number(a.toolResult !== undefined));
   }
   return { system, messages: turns };
 };
@@ -148,7 +159,9 @@ export const toBedrockConverseInput = (request: ChatCompletionRequest, modelId: 
   }));
   // Converse has no "none": the tools are left out instead, unless the conversation already holds
   // tool calls or results, which Converse refuses without a toolConfig.
-  const holdsToolBlocks = messages.some((turn) => turn.content.some((block) => block.toolUse !== undefined || block.toolResult !== undefined));
+  const holdsToolBlocks = messages.some((turn) =>
+    turn.content.some((block) => block.toolUse !== undefined || block.toolResult !== undefined),
+  );
   const sendTools = tools?.length && (request.tool_choice !== 'none' || holdsToolBlocks);
   const choice = toolChoice(request.tool_choice);
   const config = inferenceConfig(request);

@@ -28,7 +28,11 @@ export const demoAnswer = (request: ChatCompletionRequest, requestId: string): D
   const promptTokens = estimateTokens(request.messages.map((message) => contentText(message.content)).join('\n'));
   const toolName = requiredTool(request);
   if (toolName) {
-    const toolCall: ChatToolCall = { id: `call_${requestId.slice(-12)}`, type: 'function', function: { name: toolName, arguments: '{}' } };
+    const toolCall: ChatToolCall = {
+      id: `call_${requestId.slice(-12)}`,
+      type: 'function',
+      function: { name: toolName, arguments: '{}' },
+    };
     return {
       words: [],
       toolCall,

@@ -10,7 +10,9 @@ export const DEMO_EMBEDDING_DIMENSIONS = 1536;
  * same text always maps to the same vector and different texts to (nearly) orthogonal ones.
  */
 export const demoVector = (input: string | readonly number[], dimensions: number): Float32Array => {
-  const seed = createHash('sha256').update(typeof input === 'string' ? `text:${input}` : `tokens:${input.join(',')}`).digest();
+  const seed = createHash('sha256')
+    .update(typeof input === 'string' ? `text:${input}` : `tokens:${input.join(',')}`)
+    .digest();
   let a = seed.readUInt32LE(0) | 1;
   let b = seed.readUInt32LE(4);
   let c = seed.readUInt32LE(8);
@@ -46,12 +48,19 @@ export const demoEmbeddings: EmbeddingsProvider = {
     const { request } = call;
     const dimensions = request.dimensions ?? DEMO_EMBEDDING_DIMENSIONS;
     const inputs = embeddingsInputs(request.input);
-    const promptTokens = inputs.reduce((sum, input) => sum + (typeof input === 'string' ? estimateTokens(input) : input.length), 0);
+    const promptTokens = inputs.reduce(
+      (sum, input) => sum + (typeof input === 'string' ? estimateTokens(input) : input.length),
+      0,
+    );
     const result: EmbeddingsResult = {
       object: 'list',
       data: inputs.map((input, index) => {
         const vector = demoVector(input, dimensions);
-        return { object: 'embedding', index, embedding: request.encoding_format === 'base64' ? float32Base64(vector) : Array.from(vector) };
+        return {
+          object: 'embedding',
+          index,
+          embedding: request.encoding_format === 'base64' ? float32Base64(vector) : Array.from(vector),
+        };
       }),
       model: call.upstreamModel,
       usage: { prompt_tokens: promptTokens, total_tokens: promptTokens },

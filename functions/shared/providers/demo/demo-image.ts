@@ -21,7 +21,12 @@ export const demoColour = (prompt: string, index: number): [number, number, numb
   return [digest[0]!, digest[1]!, digest[2]!];
 };
 
-export const demoPng = (prompt: string, index: number, size: string | null | undefined, transparent: boolean): Buffer => {
+export const demoPng = (
+  prompt: string,
+  index: number,
+  size: string | null | undefined,
+  transparent: boolean,
+): Buffer => {
   const [width, height] = dimensions(size);
   const [r, g, b] = demoColour(prompt, index);
   const rows = Array.from({ length: height }, (_, y) => {
@@ -35,13 +40,18 @@ export const demoImages: ImagesProvider = {
   async generate(call) {
     const { request } = call;
     if (request.output_format && request.output_format !== 'png') {
-      throw invalidValue(`The demo model produces only PNG images; '${request.output_format}' needs a real image model.`, 'output_format');
+      throw invalidValue(
+        `The demo model produces only PNG images; '${request.output_format}' needs a real image model.`,
+        'output_format',
+      );
     }
     const count = request.n ?? 1;
     const result: ImagesResult = {
       created: Math.floor(Date.now() / 1000),
       data: Array.from({ length: count }, (_, index) => {
-        const b64 = demoPng(request.prompt, index, request.size, request.background === 'transparent').toString('base64');
+        const b64 = demoPng(request.prompt, index, request.size, request.background === 'transparent').toString(
+          'base64',
+        );
         return request.response_format === 'url'
           ? { url: `data:image/png;base64,${b64}`, revised_prompt: request.prompt }
           : { b64_json: b64, revised_prompt: request.prompt };

@@ -35,7 +35,10 @@ export const demoProvider: ChatProvider = {
     const created = Math.floor(Date.now() / 1000);
     const answer = demoAnswer(call.request, id);
     const indexes = choiceIndexes(call.request.n);
-    const chunk = (choices: ChatCompletionChunk['choices'], usage?: ChatCompletionChunk['usage']): ChatCompletionChunk => ({
+    const chunk = (
+      choices: ChatCompletionChunk['choices'],
+      usage?: ChatCompletionChunk['usage'],
+    ): ChatCompletionChunk => ({
       id,
       object: 'chat.completion.chunk',
       created,
@@ -47,11 +50,17 @@ export const demoProvider: ChatProvider = {
       yield chunk(indexes.map((index) => ({ index, delta: { role: 'assistant', content: '' }, finish_reason: null })));
       if (answer.toolCall) {
         const { id: callId, function: fn } = answer.toolCall;
-        yield chunk(indexes.map((index) => ({
-          index,
-          delta: { tool_calls: [{ index: 0, id: callId, type: 'function', function: { name: fn.name, arguments: fn.arguments } }] },
-          finish_reason: null,
-        })));
+        yield chunk(
+          indexes.map((index) => ({
+            index,
+            delta: {
+              tool_calls: [
+                { index: 0, id: callId, type: 'function', function: { name: fn.name, arguments: fn.arguments } },
+              ],
+            },
+            finish_reason: null,
+          })),
+        );
       }
       for (const word of answer.words) {
         if (call.signal.aborted) return;

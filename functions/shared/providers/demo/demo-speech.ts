@@ -11,7 +11,8 @@ import { DEMO_SAMPLE_RATE, toneSamples, wavHeader } from './wav-encoder.js';
 const CHUNK_SAMPLES = 4096;
 const voicePitch = (voice: string) => 220 * 2 ** (speechVoices.indexOf(voice as (typeof speechVoices)[number]) / 6);
 
-export const demoDurationSeconds = (characters: number, speed: number): number => Math.min(10, 0.2 + characters * 0.05) / speed;
+export const demoDurationSeconds = (characters: number, speed: number): number =>
+  Math.min(10, 0.2 + characters * 0.05) / speed;
 
 export const demoSpeech: SpeechProvider = {
   async speak(call) {
@@ -22,7 +23,9 @@ export const demoSpeech: SpeechProvider = {
         'response_format',
       );
     }
-    const total = Math.round(demoDurationSeconds(call.request.input.length, call.request.speed ?? 1) * DEMO_SAMPLE_RATE);
+    const total = Math.round(
+      demoDurationSeconds(call.request.input.length, call.request.speed ?? 1) * DEMO_SAMPLE_RATE,
+    );
     const frequency = voicePitch(call.request.voice);
     const { signal } = call;
     async function* audio(): AsyncGenerator<Buffer> {

@@ -30,7 +30,12 @@ const chunk = (type: string, data: Buffer): Buffer => {
 };
 
 /** A PNG of `width`×`height` pixels, each from `pixel(x, y)` as [r, g, b] or [r, g, b, a]. */
-export const encodePng = (width: number, height: number, pixel: (x: number, y: number) => readonly number[], alpha = false): Buffer => {
+export const encodePng = (
+  width: number,
+  height: number,
+  pixel: (x: number, y: number) => readonly number[],
+  alpha = false,
+): Buffer => {
   const channels = alpha ? 4 : 3;
   const stride = width * channels + 1;
   const raw = Buffer.alloc(stride * height);
@@ -38,7 +43,8 @@ export const encodePng = (width: number, height: number, pixel: (x: number, y: n
     raw[y * stride] = 0; // filter: none
     for (let x = 0; x < width; x++) {
       const value = pixel(x, y);
-      for (let channel = 0; channel < channels; channel++) raw[y * stride + 1 + x * channels + channel] = value[channel] ?? 255;
+      for (let channel = 0; channel < channels; channel++)
+        raw[y * stride + 1 + x * channels + channel] = value[channel] ?? 255;
     }
   }
   const header = Buffer.alloc(13);
@@ -46,5 +52,10 @@ export const encodePng = (width: number, height: number, pixel: (x: number, y: n
   header.writeUInt32BE(height, 4);
   header[8] = 8; // bit depth
   header[9] = alpha ? 6 : 2; // colour type: RGBA or RGB
-  return Buffer.concat([PNG_SIGNATURE, chunk('IHDR', header), chunk('IDAT', deflateSync(raw)), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    PNG_SIGNATURE,
+    chunk('IHDR', header),
+    chunk('IDAT', deflateSync(raw)),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 };

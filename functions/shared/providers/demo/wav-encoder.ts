@@ -21,7 +21,13 @@ export const wavHeader = (dataBytes: number, sampleRate = DEMO_SAMPLE_RATE): Buf
 };
 
 /** `count` samples of a sine tone at `frequency` Hz, from sample `start` on, with a short fade in and out. */
-export const toneSamples = (frequency: number, start: number, count: number, total: number, sampleRate = DEMO_SAMPLE_RATE): Buffer => {
+export const toneSamples = (
+  frequency: number,
+  start: number,
+  count: number,
+  total: number,
+  sampleRate = DEMO_SAMPLE_RATE,
+): Buffer => {
   const samples = Buffer.alloc(count * 2);
   const fade = Math.min(sampleRate / 100, total / 2);
   for (let index = 0; index < count; index++) {

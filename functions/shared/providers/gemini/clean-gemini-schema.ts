@@ -49,7 +49,9 @@ export const cleanGeminiSchema = (schema: unknown): unknown => {
       continue;
     }
     if (SCHEMA_MAPS.has(key) && value && typeof value === 'object' && !Array.isArray(value)) {
-      cleaned[key] = Object.fromEntries(Object.entries(value).map(([name, property]) => [name, cleanGeminiSchema(property)]));
+      cleaned[key] = Object.fromEntries(
+        Object.entries(value).map(([name, property]) => [name, cleanGeminiSchema(property)]),
+      );
     } else if (SCHEMA_VALUES.has(key)) {
       cleaned[key] = cleanGeminiSchema(value);
     } else if (key === 'type' && Array.isArray(value)) {

@@ -34,7 +34,9 @@ const guessMimeType = (url: string): string => {
 /** A media URL as inline data (a base64 data URL) or as a file reference. */
 export const toGeminiMedia = (url: string): GeminiRequestPart => {
   const data = DATA_URL.exec(url);
-  return data ? { inlineData: { mimeType: data[1]!, data: data[2]! } } : { fileData: { mimeType: guessMimeType(url), fileUri: url } };
+  return data
+    ? { inlineData: { mimeType: data[1]!, data: data[2]! } }
+    : { fileData: { mimeType: guessMimeType(url), fileUri: url } };
 };
 
 const partToGemini = (part: ContentPart): GeminiRequestPart | undefined => {
@@ -65,12 +67,16 @@ const contentParts = (content: ChatMessage['content']): GeminiRequestPart[] => {
 };
 
 const textOf = (content: ChatMessage['content']): string =>
-  typeof content === 'string' ? content : (content ?? []).map((part) => (part.type === 'text' ? part.text : '')).join('');
+  typeof content === 'string'
+    ? content
+    : (content ?? []).map((part) => (part.type === 'text' ? part.text : '')).join('');
 
 const parseObject = (text: string): Record<string, unknown> => {
   try {
     const parsed: unknown = parseNestedJson(text || '{}');
-    return parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : { value: parsed };
+    return parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)
+      ? (parsed as Record<string, unknown>)
+      : { value: parsed };
   } catch {
     return { content: text };
   }
@@ -101,7 +107,9 @@ export const convertToGeminiContents = (messages: readonly ChatMessage[]) => {
         const parts = contentParts(message.content);
         for (const call of message.tool_calls ?? []) {
           toolNames.set(call.id, call.function.name);
-          parts.push({ functionCall: { id: call.id, name: call.function.name, args: parseObject(call.function.arguments) } });
+          parts.push({
+            functionCall: { id: call.id, name: call.function.name, args: parseObject(call.function.arguments) },
+          });
         }
         push('model', parts);
         break;
@@ -169,12 +177,15 @@ export const toGeminiRequest = (request: ChatCompletionRequest): Record<string, 
     ...(present(request.frequency_penalty) ? { frequencyPenalty: request.frequency_penalty } : {}),
     ...(present(request.seed) ? { seed: request.seed } : {}),
     ...responseFormat(request.response_format),
-    ...(present(effort) ? { thinkingConfig: { thinkingBudget: geminiThinkingBudgets[effort], includeThoughts: effort !== 'minimal' } } : {}),
+    ...(present(effort)
+      ? { thinkingConfig: { thinkingBudget: geminiThinkingBudgets[effort], includeThoughts: effort !== 'minimal' } }
+      : {}),
   };
   const declarations = request.tools?.map((tool) => ({
     name: tool.function.name,
     ...(tool.function.description ? { description: tool.function.description } : {}),
-    ...(tool.function.parameters && Object.keys((tool.function.parameters.properties as object | undefined) ?? {}).length > 0
+    ...(tool.function.parameters &&
+    Object.keys((tool.function.parameters.properties as object | undefined) ?? {}).length > 0
       ? { parameters: cleanGeminiSchema(tool.function.parameters) }
       : {}),
   }));

@@ -3,7 +3,9 @@ import * as z from 'zod';
 /** The parts of Gemini's generateContent wire format we read; lenient, as for every response. */
 
 export const geminiErrorSchema = z.looseObject({
-  error: z.looseObject({ code: z.number().nullish(), message: z.string().nullish(), status: z.string().nullish() }).nullish(),
+  error: z
+    .looseObject({ code: z.number().nullish(), message: z.string().nullish(), status: z.string().nullish() })
+    .nullish(),
 });
 
 export const geminiPartSchema = z.looseObject({
@@ -12,7 +14,9 @@ export const geminiPartSchema = z.looseObject({
   thoughtSignature: z.string().nullish(),
   inlineData: z.looseObject({ mimeType: z.string(), data: z.string() }).nullish(),
   fileData: z.looseObject({ mimeType: z.string().nullish(), fileUri: z.string() }).nullish(),
-  functionCall: z.looseObject({ id: z.string().nullish(), name: z.string(), args: z.record(z.string(), z.unknown()).nullish() }).nullish(),
+  functionCall: z
+    .looseObject({ id: z.string().nullish(), name: z.string(), args: z.record(z.string(), z.unknown()).nullish() })
+    .nullish(),
   functionResponse: z.looseObject({ id: z.string().nullish(), name: z.string(), response: z.unknown() }).nullish(),
 });
 

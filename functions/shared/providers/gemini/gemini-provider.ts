@@ -4,7 +4,14 @@ import { sendUpstream, type UpstreamResponse } from '../../relay/upstream-http.j
 import type { ChatCompletionChunk } from '../../schemas/chat-completion-result.js';
 import type { Channel } from '../../store/channels.js';
 import type { ChatCall, ChatProvider } from '../provider.js';
-import { isSuccess, readErrorBody, readJsonBody, readJsonEvents, requireEventStream, retryAfterHeader } from '../upstream-json.js';
+import {
+  isSuccess,
+  readErrorBody,
+  readJsonBody,
+  readJsonEvents,
+  requireEventStream,
+  retryAfterHeader,
+} from '../upstream-json.js';
 import { toGeminiRequest } from './convert-to-gemini-contents.js';
 import { geminiErrorSchema, geminiResponseSchema } from './gemini-api.js';
 import { fromGeminiResponse } from './gemini-response.js';
@@ -25,7 +32,10 @@ export const geminiHeaders = (channel: Channel): Record<string, string> => ({
 export const geminiStatusError = async (response: UpstreamResponse, idleMs: number): Promise<UpstreamError> => {
   const parsed = geminiErrorSchema.safeParse(await readErrorBody(response, idleMs));
   const error = parsed.success ? parsed.data.error : undefined;
-  return upstreamStatusError(response.status, error?.message ?? undefined, { retryAfter: retryAfterHeader(response), code: error?.status ?? null });
+  return upstreamStatusError(response.status, error?.message ?? undefined, {
+    retryAfter: retryAfterHeader(response),
+    code: error?.status ?? null,
+  });
 };
 
 const post = (call: ChatCall, method: 'generateContent' | 'streamGenerateContent') =>
@@ -39,7 +49,11 @@ const post = (call: ChatCall, method: 'generateContent' | 'streamGenerateContent
 
 const shortId = () => randomUUID().replaceAll('-', '').slice(0, 24);
 
-async function* geminiChunks(response: UpstreamResponse, idleMs: number, model: string): AsyncGenerator<ChatCompletionChunk> {
+async function* geminiChunks(
+  response: UpstreamResponse,
+  idleMs: number,
+  model: string,
+): AsyncGenerator<ChatCompletionChunk> {
   const translate = createGeminiStreamTranslator(shortId());
   let finished = false;
   for await (const { data } of readJsonEvents(response, idleMs)) {
@@ -47,7 +61,8 @@ async function* geminiChunks(response: UpstreamResponse, idleMs: number, model: 
     if (error.success && error.data.error) throw geminiStreamError(error.data.error);
     const parsed = geminiResponseSchema.safeParse(data);
     if (!parsed.success) throw upstreamBrokenResponse('a stream event was not a GenerateContentResponse');
-    if (parsed.data.candidates?.some((candidate) => candidate.finishReason) || parsed.data.promptFeedback?.blockReason) finished = true;
+    if (parsed.data.candidates?.some((candidate) => candidate.finishReason) || parsed.data.promptFeedback?.blockReason)
+      finished = true;
     for (const chunk of translate.push(parsed.data)) yield { ...chunk, model: chunk.model || model };
   }
   // Gemini's stream has no terminator: the finishReason of the last event is the only proof it is whole.

@@ -44,7 +44,11 @@ export const translateParts = (parts: readonly GeminiPart[], nextCallId: () => s
 };
 
 /** A whole generateContent answer as an OpenAI chat completion, one choice per candidate. */
-export const fromGeminiResponse = (response: GeminiResponse, idPrefix: string, created = Math.floor(Date.now() / 1000)): ChatCompletion => {
+export const fromGeminiResponse = (
+  response: GeminiResponse,
+  idPrefix: string,
+  created = Math.floor(Date.now() / 1000),
+): ChatCompletion => {
   let calls = 0;
   const nextCallId = () => `call_${idPrefix}_${calls++}`;
   const candidates = response.candidates ?? [];

@@ -24,7 +24,10 @@ export interface GeminiStreamTranslator {
  * becomes one tool call delta (name and all arguments) at the next index; usageMetadata is cumulative,
  * so the last one wins and leaves as a final chunk with `choices: []`.
  */
-export const createGeminiStreamTranslator = (idPrefix: string, created = Math.floor(Date.now() / 1000)): GeminiStreamTranslator => {
+export const createGeminiStreamTranslator = (
+  idPrefix: string,
+  created = Math.floor(Date.now() / 1000),
+): GeminiStreamTranslator => {
   let started = new Set<number>();
   const toolCounts = new Map<number, number>();
   let usage: ChatUsage | undefined;
@@ -33,7 +36,11 @@ export const createGeminiStreamTranslator = (idPrefix: string, created = Math.fl
   let calls = 0;
   const nextCallId = () => `call_${idPrefix}_${calls++}`;
 
-  const chunk = (index: number, delta: ChatCompletionChunk['choices'][number]['delta'], finish: ChatCompletionChunk['choices'][number]['finish_reason'] = null): ChatCompletionChunk => ({
+  const chunk = (
+    index: number,
+    delta: ChatCompletionChunk['choices'][number]['delta'],
+    finish: ChatCompletionChunk['choices'][number]['finish_reason'] = null,
+  ): ChatCompletionChunk => ({
     id,
     object: 'chat.completion.chunk',
     created,
@@ -63,9 +70,15 @@ export const createGeminiStreamTranslator = (idPrefix: string, created = Math.fl
         for (const call of toolCalls) {
           const toolIndex = toolCounts.get(index) ?? 0;
           toolCounts.set(index, toolIndex + 1);
-          chunks.push(chunk(index, { tool_calls: [{ index: toolIndex, id: call.id, type: 'function', function: call.function }] }));
+          chunks.push(
+            chunk(index, {
+              tool_calls: [{ index: toolIndex, id: call.id, type: 'function', function: call.function }],
+            }),
+          );
         }
-        const finish = candidate.finishReason ? mapGeminiFinishReason(candidate.finishReason, (toolCounts.get(index) ?? 0) > 0) : null;
+        const finish = candidate.finishReason
+          ? mapGeminiFinishReason(candidate.finishReason, (toolCounts.get(index) ?? 0) > 0)
+          : null;
         if (finish) chunks.push(chunk(index, {}, finish));
       }
       return chunks;

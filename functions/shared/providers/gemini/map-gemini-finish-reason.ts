@@ -1,7 +1,10 @@
 import type { FinishReason } from '../../schemas/chat-completion-result.js';
 
 /** Gemini's finishReason as OpenAI's finish_reason; a turn that called functions ends in tool_calls. */
-export const mapGeminiFinishReason = (reason: string | null | undefined, calledFunctions: boolean): FinishReason | null => {
+export const mapGeminiFinishReason = (
+  reason: string | null | undefined,
+  calledFunctions: boolean,
+): FinishReason | null => {
   if (calledFunctions) return 'tool_calls';
   if (reason === null || reason === undefined || reason === 'FINISH_REASON_UNSPECIFIED') return null;
   switch (reason) {

@@ -7,5 +7,12 @@ const isEmbeddingsResult = (payload: unknown): payload is EmbeddingsResult =>
 
 /** `POST {baseUrl}/embeddings`: the request as the client sent it, under the upstream's model name. */
 export const openAiEmbeddings: EmbeddingsProvider = {
-  embed: (call) => postOpenAiJson(call, '/embeddings', { ...call.request, model: call.upstreamModel }, isEmbeddingsResult, 'an embeddings list'),
+  embed: (call) =>
+    postOpenAiJson(
+      call,
+      '/embeddings',
+      { ...call.request, model: call.upstreamModel },
+      isEmbeddingsResult,
+      'an embeddings list',
+    ),
 };

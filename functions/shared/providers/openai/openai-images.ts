@@ -7,5 +7,12 @@ const isImagesResult = (payload: unknown): payload is ImagesResult =>
 
 /** `POST {baseUrl}/images/generations`: the request as the client sent it, under the upstream's model name. */
 export const openAiImages: ImagesProvider = {
-  generate: (call) => postOpenAiJson(call, '/images/generations', { ...call.request, model: call.upstreamModel }, isImagesResult, 'an image result'),
+  generate: (call) =>
+    postOpenAiJson(
+      call,
+      '/images/generations',
+      { ...call.request, model: call.upstreamModel },
+      isImagesResult,
+      'an image result',
+    ),
 };

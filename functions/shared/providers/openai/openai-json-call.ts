@@ -1,4 +1,9 @@
-import { readUpstreamText, sendUpstream, type UpstreamResponse, type UpstreamTimeouts } from '../../relay/upstream-http.js';
+import {
+  readUpstreamText,
+  sendUpstream,
+  type UpstreamResponse,
+  type UpstreamTimeouts,
+} from '../../relay/upstream-http.js';
 import { upstreamBrokenResponse, UpstreamError } from '../../relay/upstream-errors.js';
 import type { Channel } from '../../store/channels.js';
 import { openAiHeaders, openAiStatusError } from './openai-provider.js';
@@ -12,7 +17,12 @@ export interface OpenAiCall {
 }
 
 export const openAiEndpointUrl = (channel: Channel, path: string): string => {
-  if (!channel.baseUrl) throw new UpstreamError(`Channel '${channel.id}' has no baseUrl.`, { status: 503, code: 'no_channel', retryable: true });
+  if (!channel.baseUrl)
+    throw new UpstreamError(`Channel '${channel.id}' has no baseUrl.`, {
+      status: 503,
+      code: 'no_channel',
+      retryable: true,
+    });
   return `${channel.baseUrl.replace(/\/+$/, '')}${path}`;
 };
 
@@ -30,7 +40,13 @@ export const postOpenAi = async (call: OpenAiCall, path: string, body: unknown):
 };
 
 /** A JSON POST whose whole answer is one JSON object, checked by `accept`. */
-export const postOpenAiJson = async <T>(call: OpenAiCall, path: string, body: unknown, accept: (payload: unknown) => payload is T, what: string): Promise<T> => {
+export const postOpenAiJson = async <T>(
+  call: OpenAiCall,
+  path: string,
+  body: unknown,
+  accept: (payload: unknown) => payload is T,
+  what: string,
+): Promise<T> => {
   const response = await postOpenAi(call, path, body);
   const text = await readUpstreamText(response.body, call.timeouts.idleMs);
   let payload: unknown;

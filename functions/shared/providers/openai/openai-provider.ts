@@ -9,7 +9,12 @@ import { openAiChunkSchema, openAiCompletionSchema, openAiErrorSchema } from './
 /** Any OpenAI-compatible server: OpenAI, Azure's v1 API, DeepSeek, Groq, vLLM, Ollama, … */
 
 const endpointUrl = (channel: Channel, path: string): string => {
-  if (!channel.baseUrl) throw new UpstreamError(`Channel '${channel.id}' has no baseUrl.`, { status: 503, code: 'no_channel', retryable: true });
+  if (!channel.baseUrl)
+    throw new UpstreamError(`Channel '${channel.id}' has no baseUrl.`, {
+      status: 503,
+      code: 'no_channel',
+      retryable: true,
+    });
   return `${channel.baseUrl.replace(/\/+$/, '')}${path}`;
 };
 
@@ -61,11 +66,14 @@ async function* openAiChunks(response: UpstreamResponse, idleMs: number): AsyncG
     }
     const error = openAiErrorSchema.safeParse(payload);
     if (error.success && error.data.error) {
-      throw new UpstreamError(`The upstream provider failed mid-stream: ${error.data.error.message ?? 'unknown error'}`, {
-        status: 502,
-        code: 'upstream_error',
-        retryable: false,
-      });
+      throw new UpstreamError(
+        `The upstream provider failed mid-stream: ${error.data.error.message ?? 'unknown error'}`,
+        {
+          status: 502,
+          code: 'upstream_error',
+          retryable: false,
+        },
+      );
     }
     if (!openAiChunkSchema.safeParse(payload).success) throw upstreamBrokenResponse('a stream event had no choices');
     yield payload as ChatCompletionChunk;
@@ -85,7 +93,8 @@ export const openAiProvider: ChatProvider = {
     } catch {
       throw upstreamBrokenResponse('the body was not JSON');
     }
-    if (!openAiCompletionSchema.safeParse(payload).success) throw upstreamBrokenResponse('the body was not a chat completion');
+    if (!openAiCompletionSchema.safeParse(payload).success)
+      throw upstreamBrokenResponse('the body was not a chat completion');
     return payload as ChatCompletion;
   },
 

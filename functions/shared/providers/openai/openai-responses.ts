@@ -7,7 +7,10 @@ import type { ResponsesProvider } from '../responses-providers.js';
 import { postOpenAi, postOpenAiJson } from './openai-json-call.js';
 
 const isResponse = (payload: unknown): payload is ResponseObject =>
-  typeof payload === 'object' && payload !== null && (payload as { object?: unknown }).object === 'response' && Array.isArray((payload as { output?: unknown }).output);
+  typeof payload === 'object' &&
+  payload !== null &&
+  (payload as { object?: unknown }).object === 'response' &&
+  Array.isArray((payload as { output?: unknown }).output);
 
 const TERMINAL_EVENTS = new Set(['response.completed', 'response.incomplete', 'response.failed', 'error']);
 
@@ -18,7 +21,9 @@ const TERMINAL_EVENTS = new Set(['response.completed', 'response.incomplete', 'r
  */
 const FAILURE_EVENTS = new Set(['response.failed', 'error']);
 const withoutSecrets = <T extends { error?: unknown }>(payload: T): T =>
-  payload.error === null || payload.error === undefined ? payload : { ...payload, error: secretRedactor.redactDeep(payload.error) };
+  payload.error === null || payload.error === undefined
+    ? payload
+    : { ...payload, error: secretRedactor.redactDeep(payload.error) };
 
 /** The upstream's typed events; a stream that ends without a terminal event is a broken answer. */
 async function* responsesEvents(response: UpstreamResponse, idleMs: number): AsyncGenerator<ResponseStreamEvent> {
@@ -41,7 +46,15 @@ async function* responsesEvents(response: UpstreamResponse, idleMs: number): Asy
 /** `POST {baseUrl}/responses`, natively: the request as the client sent it, under the upstream's model name. */
 export const openAiResponses: ResponsesProvider = {
   create: async (call) =>
-    withoutSecrets(await postOpenAiJson(call, '/responses', { ...call.request, model: call.upstreamModel, stream: false }, isResponse, 'a response object')),
+    withoutSecrets(
+      await postOpenAiJson(
+        call,
+        '/responses',
+        { ...call.request, model: call.upstreamModel, stream: false },
+        isResponse,
+        'a response object',
+      ),
+    ),
 
   async stream(call) {
     const response = await postOpenAi(call, '/responses', { ...call.request, model: call.upstreamModel, stream: true });

@@ -10,9 +10,10 @@ export const openAiSpeech: SpeechProvider = {
     const response = await postOpenAi(call, '/audio/speech', { ...call.request, model: call.upstreamModel });
     const upstreamType = response.headers['content-type'];
     return {
-      contentType: typeof upstreamType === 'string' && upstreamType.startsWith('audio/')
-        ? redactSecrets(upstreamType)
-        : speechContentTypes[call.request.response_format ?? 'mp3'],
+      contentType:
+        typeof upstreamType === 'string' && upstreamType.startsWith('audio/')
+          ? redactSecrets(upstreamType)
+          : speechContentTypes[call.request.response_format ?? 'mp3'],
       body: withIdleTimeout(response.body, call.timeouts.idleMs),
     };
   },

@@ -1,0 +1,32 @@
+// One lint configuration for the gateway, its infrastructure, the console and the tests.
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  { ignores: ['dist/', 'cdk.out/', 'coverage/', 'test-results/', '.ci/', '.gateway/', 'node_modules/'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: {
+      globals: {
+        console: 'readonly',
+        process: 'readonly',
+        Buffer: 'readonly',
+        URL: 'readonly',
+        setTimeout: 'readonly',
+        clearTimeout: 'readonly',
+      },
+    },
+    rules: {
+      // Unused names are dead code; a leading underscore marks a parameter kept for its position.
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': 'error',
+      eqeqeq: ['error', 'smart'],
+    },
+  },
+  {
+    // Tests and the CLI read admin API answers whose shape is the thing under test or just printed.
+    files: ['test/**', 'cli/**'],
+    rules: { '@typescript-eslint/no-explicit-any': 'off' },
+  },
+);
