@@ -7,12 +7,12 @@ import { resolveUsableModel } from '../shared/catalog/resolve-model.js';
 import type { GatewayResponse } from '../shared/http/response.js';
 import { gatewayHandler } from '../shared/middleware/gateway-handler.js';
 import { speechProviders } from '../shared/providers/speech-providers.js';
-import { orderChannels } from '../shared/relay/order-channels.js';
-import { abortError, noChannel } from '../shared/relay/upstream-errors.js';
-import { upstreamCallFor } from '../shared/relay/upstream-call.js';
-import { channelCall } from '../shared/relay/channel-call.js';
-import { withFailover } from '../shared/relay/with-failover.js';
-import type { TokenUsage } from '../shared/schemas/chat-completion-result.js';
+import { orderChannels } from '../shared/routing/order-channels.js';
+import { abortError, noChannel } from '../shared/upstream/upstream-errors.js';
+import { upstreamCallFor } from '../shared/upstream/upstream-call.js';
+import { channelCall } from '../shared/routing/channel-call.js';
+import { withFailover } from '../shared/routing/with-failover.js';
+import type { TokenUsage } from '../shared/protocols/openai-chat/chat-completion-result.js';
 import { speechRequestSchema } from '../shared/schemas/speech-request.js';
 
 /**

@@ -5,9 +5,9 @@ import { withHeaders } from '../shared/accounting/with-headers.js';
 import { resolveUsableModel } from '../shared/catalog/resolve-model.js';
 import { gatewayHandler } from '../shared/middleware/gateway-handler.js';
 import { chatProviders } from '../shared/providers/chat-providers.js';
-import { orderChannels } from '../shared/relay/order-channels.js';
-import { noChannel } from '../shared/relay/upstream-errors.js';
-import { chatCompletionRequestSchema } from '../shared/schemas/chat-completion-request.js';
+import { orderChannels } from '../shared/routing/order-channels.js';
+import { noChannel } from '../shared/upstream/upstream-errors.js';
+import { chatCompletionRequestSchema } from '../shared/protocols/openai-chat/chat-completion-request.js';
 import { completeChat } from './complete-chat.js';
 import { streamChat } from './stream-chat.js';
 

@@ -2,10 +2,10 @@ import type { RequestMeter } from '../shared/accounting/request-meter.js';
 import type { CatalogModel } from '../shared/catalog/model-catalog.js';
 import { json, type GatewayResponse } from '../shared/http/response.js';
 import { chatProviders } from '../shared/providers/chat-providers.js';
-import { channelCall } from '../shared/relay/channel-call.js';
-import { withFailover } from '../shared/relay/with-failover.js';
-import type { ChatCompletionRequest } from '../shared/schemas/chat-completion-request.js';
-import { toTokenUsage } from '../shared/schemas/chat-completion-result.js';
+import { channelCall } from '../shared/routing/channel-call.js';
+import { withFailover } from '../shared/routing/with-failover.js';
+import type { ChatCompletionRequest } from '../shared/protocols/openai-chat/chat-completion-request.js';
+import { toTokenUsage } from '../shared/protocols/openai-chat/chat-completion-result.js';
 import type { Channel } from '../shared/store/channels.js';
 
 /** A non-streaming chat completion: the upstream's result, under the public model id. */

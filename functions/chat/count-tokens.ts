@@ -2,12 +2,12 @@ import { resolveUsableModel } from '../shared/catalog/resolve-model.js';
 import { json } from '../shared/http/response.js';
 import { gatewayHandler } from '../shared/middleware/gateway-handler.js';
 import { messagesProviders } from '../shared/providers/messages-providers.js';
-import { orderChannels } from '../shared/relay/order-channels.js';
-import { UpstreamError } from '../shared/relay/upstream-errors.js';
-import { channelCall } from '../shared/relay/channel-call.js';
-import { withFailover } from '../shared/relay/with-failover.js';
-import { anthropicCountTokensRequestSchema } from '../shared/schemas/anthropic-messages-request.js';
-import { estimateAnthropicInput } from '../shared/translation/estimate-anthropic-input.js';
+import { orderChannels } from '../shared/routing/order-channels.js';
+import { UpstreamError } from '../shared/upstream/upstream-errors.js';
+import { channelCall } from '../shared/routing/channel-call.js';
+import { withFailover } from '../shared/routing/with-failover.js';
+import { anthropicCountTokensRequestSchema } from '../shared/protocols/anthropic-messages/anthropic-messages-request.js';
+import { estimateAnthropicInput } from '../shared/protocols/anthropic-messages/estimate-anthropic-input.js';
 import { messagesUnsupported } from './messages.js';
 import { servesMessages } from './messages-channel.js';
 

@@ -2,10 +2,10 @@ import { estimateChatUsage } from '../shared/accounting/estimate-tokens.js';
 import type { RequestMeter } from '../shared/accounting/request-meter.js';
 import type { CatalogModel } from '../shared/catalog/model-catalog.js';
 import type { GatewayResponse } from '../shared/http/response.js';
-import type { ChatCompletionRequest } from '../shared/schemas/chat-completion-request.js';
+import type { ChatCompletionRequest } from '../shared/protocols/openai-chat/chat-completion-request.js';
 import type { Channel } from '../shared/store/channels.js';
 import { SseStream, sseResponse, type OutgoingEvent } from '../shared/streaming/sse-response.js';
-import { createChatToGeminiStream } from '../shared/translation/chat-to-gemini-stream.js';
+import { createChatToGeminiStream } from '../shared/protocols/gemini/chat-to-gemini-stream.js';
 import { openChatStream } from './open-chat-stream.js';
 
 /**

@@ -1,13 +1,16 @@
 import type { CatalogModel } from '../shared/catalog/model-catalog.js';
 import { chatProviders } from '../shared/providers/chat-providers.js';
 import { messagesProviders } from '../shared/providers/messages-providers.js';
-import { channelCall } from '../shared/relay/channel-call.js';
-import type { AnthropicMessagesRequest } from '../shared/schemas/anthropic-messages-request.js';
-import type { AnthropicMessage, AnthropicStreamEvent } from '../shared/schemas/anthropic-messages-result.js';
+import { channelCall } from '../shared/routing/channel-call.js';
+import type { AnthropicMessagesRequest } from '../shared/protocols/anthropic-messages/anthropic-messages-request.js';
+import type {
+  AnthropicMessage,
+  AnthropicStreamEvent,
+} from '../shared/protocols/anthropic-messages/anthropic-messages-result.js';
 import type { Channel } from '../shared/store/channels.js';
-import { anthropicToChatRequest } from '../shared/translation/anthropic-to-chat-request.js';
-import { chatToAnthropicMessage } from '../shared/translation/chat-to-anthropic-message.js';
-import { createChatToAnthropicStream } from '../shared/translation/chat-to-anthropic-stream.js';
+import { anthropicToChatRequest } from '../shared/protocols/anthropic-messages/anthropic-to-chat-request.js';
+import { chatToAnthropicMessage } from '../shared/protocols/anthropic-messages/chat-to-anthropic-message.js';
+import { createChatToAnthropicStream } from '../shared/protocols/anthropic-messages/chat-to-anthropic-stream.js';
 
 /**
  * One channel's answer to a Messages request: native where the channel type speaks the Messages

@@ -3,14 +3,14 @@ import { estimateTokens } from '../shared/accounting/estimate-tokens.js';
 import type { CatalogModel } from '../shared/catalog/model-catalog.js';
 import { errorBody, toGatewayError } from '../shared/http/error-response.js';
 import type { GatewayResponse } from '../shared/http/response.js';
-import { upstreamCallFor } from '../shared/relay/upstream-call.js';
-import { withFailover } from '../shared/relay/with-failover.js';
-import type { AnthropicMessagesRequest } from '../shared/schemas/anthropic-messages-request.js';
-import type { AnthropicUsage } from '../shared/schemas/anthropic-messages-result.js';
+import { upstreamCallFor } from '../shared/upstream/upstream-call.js';
+import { withFailover } from '../shared/routing/with-failover.js';
+import type { AnthropicMessagesRequest } from '../shared/protocols/anthropic-messages/anthropic-messages-request.js';
+import type { AnthropicUsage } from '../shared/protocols/anthropic-messages/anthropic-messages-result.js';
 import type { Channel } from '../shared/store/channels.js';
 import { SseStream, sseResponse, type OutgoingEvent } from '../shared/streaming/sse-response.js';
 import { streamMessageEvents } from './messages-channel.js';
-import { anthropicTokenUsage } from './messages-usage.js';
+import { anthropicTokenUsage } from '../shared/protocols/anthropic-messages/messages-usage.js';
 
 const definedEntries = (usage: object | null | undefined) =>
   Object.fromEntries(Object.entries(usage ?? {}).filter(([, value]) => typeof value === 'number'));

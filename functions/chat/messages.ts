@@ -5,14 +5,14 @@ import { resolveUsableModel } from '../shared/catalog/resolve-model.js';
 import { invalidValue } from '../shared/errors.js';
 import { json } from '../shared/http/response.js';
 import { gatewayHandler } from '../shared/middleware/gateway-handler.js';
-import { orderChannels } from '../shared/relay/order-channels.js';
-import { noChannel } from '../shared/relay/upstream-errors.js';
-import { withFailover } from '../shared/relay/with-failover.js';
-import { anthropicMessagesRequestSchema } from '../shared/schemas/anthropic-messages-request.js';
-import { estimateAnthropicInput } from '../shared/translation/estimate-anthropic-input.js';
+import { orderChannels } from '../shared/routing/order-channels.js';
+import { noChannel } from '../shared/upstream/upstream-errors.js';
+import { withFailover } from '../shared/routing/with-failover.js';
+import { anthropicMessagesRequestSchema } from '../shared/protocols/anthropic-messages/anthropic-messages-request.js';
+import { estimateAnthropicInput } from '../shared/protocols/anthropic-messages/estimate-anthropic-input.js';
 import { createMessage, servesMessages } from './messages-channel.js';
 import { streamMessages } from './messages-stream.js';
-import { anthropicTokenUsage } from './messages-usage.js';
+import { anthropicTokenUsage } from '../shared/protocols/anthropic-messages/messages-usage.js';
 
 /** The spec's refusal of a model that no channel serves in the Messages format. */
 export const messagesUnsupported = (model: string) =>

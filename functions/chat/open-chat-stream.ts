@@ -1,11 +1,11 @@
 import type { RequestMeter } from '../shared/accounting/request-meter.js';
 import type { CatalogModel } from '../shared/catalog/model-catalog.js';
 import { chatProviders } from '../shared/providers/chat-providers.js';
-import { upstreamCallFor } from '../shared/relay/upstream-call.js';
-import { channelCall } from '../shared/relay/channel-call.js';
-import { withFailover } from '../shared/relay/with-failover.js';
-import type { ChatCompletionRequest } from '../shared/schemas/chat-completion-request.js';
-import { toTokenUsage, type ChatCompletionChunk } from '../shared/schemas/chat-completion-result.js';
+import { upstreamCallFor } from '../shared/upstream/upstream-call.js';
+import { channelCall } from '../shared/routing/channel-call.js';
+import { withFailover } from '../shared/routing/with-failover.js';
+import type { ChatCompletionRequest } from '../shared/protocols/openai-chat/chat-completion-request.js';
+import { toTokenUsage, type ChatCompletionChunk } from '../shared/protocols/openai-chat/chat-completion-result.js';
 import type { Channel } from '../shared/store/channels.js';
 
 export interface OpenChatStream {

@@ -1,18 +1,18 @@
 import { randomUUID } from 'node:crypto';
-import { channelCall } from '../shared/relay/channel-call.js';
+import { channelCall } from '../shared/routing/channel-call.js';
 import type { CatalogModel } from '../shared/catalog/model-catalog.js';
 import { chatProviders } from '../shared/providers/chat-providers.js';
 import { responsesProviders } from '../shared/providers/responses-providers.js';
-import { orderChannels } from '../shared/relay/order-channels.js';
-import type { ResponsesRequest } from '../shared/schemas/responses-request.js';
-import type { ResponseObject, ResponseStreamEvent } from '../shared/schemas/responses-result.js';
+import { orderChannels } from '../shared/routing/order-channels.js';
+import type { ResponsesRequest } from '../shared/protocols/openai-responses/responses-request.js';
+import type { ResponseObject, ResponseStreamEvent } from '../shared/protocols/openai-responses/responses-result.js';
 import type { Channel } from '../shared/store/channels.js';
 import {
   fromChatCompletion,
   responsesEventsFromChat,
   type ResponseContext,
-} from '../shared/translation/responses-from-chat.js';
-import { toChatRequest } from '../shared/translation/responses-to-chat-request.js';
+} from '../shared/protocols/openai-responses/responses-from-chat.js';
+import { toChatRequest } from '../shared/protocols/openai-responses/responses-to-chat-request.js';
 
 /**
  * How each channel serves /v1/responses: natively when its type has a Responses adapter and its

@@ -7,12 +7,19 @@ import { invalidValue } from '../shared/errors.js';
 import { toGatewayError } from '../shared/http/error-response.js';
 import { json } from '../shared/http/response.js';
 import { gatewayHandler } from '../shared/middleware/gateway-handler.js';
-import { noChannel } from '../shared/relay/upstream-errors.js';
-import { upstreamCallFor } from '../shared/relay/upstream-call.js';
-import { withFailover } from '../shared/relay/with-failover.js';
-import type { TokenUsage } from '../shared/schemas/chat-completion-result.js';
-import { responsesRequestSchema, type ResponsesRequest } from '../shared/schemas/responses-request.js';
-import type { ResponseObject, ResponseStreamEvent, ResponsesUsage } from '../shared/schemas/responses-result.js';
+import { noChannel } from '../shared/upstream/upstream-errors.js';
+import { upstreamCallFor } from '../shared/upstream/upstream-call.js';
+import { withFailover } from '../shared/routing/with-failover.js';
+import type { TokenUsage } from '../shared/protocols/openai-chat/chat-completion-result.js';
+import {
+  responsesRequestSchema,
+  type ResponsesRequest,
+} from '../shared/protocols/openai-responses/responses-request.js';
+import type {
+  ResponseObject,
+  ResponseStreamEvent,
+  ResponsesUsage,
+} from '../shared/protocols/openai-responses/responses-result.js';
 import { SseStream, sseResponse, type OutgoingEvent } from '../shared/streaming/sse-response.js';
 import { createOn, newResponseContext, responsesChannels, streamOn } from './responses-relay.js';
 

@@ -2,7 +2,7 @@ import { estimateChatUsage } from '../shared/accounting/estimate-tokens.js';
 import type { RequestMeter } from '../shared/accounting/request-meter.js';
 import type { CatalogModel } from '../shared/catalog/model-catalog.js';
 import type { GatewayResponse } from '../shared/http/response.js';
-import type { ChatCompletionRequest } from '../shared/schemas/chat-completion-request.js';
+import type { ChatCompletionRequest } from '../shared/protocols/openai-chat/chat-completion-request.js';
 import { SseStream, sseResponse, type OutgoingEvent } from '../shared/streaming/sse-response.js';
 import type { Channel } from '../shared/store/channels.js';
 import { openChatStream } from './open-chat-stream.js';

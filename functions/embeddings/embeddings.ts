@@ -6,10 +6,10 @@ import { resolveUsableModel } from '../shared/catalog/resolve-model.js';
 import { json } from '../shared/http/response.js';
 import { gatewayHandler } from '../shared/middleware/gateway-handler.js';
 import { embeddingsProviders } from '../shared/providers/embeddings-providers.js';
-import { orderChannels } from '../shared/relay/order-channels.js';
-import { noChannel } from '../shared/relay/upstream-errors.js';
-import { channelCall } from '../shared/relay/channel-call.js';
-import { withFailover } from '../shared/relay/with-failover.js';
+import { orderChannels } from '../shared/routing/order-channels.js';
+import { noChannel } from '../shared/upstream/upstream-errors.js';
+import { channelCall } from '../shared/routing/channel-call.js';
+import { withFailover } from '../shared/routing/with-failover.js';
 import { embeddingsInputs, embeddingsRequestSchema } from '../shared/schemas/embeddings-request.js';
 
 /** POST /v1/embeddings: vectors from the first channel that answers, under the public model id, metered. */

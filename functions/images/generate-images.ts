@@ -6,11 +6,11 @@ import { resolveUsableModel } from '../shared/catalog/resolve-model.js';
 import { json } from '../shared/http/response.js';
 import { gatewayHandler } from '../shared/middleware/gateway-handler.js';
 import { imagesProviders } from '../shared/providers/images-providers.js';
-import { orderChannels } from '../shared/relay/order-channels.js';
-import { noChannel } from '../shared/relay/upstream-errors.js';
-import { channelCall } from '../shared/relay/channel-call.js';
-import { withFailover } from '../shared/relay/with-failover.js';
-import type { TokenUsage } from '../shared/schemas/chat-completion-result.js';
+import { orderChannels } from '../shared/routing/order-channels.js';
+import { noChannel } from '../shared/upstream/upstream-errors.js';
+import { channelCall } from '../shared/routing/channel-call.js';
+import { withFailover } from '../shared/routing/with-failover.js';
+import type { TokenUsage } from '../shared/protocols/openai-chat/chat-completion-result.js';
 import { imagesRequestSchema, type ImagesResult } from '../shared/schemas/images-request.js';
 
 /**

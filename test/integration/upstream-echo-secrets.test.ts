@@ -1,6 +1,6 @@
 import { itInProcess, runsRemotely } from '../support/gateway-target.js';
 import { randomBytes } from 'node:crypto';
-import { resetChannelHealth } from '../../functions/shared/relay/channel-health.js';
+import { resetChannelHealth } from '../../functions/shared/routing/channel-health.js';
 import { anthropicRoutes } from '../support/fake-upstream/anthropic-wire.js';
 import { bedrockExceptionFrame, bedrockRoutes } from '../support/fake-upstream/bedrock-wire.js';
 import { startFakeUpstream, type FakeUpstream, type Fault } from '../support/fake-upstream/fake-upstream.js';

@@ -170,7 +170,7 @@ describe('admin writes of a channel key', () => {
 });
 
 /**
- * These need the relay to fill a channel's key with `channelWithKey` (functions/shared/relay/
+ * These need the relay to fill a channel's key with `channelWithKey` (functions/shared/routing/
  * channel-credentials.ts) before calling the upstream.
  */
 describe('relaying with a key from Secrets Manager', () => {

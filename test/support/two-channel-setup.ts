@@ -1,6 +1,6 @@
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { resetChannelHealth } from '../../functions/shared/relay/channel-health.js';
+import { resetChannelHealth } from '../../functions/shared/routing/channel-health.js';
 import { anthropicRoutes } from './fake-upstream/anthropic-wire.js';
 import { startFakeUpstream, type FakeUpstream, type Fault, type WireRoute } from './fake-upstream/fake-upstream.js';
 import { geminiRoutes } from './fake-upstream/gemini-wire.js';

@@ -1,8 +1,8 @@
 import { jest } from '@jest/globals';
 import { RequestTrace } from '../../functions/shared/observability/request-trace.js';
-import { resetChannelHealth } from '../../functions/shared/relay/channel-health.js';
-import { upstreamStatusError } from '../../functions/shared/relay/upstream-errors.js';
-import { withFailover } from '../../functions/shared/relay/with-failover.js';
+import { resetChannelHealth } from '../../functions/shared/routing/channel-health.js';
+import { upstreamStatusError } from '../../functions/shared/upstream/upstream-errors.js';
+import { withFailover } from '../../functions/shared/routing/with-failover.js';
 import type { Channel } from '../../functions/shared/store/channels.js';
 
 const channel = (id: string): Channel => ({

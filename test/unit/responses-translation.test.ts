@@ -1,14 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { accumulateResponse } from 'openai/lib/responses/ResponseAccumulator';
-import type { ChatCompletionChunk } from '../../functions/shared/schemas/chat-completion-result.js';
-import type { ResponsesRequest } from '../../functions/shared/schemas/responses-request.js';
-import type { ResponseStreamEvent } from '../../functions/shared/schemas/responses-result.js';
+import type { ChatCompletionChunk } from '../../functions/shared/protocols/openai-chat/chat-completion-result.js';
+import type { ResponsesRequest } from '../../functions/shared/protocols/openai-responses/responses-request.js';
+import type { ResponseStreamEvent } from '../../functions/shared/protocols/openai-responses/responses-result.js';
 import {
   fromChatCompletion,
   responsesEventsFromChat,
   type ResponseContext,
-} from '../../functions/shared/translation/responses-from-chat.js';
-import { toChatRequest } from '../../functions/shared/translation/responses-to-chat-request.js';
+} from '../../functions/shared/protocols/openai-responses/responses-from-chat.js';
+import { toChatRequest } from '../../functions/shared/protocols/openai-responses/responses-to-chat-request.js';
 
 const fixture = (name: string): ChatCompletionChunk[] =>
   readFileSync(new URL(`../fixtures/responses/${name}.chunks.txt`, import.meta.url), 'utf8')

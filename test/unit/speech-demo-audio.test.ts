@@ -1,5 +1,5 @@
 import { demoSpeech } from '../../functions/shared/providers/demo/demo-speech.js';
-import { defaultTimeouts } from '../../functions/shared/relay/upstream-http.js';
+import { defaultTimeouts } from '../../functions/shared/upstream/upstream-http.js';
 
 const speak = async (input: string, response_format: 'wav' | 'pcm' | 'mp3', speed?: number) => {
   const audio = await demoSpeech.speak({

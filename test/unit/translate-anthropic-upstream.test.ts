@@ -1,9 +1,9 @@
 import { createAnthropicStreamTranslator } from '../../functions/shared/providers/anthropic/anthropic-stream.js';
 import { fromAnthropicResponse } from '../../functions/shared/providers/anthropic/anthropic-response.js';
 import { toAnthropicRequest } from '../../functions/shared/providers/anthropic/convert-to-anthropic-messages.js';
-import { UpstreamError } from '../../functions/shared/relay/upstream-errors.js';
-import type { ChatCompletionRequest } from '../../functions/shared/schemas/chat-completion-request.js';
-import type { ChatCompletionChunk } from '../../functions/shared/schemas/chat-completion-result.js';
+import { UpstreamError } from '../../functions/shared/upstream/upstream-errors.js';
+import type { ChatCompletionRequest } from '../../functions/shared/protocols/openai-chat/chat-completion-request.js';
+import type { ChatCompletionChunk } from '../../functions/shared/protocols/openai-chat/chat-completion-result.js';
 import { readChunks } from '../support/fixtures.js';
 
 describe('toAnthropicRequest', () => {

@@ -5,9 +5,9 @@ import { fromBedrockResponse } from '../../functions/shared/providers/bedrock/be
 import { createBedrockStreamTranslator } from '../../functions/shared/providers/bedrock/bedrock-stream.js';
 import { toBedrockConverseInput } from '../../functions/shared/providers/bedrock/convert-to-bedrock-converse.js';
 import { mapBedrockStopReason } from '../../functions/shared/providers/bedrock/map-bedrock-stop-reason.js';
-import { ClientAbortedError, UpstreamError } from '../../functions/shared/relay/upstream-errors.js';
-import type { ChatCompletionRequest } from '../../functions/shared/schemas/chat-completion-request.js';
-import type { ChatCompletionChunk } from '../../functions/shared/schemas/chat-completion-result.js';
+import { ClientAbortedError, UpstreamError } from '../../functions/shared/upstream/upstream-errors.js';
+import type { ChatCompletionRequest } from '../../functions/shared/protocols/openai-chat/chat-completion-request.js';
+import type { ChatCompletionChunk } from '../../functions/shared/protocols/openai-chat/chat-completion-result.js';
 import { readChunks } from '../support/fixtures.js';
 
 const PNG_BASE64 = 'iVBORw0KGgo=';

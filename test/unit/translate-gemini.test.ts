@@ -3,10 +3,10 @@ import { toGeminiRequest } from '../../functions/shared/providers/gemini/convert
 import { fromGeminiResponse } from '../../functions/shared/providers/gemini/gemini-response.js';
 import { createGeminiStreamTranslator } from '../../functions/shared/providers/gemini/gemini-stream.js';
 import { mapGeminiFinishReason } from '../../functions/shared/providers/gemini/map-gemini-finish-reason.js';
-import type { ChatCompletionChunk } from '../../functions/shared/schemas/chat-completion-result.js';
-import { geminiGenerateContentRequestSchema } from '../../functions/shared/schemas/gemini-generate-content-request.js';
-import { createChatToGeminiStream } from '../../functions/shared/translation/chat-to-gemini-stream.js';
-import { geminiToChatRequest } from '../../functions/shared/translation/gemini-to-chat-request.js';
+import type { ChatCompletionChunk } from '../../functions/shared/protocols/openai-chat/chat-completion-result.js';
+import { geminiGenerateContentRequestSchema } from '../../functions/shared/protocols/gemini/gemini-generate-content-request.js';
+import { createChatToGeminiStream } from '../../functions/shared/protocols/gemini/chat-to-gemini-stream.js';
+import { geminiToChatRequest } from '../../functions/shared/protocols/gemini/gemini-to-chat-request.js';
 import { readChunks } from '../support/fixtures.js';
 
 describe('toGeminiRequest', () => {

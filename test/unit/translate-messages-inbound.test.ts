@@ -1,8 +1,8 @@
-import { anthropicMessagesRequestSchema } from '../../functions/shared/schemas/anthropic-messages-request.js';
-import type { AnthropicStreamEvent } from '../../functions/shared/schemas/anthropic-messages-result.js';
-import { anthropicToChatRequest } from '../../functions/shared/translation/anthropic-to-chat-request.js';
-import { chatToAnthropicMessage } from '../../functions/shared/translation/chat-to-anthropic-message.js';
-import { createChatToAnthropicStream } from '../../functions/shared/translation/chat-to-anthropic-stream.js';
+import { anthropicMessagesRequestSchema } from '../../functions/shared/protocols/anthropic-messages/anthropic-messages-request.js';
+import type { AnthropicStreamEvent } from '../../functions/shared/protocols/anthropic-messages/anthropic-messages-result.js';
+import { anthropicToChatRequest } from '../../functions/shared/protocols/anthropic-messages/anthropic-to-chat-request.js';
+import { chatToAnthropicMessage } from '../../functions/shared/protocols/anthropic-messages/chat-to-anthropic-message.js';
+import { createChatToAnthropicStream } from '../../functions/shared/protocols/anthropic-messages/chat-to-anthropic-stream.js';
 import { readChunks } from '../support/fixtures.js';
 
 describe('anthropicToChatRequest', () => {

@@ -1,6 +1,6 @@
 import { GatewayError } from '../../functions/shared/errors.js';
-import { channelWithKey } from '../../functions/shared/relay/channel-credentials.js';
-import { UpstreamError } from '../../functions/shared/relay/upstream-errors.js';
+import { channelWithKey } from '../../functions/shared/routing/channel-credentials.js';
+import { UpstreamError } from '../../functions/shared/upstream/upstream-errors.js';
 import { deleteChannelKey, saveChannelKey } from '../../functions/shared/secrets/channel-key.js';
 import { resetSecretsManager } from '../../functions/shared/secrets/secrets-client.js';
 import {

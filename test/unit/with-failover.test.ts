@@ -7,14 +7,14 @@ import {
   recordChannelFailure,
   recordChannelSuccess,
   resetChannelHealth,
-} from '../../functions/shared/relay/channel-health.js';
+} from '../../functions/shared/routing/channel-health.js';
 import {
   ClientAbortedError,
   UpstreamError,
   upstreamStatusError,
   upstreamTimeout,
-} from '../../functions/shared/relay/upstream-errors.js';
-import { MAX_ATTEMPTS, MAX_RETRY_AFTER_WAIT_MS, withFailover } from '../../functions/shared/relay/with-failover.js';
+} from '../../functions/shared/upstream/upstream-errors.js';
+import { MAX_ATTEMPTS, MAX_RETRY_AFTER_WAIT_MS, withFailover } from '../../functions/shared/routing/with-failover.js';
 import type { Channel } from '../../functions/shared/store/channels.js';
 
 const channel = (id: string): Channel => ({

@@ -1,4 +1,9 @@
-import type { ChatCompletion, ChatToolCall, ChatUsage, FinishReason } from '../schemas/chat-completion-result.js';
+import type {
+  ChatCompletion,
+  ChatToolCall,
+  ChatUsage,
+  FinishReason,
+} from '../protocols/openai-chat/chat-completion-result.js';
 
 /** What a vendor's answer boils down to before it is an OpenAI choice. */
 export interface AssistantTurn {

@@ -1,4 +1,4 @@
-import type { ChannelCall } from '../relay/channel-call.js';
+import type { ChannelCall } from '../routing/channel-call.js';
 import type { EmbeddingsRequest, EmbeddingsResult } from '../schemas/embeddings-request.js';
 import type { ChannelType } from '../store/channels.js';
 import { demoEmbeddings } from './demo/demo-embeddings.js';

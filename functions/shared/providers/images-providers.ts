@@ -1,4 +1,4 @@
-import type { ChannelCall } from '../relay/channel-call.js';
+import type { ChannelCall } from '../routing/channel-call.js';
 import type { ImagesRequest, ImagesResult } from '../schemas/images-request.js';
 import type { ChannelType } from '../store/channels.js';
 import { demoImages } from './demo/demo-image.js';

@@ -1,6 +1,12 @@
-import type { ChannelCall } from '../relay/channel-call.js';
-import type { AnthropicCountTokensRequest, AnthropicMessagesRequest } from '../schemas/anthropic-messages-request.js';
-import type { AnthropicMessage, AnthropicStreamEvent } from '../schemas/anthropic-messages-result.js';
+import type { ChannelCall } from '../routing/channel-call.js';
+import type {
+  AnthropicCountTokensRequest,
+  AnthropicMessagesRequest,
+} from '../protocols/anthropic-messages/anthropic-messages-request.js';
+import type {
+  AnthropicMessage,
+  AnthropicStreamEvent,
+} from '../protocols/anthropic-messages/anthropic-messages-result.js';
 
 export type MessagesCall<Request = AnthropicMessagesRequest> = ChannelCall<Request>;
 

@@ -1,6 +1,6 @@
-import type { ChannelCall } from '../relay/channel-call.js';
-import type { ChatCompletionRequest } from '../schemas/chat-completion-request.js';
-import type { ChatCompletion, ChatCompletionChunk } from '../schemas/chat-completion-result.js';
+import type { ChannelCall } from '../routing/channel-call.js';
+import type { ChatCompletionRequest } from '../protocols/openai-chat/chat-completion-request.js';
+import type { ChatCompletion, ChatCompletionChunk } from '../protocols/openai-chat/chat-completion-result.js';
 
 /** One call to one channel: the client's request with the upstream's model name put in. */
 export type ChatCall = ChannelCall<ChatCompletionRequest>;

@@ -1,6 +1,6 @@
-import type { ChannelCall } from '../relay/channel-call.js';
-import type { ResponsesRequest } from '../schemas/responses-request.js';
-import type { ResponseObject, ResponseStreamEvent } from '../schemas/responses-result.js';
+import type { ChannelCall } from '../routing/channel-call.js';
+import type { ResponsesRequest } from '../protocols/openai-responses/responses-request.js';
+import type { ResponseObject, ResponseStreamEvent } from '../protocols/openai-responses/responses-result.js';
 import type { ChannelType } from '../store/channels.js';
 import { openAiResponses } from './openai/openai-responses.js';
 

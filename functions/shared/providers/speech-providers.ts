@@ -1,4 +1,4 @@
-import type { ChannelCall } from '../relay/channel-call.js';
+import type { ChannelCall } from '../routing/channel-call.js';
 import type { SpeechRequest } from '../schemas/speech-request.js';
 import type { ChannelType } from '../store/channels.js';
 import { demoSpeech } from './demo/demo-speech.js';

@@ -1,6 +1,6 @@
-import { upstreamBrokenResponse } from '../relay/upstream-errors.js';
-import { readUpstreamText, type UpstreamResponse } from '../relay/upstream-http.js';
-import { readSse } from '../streaming/read-sse.js';
+import { upstreamBrokenResponse } from '../upstream/upstream-errors.js';
+import { readUpstreamText, type UpstreamResponse } from '../upstream/upstream-http.js';
+import { readSse } from '../upstream/read-sse.js';
 
 /** Helpers every non-OpenAI adapter needs to read its upstream's bodies. */
 

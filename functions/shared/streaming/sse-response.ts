@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import { toGatewayError, errorBody, type ErrorFormat } from '../http/error-response.js';
 import type { GatewayResponse } from '../http/response.js';
 import { log } from '../log.js';
-import { ClientAbortedError } from '../relay/upstream-errors.js';
+import { ClientAbortedError } from '../upstream/upstream-errors.js';
 
 /** How a stream ended: all sent, cut by an error (sent as an event), or abandoned by the client. */
 export type StreamOutcome =

@@ -1,7 +1,10 @@
-import { upstreamBrokenResponse, upstreamStatusError, type UpstreamError } from '../../relay/upstream-errors.js';
-import { sendUpstream, type UpstreamResponse, type UpstreamTimeouts } from '../../relay/upstream-http.js';
-import type { AnthropicMessage, AnthropicStreamEvent } from '../../schemas/anthropic-messages-result.js';
-import type { ChatCompletionChunk } from '../../schemas/chat-completion-result.js';
+import { upstreamBrokenResponse, upstreamStatusError, type UpstreamError } from '../../upstream/upstream-errors.js';
+import { sendUpstream, type UpstreamResponse, type UpstreamTimeouts } from '../../upstream/upstream-http.js';
+import type {
+  AnthropicMessage,
+  AnthropicStreamEvent,
+} from '../../protocols/anthropic-messages/anthropic-messages-result.js';
+import type { ChatCompletionChunk } from '../../protocols/openai-chat/chat-completion-result.js';
 import type { Channel } from '../../store/channels.js';
 import type { MessagesProvider } from '../messages-provider.js';
 import type { ChatProvider } from '../provider.js';

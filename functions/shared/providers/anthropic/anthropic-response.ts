@@ -1,4 +1,4 @@
-import type { ChatCompletion, ChatToolCall } from '../../schemas/chat-completion-result.js';
+import type { ChatCompletion, ChatToolCall } from '../../protocols/openai-chat/chat-completion-result.js';
 import { singleChoiceCompletion } from '../assistant-choice.js';
 import type { AnthropicWireMessage } from './anthropic-api.js';
 import { toChatUsage } from './anthropic-usage.js';

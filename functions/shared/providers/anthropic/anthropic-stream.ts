@@ -1,5 +1,5 @@
-import { UpstreamError } from '../../relay/upstream-errors.js';
-import type { ChatCompletionChunk, FinishReason } from '../../schemas/chat-completion-result.js';
+import { UpstreamError } from '../../upstream/upstream-errors.js';
+import type { ChatCompletionChunk, FinishReason } from '../../protocols/openai-chat/chat-completion-result.js';
 import type { AnthropicWireStreamEvent, AnthropicWireUsage } from './anthropic-api.js';
 import { toChatUsage } from './anthropic-usage.js';
 import { mapAnthropicStopReason } from './map-anthropic-stop-reason.js';

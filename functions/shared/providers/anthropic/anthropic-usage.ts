@@ -1,4 +1,4 @@
-import type { ChatUsage } from '../../schemas/chat-completion-result.js';
+import type { ChatUsage } from '../../protocols/openai-chat/chat-completion-result.js';
 import type { AnthropicWireUsage } from './anthropic-api.js';
 
 /**

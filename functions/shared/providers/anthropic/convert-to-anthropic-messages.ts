@@ -1,5 +1,9 @@
-import { alternatingTurns } from '../../translation/alternating-turns.js';
-import type { ChatCompletionRequest, ChatMessage, ContentPart } from '../../schemas/chat-completion-request.js';
+import { alternatingTurns } from '../alternating-turns.js';
+import type {
+  ChatCompletionRequest,
+  ChatMessage,
+  ContentPart,
+} from '../../protocols/openai-chat/chat-completion-request.js';
 import { parseNestedJson } from '../../http/json-depth.js';
 
 /** OpenAI chat request → Anthropic Messages request: pure, so it is tested on plain data. */

@@ -1,5 +1,5 @@
-import type { AnthropicStopReason } from '../../schemas/anthropic-messages-result.js';
-import type { FinishReason } from '../../schemas/chat-completion-result.js';
+import type { AnthropicStopReason } from '../../protocols/anthropic-messages/anthropic-messages-result.js';
+import type { FinishReason } from '../../protocols/openai-chat/chat-completion-result.js';
 
 /** Anthropic's stop_reason as OpenAI's finish_reason; an unknown reason reads as a normal stop. */
 export const mapAnthropicStopReason = (reason: string | null | undefined): FinishReason | null => {

@@ -1,7 +1,7 @@
 import { BedrockRuntimeClient } from '@aws-sdk/client-bedrock-runtime';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
 import { withCallObserver } from '../../aws/aws-call-observer.js';
-import type { UpstreamTimeouts } from '../../relay/upstream-http.js';
+import type { UpstreamTimeouts } from '../../upstream/upstream-http.js';
 import type { Channel } from '../../store/channels.js';
 
 /**

@@ -6,7 +6,7 @@ import {
   upstreamStatusError,
   upstreamTimeout,
   upstreamUnreachable,
-} from '../../relay/upstream-errors.js';
+} from '../../upstream/upstream-errors.js';
 
 /** What the AWS SDK puts on the errors it throws: the exception's name, message and HTTP status. */
 interface SdkError {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ConverseCommand, ConverseStreamCommand, type ConverseStreamOutput } from '@aws-sdk/client-bedrock-runtime';
-import { upstreamBrokenResponse, upstreamTimeout } from '../../relay/upstream-errors.js';
-import type { ChatCompletionChunk } from '../../schemas/chat-completion-result.js';
+import { upstreamBrokenResponse, upstreamTimeout } from '../../upstream/upstream-errors.js';
+import type { ChatCompletionChunk } from '../../protocols/openai-chat/chat-completion-result.js';
 import type { ChatCall, ChatProvider } from '../provider.js';
 import { bedrockClient } from './bedrock-client.js';
 import { bedrockError, bedrockStreamError } from './bedrock-errors.js';

@@ -1,5 +1,5 @@
 import type { ConverseCommandOutput } from '@aws-sdk/client-bedrock-runtime';
-import type { ChatCompletion, ChatToolCall } from '../../schemas/chat-completion-result.js';
+import type { ChatCompletion, ChatToolCall } from '../../protocols/openai-chat/chat-completion-result.js';
 import { singleChoiceCompletion } from '../assistant-choice.js';
 import { toChatUsage } from './bedrock-usage.js';
 import { mapBedrockStopReason } from './map-bedrock-stop-reason.js';

@@ -1,5 +1,5 @@
 import type { ConverseStreamOutput, TokenUsage } from '@aws-sdk/client-bedrock-runtime';
-import type { ChatCompletionChunk, FinishReason } from '../../schemas/chat-completion-result.js';
+import type { ChatCompletionChunk, FinishReason } from '../../protocols/openai-chat/chat-completion-result.js';
 import { bedrockStreamError } from './bedrock-errors.js';
 import { toChatUsage } from './bedrock-usage.js';
 import { mapBedrockStopReason } from './map-bedrock-stop-reason.js';

@@ -1,5 +1,5 @@
 import type { TokenUsage } from '@aws-sdk/client-bedrock-runtime';
-import type { ChatUsage } from '../../schemas/chat-completion-result.js';
+import type { ChatUsage } from '../../protocols/openai-chat/chat-completion-result.js';
 
 /**
  * Bedrock's usage as OpenAI's: Bedrock counts input read from or written to the prompt cache apart

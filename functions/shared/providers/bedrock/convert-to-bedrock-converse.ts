@@ -8,8 +8,12 @@ import type {
   ToolResultContentBlock,
   ToolUseBlock,
 } from '@aws-sdk/client-bedrock-runtime';
-import { alternatingTurns } from '../../translation/alternating-turns.js';
-import type { ChatCompletionRequest, ChatMessage, ContentPart } from '../../schemas/chat-completion-request.js';
+import { alternatingTurns } from '../alternating-turns.js';
+import type {
+  ChatCompletionRequest,
+  ChatMessage,
+  ContentPart,
+} from '../../protocols/openai-chat/chat-completion-request.js';
 import { toBedrockFile, toBedrockImage } from './bedrock-media.js';
 import { parseNestedJson } from '../../http/json-depth.js';
 

@@ -1,5 +1,5 @@
 import type { StopReason } from '@aws-sdk/client-bedrock-runtime';
-import type { FinishReason } from '../../schemas/chat-completion-result.js';
+import type { FinishReason } from '../../protocols/openai-chat/chat-completion-result.js';
 
 /** Bedrock's stopReason as OpenAI's finish_reason; an unknown or newer reason reads as a normal stop. */
 export const mapBedrockStopReason = (reason: string | null | undefined): FinishReason | null => {

@@ -1,6 +1,6 @@
 import { contentText, estimateTokens } from '../../accounting/estimate-tokens.js';
-import type { ChatCompletionRequest } from '../../schemas/chat-completion-request.js';
-import type { ChatToolCall, ChatUsage, FinishReason } from '../../schemas/chat-completion-result.js';
+import type { ChatCompletionRequest } from '../../protocols/openai-chat/chat-completion-request.js';
+import type { ChatToolCall, ChatUsage, FinishReason } from '../../protocols/openai-chat/chat-completion-result.js';
 
 /** What the demo model answers: fixed text built from the request, so every run is the same. */
 export interface DemoAnswer {

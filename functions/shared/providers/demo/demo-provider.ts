@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { ChatCompletion, ChatCompletionChunk } from '../../schemas/chat-completion-result.js';
+import type { ChatCompletion, ChatCompletionChunk } from '../../protocols/openai-chat/chat-completion-result.js';
 import type { ChatProvider } from '../provider.js';
 import { demoAnswer } from './demo-answer.js';
 

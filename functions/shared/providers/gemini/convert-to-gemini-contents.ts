@@ -1,4 +1,8 @@
-import type { ChatCompletionRequest, ChatMessage, ContentPart } from '../../schemas/chat-completion-request.js';
+import type {
+  ChatCompletionRequest,
+  ChatMessage,
+  ContentPart,
+} from '../../protocols/openai-chat/chat-completion-request.js';
 import { cleanGeminiSchema } from './clean-gemini-schema.js';
 import { parseNestedJson } from '../../http/json-depth.js';
 

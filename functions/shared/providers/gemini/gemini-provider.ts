@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { upstreamBrokenResponse, upstreamStatusError, type UpstreamError } from '../../relay/upstream-errors.js';
-import { sendUpstream, type UpstreamResponse } from '../../relay/upstream-http.js';
-import type { ChatCompletionChunk } from '../../schemas/chat-completion-result.js';
+import { upstreamBrokenResponse, upstreamStatusError, type UpstreamError } from '../../upstream/upstream-errors.js';
+import { sendUpstream, type UpstreamResponse } from '../../upstream/upstream-http.js';
+import type { ChatCompletionChunk } from '../../protocols/openai-chat/chat-completion-result.js';
 import type { Channel } from '../../store/channels.js';
 import type { ChatCall, ChatProvider } from '../provider.js';
 import {

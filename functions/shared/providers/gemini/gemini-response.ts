@@ -1,4 +1,9 @@
-import type { ChatCompletion, ChatToolCall, ChatUsage, FinishReason } from '../../schemas/chat-completion-result.js';
+import type {
+  ChatCompletion,
+  ChatToolCall,
+  ChatUsage,
+  FinishReason,
+} from '../../protocols/openai-chat/chat-completion-result.js';
 import { assistantChoice } from '../assistant-choice.js';
 import type { GeminiPart, GeminiResponse, GeminiUsage } from './gemini-api.js';
 import { mapGeminiFinishReason } from './map-gemini-finish-reason.js';

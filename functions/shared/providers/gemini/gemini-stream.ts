@@ -1,5 +1,5 @@
-import { UpstreamError } from '../../relay/upstream-errors.js';
-import type { ChatCompletionChunk, ChatUsage } from '../../schemas/chat-completion-result.js';
+import { UpstreamError } from '../../upstream/upstream-errors.js';
+import type { ChatCompletionChunk, ChatUsage } from '../../protocols/openai-chat/chat-completion-result.js';
 import type { GeminiResponse } from './gemini-api.js';
 import { mapGeminiFinishReason } from './map-gemini-finish-reason.js';
 import { toChatUsage, translateParts } from './gemini-response.js';

@@ -1,4 +1,4 @@
-import type { FinishReason } from '../../schemas/chat-completion-result.js';
+import type { FinishReason } from '../../protocols/openai-chat/chat-completion-result.js';
 
 /** Gemini's finishReason as OpenAI's finish_reason; a turn that called functions ends in tool_calls. */
 export const mapGeminiFinishReason = (

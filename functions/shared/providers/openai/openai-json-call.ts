@@ -3,8 +3,8 @@ import {
   sendUpstream,
   type UpstreamResponse,
   type UpstreamTimeouts,
-} from '../../relay/upstream-http.js';
-import { upstreamBrokenResponse, UpstreamError } from '../../relay/upstream-errors.js';
+} from '../../upstream/upstream-http.js';
+import { upstreamBrokenResponse, UpstreamError } from '../../upstream/upstream-errors.js';
 import type { Channel } from '../../store/channels.js';
 import { openAiHeaders, openAiStatusError } from './openai-provider.js';
 

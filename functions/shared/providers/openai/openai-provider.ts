@@ -1,7 +1,7 @@
-import { readUpstreamText, sendUpstream, type UpstreamResponse } from '../../relay/upstream-http.js';
-import { upstreamBrokenResponse, upstreamStatusError, UpstreamError } from '../../relay/upstream-errors.js';
-import type { ChatCompletion, ChatCompletionChunk } from '../../schemas/chat-completion-result.js';
-import { readSse } from '../../streaming/read-sse.js';
+import { readUpstreamText, sendUpstream, type UpstreamResponse } from '../../upstream/upstream-http.js';
+import { upstreamBrokenResponse, upstreamStatusError, UpstreamError } from '../../upstream/upstream-errors.js';
+import type { ChatCompletion, ChatCompletionChunk } from '../../protocols/openai-chat/chat-completion-result.js';
+import { readSse } from '../../upstream/read-sse.js';
 import type { Channel } from '../../store/channels.js';
 import type { ChatCall, ChatProvider } from '../provider.js';
 import { openAiChunkSchema, openAiCompletionSchema, openAiErrorSchema } from './openai-api.js';

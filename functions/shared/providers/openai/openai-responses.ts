@@ -1,8 +1,8 @@
-import type { UpstreamResponse } from '../../relay/upstream-http.js';
-import { upstreamBrokenResponse } from '../../relay/upstream-errors.js';
-import type { ResponseObject, ResponseStreamEvent } from '../../schemas/responses-result.js';
+import type { UpstreamResponse } from '../../upstream/upstream-http.js';
+import { upstreamBrokenResponse } from '../../upstream/upstream-errors.js';
+import type { ResponseObject, ResponseStreamEvent } from '../../protocols/openai-responses/responses-result.js';
 import { secretRedactor } from '../../security/redact-secrets.js';
-import { readSse } from '../../streaming/read-sse.js';
+import { readSse } from '../../upstream/read-sse.js';
 import type { ResponsesProvider } from '../responses-providers.js';
 import { postOpenAi, postOpenAiJson } from './openai-json-call.js';
 

@@ -1,4 +1,4 @@
-import { withIdleTimeout } from '../../relay/upstream-http.js';
+import { withIdleTimeout } from '../../upstream/upstream-http.js';
 import { redactSecrets } from '../../security/redact-secrets.js';
 import { speechContentTypes } from '../../schemas/speech-request.js';
 import type { SpeechProvider } from '../speech-providers.js';

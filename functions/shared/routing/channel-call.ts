@@ -1,7 +1,7 @@
 import type { CatalogModel } from '../catalog/model-catalog.js';
 import type { Channel } from '../store/channels.js';
 import { upstreamModelName } from './order-channels.js';
-import { channelTimeouts, type UpstreamTimeouts } from './upstream-http.js';
+import { channelTimeouts, type UpstreamTimeouts } from '../upstream/upstream-http.js';
 
 /** One call to one channel, as every provider takes it: the request under the upstream's model name. */
 export interface ChannelCall<Request> {

@@ -1,5 +1,5 @@
-import { toGeminiFinishReason } from '../providers/gemini/map-gemini-finish-reason.js';
-import type { ChatCompletionChunk, ChatUsage, FinishReason } from '../schemas/chat-completion-result.js';
+import { toGeminiFinishReason } from '../../providers/gemini/map-gemini-finish-reason.js';
+import type { ChatCompletionChunk, ChatUsage, FinishReason } from '../openai-chat/chat-completion-result.js';
 import {
   functionCallPart,
   geminiResponseId,

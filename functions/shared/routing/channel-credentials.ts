@@ -2,7 +2,7 @@ import { log } from '../log.js';
 import { readUpstreamKey } from '../secrets/upstream-secrets.js';
 import { rememberSecret } from '../security/redact-secrets.js';
 import type { Channel } from '../store/channels.js';
-import { UpstreamError } from './upstream-errors.js';
+import { UpstreamError } from '../upstream/upstream-errors.js';
 
 /**
  * The channel with its upstream key in `apiKey`, ready for a provider: unchanged when the record keeps

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
-import { withIdleTimeout } from '../relay/upstream-http.js';
+import { withIdleTimeout } from './upstream-http.js';
 
 export type SseEvent = EventSourceMessage;
 

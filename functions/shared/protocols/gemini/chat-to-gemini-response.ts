@@ -1,6 +1,6 @@
-import { toGeminiFinishReason } from '../providers/gemini/map-gemini-finish-reason.js';
-import type { ChatCompletion, ChatToolCall, ChatUsage } from '../schemas/chat-completion-result.js';
-import { parseToolInput } from './chat-to-anthropic-message.js';
+import { toGeminiFinishReason } from '../../providers/gemini/map-gemini-finish-reason.js';
+import type { ChatCompletion, ChatToolCall, ChatUsage } from '../openai-chat/chat-completion-result.js';
+import { parseToolInput } from '../anthropic-messages/chat-to-anthropic-message.js';
 
 /** Google's generateContent answer shapes, as the gateway emits them. */
 export interface GeminiOutputPart {

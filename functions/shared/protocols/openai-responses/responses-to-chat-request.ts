@@ -1,6 +1,6 @@
-import { invalidValue } from '../errors.js';
-import type { ChatCompletionRequest, ChatMessage, ContentPart } from '../schemas/chat-completion-request.js';
-import type { ResponsesInputItem, ResponsesRequest } from '../schemas/responses-request.js';
+import { invalidValue } from '../../errors.js';
+import type { ChatCompletionRequest, ChatMessage, ContentPart } from '../openai-chat/chat-completion-request.js';
+import type { ResponsesInputItem, ResponsesRequest } from './responses-request.js';
 
 /**
  * A Responses request as a chat completion request, for channels that only speak chat. Pure: throws a

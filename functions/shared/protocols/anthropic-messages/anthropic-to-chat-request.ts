@@ -1,5 +1,5 @@
-import type { AnthropicContentBlock, AnthropicMessagesRequest } from '../schemas/anthropic-messages-request.js';
-import type { ChatCompletionRequest, ChatMessage, ContentPart } from '../schemas/chat-completion-request.js';
+import type { AnthropicContentBlock, AnthropicMessagesRequest } from './anthropic-messages-request.js';
+import type { ChatCompletionRequest, ChatMessage, ContentPart } from '../openai-chat/chat-completion-request.js';
 
 /** An Anthropic Messages request → an OpenAI chat request, for channels that only speak chat. */
 

@@ -1,6 +1,6 @@
-import type { ChatCompletionRequest, ChatMessage, ContentPart } from '../schemas/chat-completion-request.js';
-import type { GeminiContent, GeminiGenerateContentRequest } from '../schemas/gemini-generate-content-request.js';
-import { nullPrototypeRecord } from '../http/null-prototype.js';
+import type { ChatCompletionRequest, ChatMessage, ContentPart } from '../openai-chat/chat-completion-request.js';
+import type { GeminiContent, GeminiGenerateContentRequest } from './gemini-generate-content-request.js';
+import { nullPrototypeRecord } from '../../http/null-prototype.js';
 
 /** A Gemini generateContent request → an OpenAI chat request, for serving Gemini-style clients by any channel. */
 

@@ -1,10 +1,10 @@
-import type { ResponsesRequest } from '../schemas/responses-request.js';
+import type { ResponsesRequest } from './responses-request.js';
 import type {
   ChatCompletion,
   ChatCompletionChunk,
   ChatUsage,
   FinishReason,
-} from '../schemas/chat-completion-result.js';
+} from '../openai-chat/chat-completion-result.js';
 import type {
   ResponseFunctionCallItem,
   ResponseMessageItem,
@@ -14,7 +14,7 @@ import type {
   ResponseStatus,
   ResponseStreamEvent,
   ResponsesUsage,
-} from '../schemas/responses-result.js';
+} from './responses-result.js';
 
 /**
  * Chat completion answers as Responses: a whole completion as a Response object, and a chunk stream as

@@ -1,6 +1,6 @@
-import { toAnthropicStopReason } from '../providers/anthropic/map-anthropic-stop-reason.js';
-import type { AnthropicResponseBlock, AnthropicStreamEvent } from '../schemas/anthropic-messages-result.js';
-import type { ChatCompletionChunk, ChatUsage, FinishReason } from '../schemas/chat-completion-result.js';
+import { toAnthropicStopReason } from '../../providers/anthropic/map-anthropic-stop-reason.js';
+import type { AnthropicResponseBlock, AnthropicStreamEvent } from './anthropic-messages-result.js';
+import type { ChatCompletionChunk, ChatUsage, FinishReason } from '../openai-chat/chat-completion-result.js';
 import { anthropicMessageId, toAnthropicUsage } from './chat-to-anthropic-message.js';
 
 export interface ChatToAnthropicStream {

@@ -1,7 +1,7 @@
-import { toAnthropicStopReason } from '../providers/anthropic/map-anthropic-stop-reason.js';
-import type { AnthropicMessage, AnthropicResponseBlock, AnthropicUsage } from '../schemas/anthropic-messages-result.js';
-import type { ChatCompletion, ChatUsage } from '../schemas/chat-completion-result.js';
-import { parseNestedJson } from '../http/json-depth.js';
+import { toAnthropicStopReason } from '../../providers/anthropic/map-anthropic-stop-reason.js';
+import type { AnthropicMessage, AnthropicResponseBlock, AnthropicUsage } from './anthropic-messages-result.js';
+import type { ChatCompletion, ChatUsage } from '../openai-chat/chat-completion-result.js';
+import { parseNestedJson } from '../../http/json-depth.js';
 
 /** OpenAI usage as Anthropic's: cached input is counted apart from `input_tokens`. */
 export const toAnthropicUsage = (usage: ChatUsage | null | undefined): AnthropicUsage => {

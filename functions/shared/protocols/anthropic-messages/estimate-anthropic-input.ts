@@ -1,5 +1,5 @@
-import { estimateTokens } from '../accounting/estimate-tokens.js';
-import type { AnthropicCountTokensRequest } from '../schemas/anthropic-messages-request.js';
+import { estimateTokens } from '../../accounting/estimate-tokens.js';
+import type { AnthropicCountTokensRequest } from './anthropic-messages-request.js';
 
 /** What Anthropic charges for an image of the largest size it keeps (≈ 1.15 megapixels / 750). */
 const IMAGE_TOKENS = 1600;

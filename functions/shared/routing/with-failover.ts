@@ -2,7 +2,7 @@ import { log } from '../log.js';
 import type { Channel } from '../store/channels.js';
 import { channelWithKey } from './channel-credentials.js';
 import { healthyFirst, recordChannelFailure, recordChannelSuccess } from './channel-health.js';
-import { abortError, UpstreamError } from './upstream-errors.js';
+import { abortError, UpstreamError } from '../upstream/upstream-errors.js';
 
 /** Calls to upstreams for one request, at most: a failing request must not hold the client long. */
 export const MAX_ATTEMPTS = 3;
