@@ -150,7 +150,8 @@ const settleOnce = (
       const actualTokens = usage ? (usage.totalTokens ?? usage.promptTokens + usage.completionTokens) : 0;
       await Promise.all([
         ...tokenWindows.map((charge) => adjustWindow(charge, actualTokens - estimatedTokens)),
-        settleQuota(principal.accountId, reservation, cost, principal.accountRateLimit?.rpm),
+        // An account without a quota has no reservation and nothing to settle.
+        reservation?.granted ? settleQuota(principal.accountId, reservation, cost) : undefined,
       ]);
       return { cost };
     })();

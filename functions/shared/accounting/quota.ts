@@ -84,18 +84,16 @@ export const reserveQuota = async (
 /**
  * Moves a request's real cost into `used` and closes its reservation (`committed` changes by
  * cost − reserved) on the shard it was reserved on. Unconditional: what was spent is spent, even past
- * the limit. A request without a reservation (an account without quota) adds its cost to a random
- * shard, so that spending is still shown.
+ * the limit. Only a request admitted against a quota settles: an account without one keeps no
+ * spending here (its usage records carry every cost), which spares its requests a write.
  */
 export const settleQuota = async (
   accountId: string,
-  reservation: QuotaReservation | undefined,
+  reservation: Extract<QuotaReservation, { granted: true }>,
   cost: number,
-  accountRpm?: number,
 ): Promise<void> => {
-  const reserved = reservation?.granted ? reservation.reserved : 0;
+  const { reserved, shard } = reservation;
   if (reserved === 0 && cost === 0) return;
-  const shard = reservation?.granted ? reservation.shard : Math.floor(Math.random() * spendShards(accountRpm));
   await retryThrottled(() =>
     store().send(
       new UpdateCommand({
