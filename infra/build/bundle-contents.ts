@@ -28,14 +28,17 @@ const ownerOf = (input: string): string => {
   return input;
 };
 
-/** Output bytes per package for the one output file of a bundle, largest first. */
-export const bytesByPackage = (metafile: Metafile): PackageShare[] => {
-  const outputs = Object.values(metafile.outputs);
-  if (outputs.length !== 1) throw new Error(`expected one output file, found ${outputs.length}`);
+/** Output bytes per package over some output files of a bundle (all by default), largest first. */
+export const bytesByPackage = (
+  metafile: Metafile,
+  outputs: readonly string[] = Object.keys(metafile.outputs),
+): PackageShare[] => {
   const totals = new Map<string, number>();
-  for (const [input, { bytesInOutput }] of Object.entries(outputs[0]!.inputs)) {
-    const name = ownerOf(input);
-    totals.set(name, (totals.get(name) ?? 0) + bytesInOutput);
+  for (const output of outputs) {
+    for (const [input, { bytesInOutput }] of Object.entries(metafile.outputs[output]!.inputs)) {
+      const name = ownerOf(input);
+      totals.set(name, (totals.get(name) ?? 0) + bytesInOutput);
+    }
   }
   return [...totals].map(([name, bytes]) => ({ name, bytes })).sort((a, b) => b.bytes - a.bytes);
 };

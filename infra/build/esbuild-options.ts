@@ -65,13 +65,25 @@ export const moduleAliasesFor = (group: string): Readonly<Record<string, string>
     : { ...moduleAliases, '@smithy/core/event-streams': buildFile('lambda-no-event-streams.ts') };
 
 /**
+ * Where chunks go beside a bundle's entry: code reached only through a dynamic `import()` (the Bedrock
+ * Runtime and Secrets Manager clients) is split off and loaded when first needed, so a function that
+ * never calls them neither reads nor initialises it.
+ */
+export const chunkDirectory = 'chunks';
+
+/**
  * esbuild options for one group's bundle. No externals: the AWS SDK v3 clients are bundled, pinned
  * to our lock file rather than to whatever the runtime ships. No source maps: they would double the
- * bundle and need `--enable-source-maps`, which slows every cold start.
+ * bundle and need `--enable-source-maps`, which slows every cold start. `outfile` names the entry
+ * (`index.mjs`); with code splitting esbuild writes it, and the chunks, into its directory.
  */
 export const esbuildOptions = (group: string, outfile: string, entry = functionEntry(group)): BuildOptions => ({
-  entryPoints: [entry],
-  outfile,
+  entryPoints: [{ in: entry, out: path.basename(outfile, path.extname(outfile)) }],
+  outdir: path.dirname(outfile),
+  // ESM in a directory without a package.json: every file needs the .mjs extension.
+  outExtension: { '.js': '.mjs' },
+  splitting: true,
+  chunkNames: `${chunkDirectory}/[name]-[hash]`,
   bundle: true,
   platform: 'node',
   format: 'esm',

@@ -94,7 +94,7 @@ export class GatewayFunctions extends Construct {
         environment: usesUpstreamKeys(group)
           ? { ...environment, [upstreamSecretPrefixVariable]: this.upstreamSecretPrefix }
           : environment,
-        bundling: lambdaBundlingOptions(group),
+        bundling: lambdaBundlingOptions(group, entryFor(group)),
         reservedConcurrentExecutions: props.reservedConcurrency?.[group],
       });
       this.grantTables(group, role, props.tables);

@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
@@ -7,7 +7,12 @@ import { functionGroups, type FunctionGroup } from '../../functions/shared/route
 import { bundleBudgets } from '../../infra/build/bundle-budgets.js';
 import { invokeBundle, lambdaLikeEnvironment, type InvocationResult } from '../../infra/build/bundle-runner.js';
 import { allGroups, bundleAll, type BundleResult } from '../../infra/build/bundle.js';
-import { bundleSizeLimitBytes, eventStreamGroups, requireBanner } from '../../infra/build/esbuild-options.js';
+import {
+  bundleSizeLimitBytes,
+  chunkDirectory,
+  eventStreamGroups,
+  requireBanner,
+} from '../../infra/build/esbuild-options.js';
 import { bedrockRoutes } from '../support/fake-upstream/bedrock-wire.js';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream/fake-upstream.js';
 import { startFakeSecretsManager, type FakeSecretsManager } from '../support/fake-secrets-manager.js';
@@ -16,22 +21,38 @@ import { startTestGateway, type TestGateway } from '../support/test-gateway.js';
 import { synthesizeGatewayStack } from './synthesize.js';
 
 let outputDirectory: string;
-const bundles = new Map<FunctionGroup, { readonly result: BundleResult; readonly code: string }>();
+/** `code` is the entry file; `allCode` every file of the bundle, chunks included. */
+const bundles = new Map<
+  FunctionGroup,
+  { readonly result: BundleResult; readonly code: string; readonly allCode: string; readonly files: string[] }
+>();
 
 const bundleOf = (group: FunctionGroup) => bundles.get(group)!;
-/** The files whose code is in a bundle (not only read, then shaken out), relative to the repository. */
-const inputsOf = (group: FunctionGroup) =>
-  Object.values(bundleOf(group).result.metafile.outputs).flatMap((output) =>
-    Object.entries(output.inputs)
-      .filter(([, { bytesInOutput }]) => bytesInOutput > 0)
-      .map(([input]) => input),
-  );
+/**
+ * The files whose code is in a bundle (not only read, then shaken out), relative to the repository:
+ * in any of its files, or with `atInit` only in those a cold start loads.
+ */
+const inputsOf = (group: FunctionGroup, atInit = false) =>
+  Object.entries(bundleOf(group).result.metafile.outputs)
+    .filter(([output]) => !atInit || bundleOf(group).result.atInit.includes(output))
+    .map(([, output]) => output)
+    .flatMap((output) =>
+      Object.entries(output.inputs)
+        .filter(([, { bytesInOutput }]) => bytesInOutput > 0)
+        .map(([input]) => input),
+    );
 const kilobytes = (bytes: number) => `${(bytes / 1024).toFixed(0)} KB`;
 
 beforeAll(async () => {
   outputDirectory = await mkdtemp(path.join(os.tmpdir(), 'gateway-bundle-'));
   for (const result of await bundleAll(allGroups, outputDirectory)) {
-    bundles.set(result.group, { result, code: await readFile(result.outfile, 'utf8') });
+    const directory = path.dirname(result.outfile);
+    const files = (await readdir(directory, { recursive: true, withFileTypes: true }))
+      .filter((entry) => entry.isFile())
+      .map((entry) => path.relative(directory, path.join(entry.parentPath, entry.name)))
+      .sort();
+    const allCode = (await Promise.all(files.map((file) => readFile(path.join(directory, file), 'utf8')))).join('\n');
+    bundles.set(result.group, { result, code: await readFile(result.outfile, 'utf8'), allCode, files });
   }
 }, 60_000);
 
@@ -67,12 +88,12 @@ describe('the size of each function bundle', () => {
     const stated: Record<FunctionGroup, number> = {
       models: 250,
       fallback: 250,
-      chat: 494,
-      admin: 365,
-      embeddings: 335,
-      images: 336,
-      audio: 335,
-      console: 341,
+      chat: 426,
+      admin: 350,
+      embeddings: 323,
+      images: 324,
+      audio: 323,
+      console: 340,
     };
     const held = Object.fromEntries(allGroups.map((group) => [group, bundleBudgets[group].ceilingBytes / 1024]));
     expect(held).toEqual(stated);
@@ -88,7 +109,7 @@ describe.each(allGroups)('the %s bundle', (group) => {
   });
 
   it('carries its AWS SDK clients instead of relying on the SDK in the runtime', () => {
-    expect(/from\s*["']@aws-sdk\//.test(bundleOf(group).code)).toBe(false);
+    expect(/from\s*["']@aws-sdk\//.test(bundleOf(group).allCode)).toBe(false);
     expect(inputsOf(group).some((input) => input.includes('node_modules/@aws-sdk/client-dynamodb/'))).toBe(true);
   });
 
@@ -97,8 +118,8 @@ describe.each(allGroups)('the %s bundle', (group) => {
       /node_modules\/(@aws-sdk\/(credential-provider-|token-providers|nested-clients|endpoint-cache|eventstream-handler-node)|mnemonist)/;
     expect(inputsOf(group).filter((input) => replaced.test(input))).toEqual([]);
     // Booleans, not matchers on the code: a failure should not print a few hundred KB of it.
-    expect(bundleOf(group).code.includes('credential_process')).toBe(false);
-    expect(/from\s*"node:http2"/.test(bundleOf(group).code)).toBe(false);
+    expect(bundleOf(group).allCode.includes('credential_process')).toBe(false);
+    expect(/from\s*"node:http2"/.test(bundleOf(group).allCode)).toBe(false);
   });
 
   it('has no code path that reads what the replacements left out', () => {
@@ -120,7 +141,14 @@ describe.each(allGroups)('the %s bundle', (group) => {
   });
 
   it('loads node:http through require, so that its module facade does not load undici', () => {
-    expect(/from\s*"(node:)?http"|import\("(node:)?http"\)/.test(bundleOf(group).code)).toBe(false);
+    expect(/from\s*"(node:)?http"|import\("(node:)?http"\)/.test(bundleOf(group).allCode)).toBe(false);
+  });
+
+  it('loads the Bedrock Runtime and Secrets Manager clients only when first needed, from chunks beside the entry', () => {
+    const onDemand = /node_modules\/@aws-sdk\/client-(bedrock-runtime|secrets-manager)\//;
+    expect(inputsOf(group, true).filter((input) => onDemand.test(input))).toEqual([]);
+    const chunks = bundleOf(group).files.filter((file) => file !== 'index.mjs');
+    for (const chunk of chunks) expect(chunk).toMatch(new RegExp(`^${chunkDirectory}/[\\w-]+\\.mjs$`));
   });
 
   it('loads in a fresh Node process with only Lambda’s environment, and exports a handler', async () => {
@@ -275,12 +303,22 @@ describe('the deployed bundles', () => {
     const stack = synthesizeGatewayStack({}, { bundle: true });
     const assembly = (stack.node.root as App).synth();
     const template = assembly.getStackByName(stack.stackName).template;
+    /** Every file of a group's deployed asset, entry and chunks, by path inside the asset. */
     const deployed = async (group: FunctionGroup) => {
       const functionId = stack.getLogicalId(stack.functions.functionFor(group).node.defaultChild as CfnElement);
       const assetHash = (template.Resources[functionId].Properties.Code.S3Key as string).replace(/\.zip$/, '');
-      return readFile(path.join(assembly.directory, `asset.${assetHash}`, 'index.mjs'), 'utf8');
+      const directory = path.join(assembly.directory, `asset.${assetHash}`);
+      const files = (await readdir(directory, { recursive: true, withFileTypes: true }))
+        .filter((entry) => entry.isFile() && entry.name.endsWith('.mjs'))
+        .map((entry) => path.relative(directory, path.join(entry.parentPath, entry.name)))
+        .sort();
+      const contents = await Promise.all(files.map((file) => readFile(path.join(directory, file), 'utf8')));
+      return { files, allCode: contents.join('\n') };
     };
-    for (const group of allGroups)
-      expect([group, (await deployed(group)) === bundleOf(group).code]).toEqual([group, true]);
+    for (const group of allGroups) {
+      const asset = await deployed(group);
+      expect([group, asset.files]).toEqual([group, bundleOf(group).files.filter((file) => file.endsWith('.mjs'))]);
+      expect([group, asset.allCode === bundleOf(group).allCode]).toEqual([group, true]);
+    }
   }, 120_000);
 });

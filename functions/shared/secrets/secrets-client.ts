@@ -1,13 +1,20 @@
-import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { withCallObserver } from '../aws/aws-call-observer.js';
 
+type SecretsManagerSdk = typeof import('./secrets-manager-sdk.js');
+
+let sdk: Promise<SecretsManagerSdk> | undefined;
 let client: SecretsManagerClient | undefined;
+
+/** The SDK's client and commands, loaded on first use (most requests never need them). */
+export const secretsManagerSdk = (): Promise<SecretsManagerSdk> => (sdk ??= import('./secrets-manager-sdk.js'));
 
 /**
  * The shared Secrets Manager client, made on first use. `SECRETS_MANAGER_ENDPOINT` points it at
  * another endpoint (the tests' fake); deployed functions leave it unset and use the regional one.
  */
-export const secretsManager = (): SecretsManagerClient => {
+export const secretsManager = async (): Promise<SecretsManagerClient> => {
+  const { SecretsManagerClient } = await secretsManagerSdk();
   if (client) return client;
   const endpoint = process.env.SECRETS_MANAGER_ENDPOINT;
   client = new SecretsManagerClient(

@@ -1,12 +1,5 @@
-import {
-  CreateSecretCommand,
-  DeleteSecretCommand,
-  GetSecretValueCommand,
-  PutSecretValueCommand,
-  RestoreSecretCommand,
-} from '@aws-sdk/client-secrets-manager';
 import { GatewayError } from '../errors.js';
-import { secretsManager } from './secrets-client.js';
+import { secretsManager, secretsManagerSdk } from './secrets-client.js';
 import { upstreamSecretName, upstreamSecretPrefix } from './upstream-secret-prefix.js';
 
 /**
@@ -50,7 +43,10 @@ export const forgetUpstreamKeys = (): void => {
 
 /** Creates the secret, or gives the existing one a new value; the ARN either way. */
 const putKeySecret = async (name: string, channelId: string, apiKey: string): Promise<string | undefined> => {
-  const client = secretsManager();
+  const [client, { CreateSecretCommand, PutSecretValueCommand, RestoreSecretCommand }] = await Promise.all([
+    secretsManager(),
+    secretsManagerSdk(),
+  ]);
   try {
     const created = await client.send(
       new CreateSecretCommand({
@@ -98,7 +94,8 @@ export const storeUpstreamKey = async (channelId: string, apiKey: string): Promi
 export const deleteUpstreamKey = async (ref: string): Promise<void> => {
   forget(ref);
   try {
-    await secretsManager().send(new DeleteSecretCommand({ SecretId: ref, RecoveryWindowInDays: RECOVERY_WINDOW_DAYS }));
+    const [client, { DeleteSecretCommand }] = await Promise.all([secretsManager(), secretsManagerSdk()]);
+    await client.send(new DeleteSecretCommand({ SecretId: ref, RecoveryWindowInDays: RECOVERY_WINDOW_DAYS }));
   } catch (error) {
     const name = errorName(error);
     if (name === 'ResourceNotFoundException' || name === 'InvalidRequestException') return;
@@ -109,7 +106,8 @@ export const deleteUpstreamKey = async (ref: string): Promise<void> => {
 const getKey = async (ref: string): Promise<string> => {
   let value: string | undefined;
   try {
-    ({ SecretString: value } = await secretsManager().send(new GetSecretValueCommand({ SecretId: ref })));
+    const [client, { GetSecretValueCommand }] = await Promise.all([secretsManager(), secretsManagerSdk()]);
+    ({ SecretString: value } = await client.send(new GetSecretValueCommand({ SecretId: ref })));
   } catch (error) {
     throw secretStoreError('read an upstream API key', error);
   }

@@ -1,4 +1,4 @@
-import { BedrockRuntimeClient } from '@aws-sdk/client-bedrock-runtime';
+import type { BedrockRuntimeClient } from '@aws-sdk/client-bedrock-runtime';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
 import { withCallObserver } from '../../aws/aws-call-observer.js';
 import type { UpstreamTimeouts } from '../../upstream/upstream-http.js';
@@ -41,13 +41,24 @@ export const bedrockTarget = (
   return { region: REGION_IN_HOST.exec(host)?.[1] ?? fallback, endpoint };
 };
 
+type BedrockRuntimeSdk = typeof import('./bedrock-runtime-sdk.js');
+
+let sdk: Promise<BedrockRuntimeSdk> | undefined;
+
+/** The SDK's client and commands, loaded when a `bedrock` channel is first called. */
+export const bedrockRuntimeSdk = (): Promise<BedrockRuntimeSdk> => (sdk ??= import('./bedrock-runtime-sdk.js'));
+
 const clients = new Map<string, BedrockRuntimeClient>();
 
 /**
  * One client per target and timeouts, kept for the life of the process so that its connections are
  * reused. Timeouts live in the HTTP handler, and channels rarely override them, so few clients exist.
  */
-export const bedrockClient = (channel: Pick<Channel, 'baseUrl'>, timeouts: UpstreamTimeouts): BedrockRuntimeClient => {
+export const bedrockClient = async (
+  channel: Pick<Channel, 'baseUrl'>,
+  timeouts: UpstreamTimeouts,
+): Promise<BedrockRuntimeClient> => {
+  const { BedrockRuntimeClient } = await bedrockRuntimeSdk();
   const target = bedrockTarget(channel);
   const key = JSON.stringify([
     target.region,

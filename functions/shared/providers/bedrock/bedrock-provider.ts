@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { ConverseCommand, ConverseStreamCommand, type ConverseStreamOutput } from '@aws-sdk/client-bedrock-runtime';
+import type { ConverseStreamOutput } from '@aws-sdk/client-bedrock-runtime';
 import { upstreamBrokenResponse, upstreamTimeout } from '../../upstream/upstream-errors.js';
 import type { ChatCompletionChunk } from '../../protocols/openai-chat/chat-completion-result.js';
 import type { ChatCall, ChatProvider } from '../provider.js';
-import { bedrockClient } from './bedrock-client.js';
+import { bedrockClient, bedrockRuntimeSdk } from './bedrock-client.js';
 import { bedrockError, bedrockStreamError } from './bedrock-errors.js';
 import { fromBedrockResponse } from './bedrock-response.js';
 import { createBedrockStreamTranslator } from './bedrock-stream.js';
@@ -66,7 +66,11 @@ export const bedrockChatProvider: ChatProvider = {
   async complete(call) {
     const input = toBedrockConverseInput(call.request, call.upstreamModel);
     try {
-      const output = await bedrockClient(call.channel, call.timeouts).send(new ConverseCommand(input), {
+      const [client, { ConverseCommand }] = await Promise.all([
+        bedrockClient(call.channel, call.timeouts),
+        bedrockRuntimeSdk(),
+      ]);
+      const output = await client.send(new ConverseCommand(input), {
         abortSignal: call.signal,
       });
       return fromBedrockResponse(output, { id: responseId(output), model: call.upstreamModel });
@@ -81,7 +85,11 @@ export const bedrockChatProvider: ChatProvider = {
     const upstream = new AbortController();
     const signal = AbortSignal.any([call.signal, upstream.signal]);
     try {
-      const output = await bedrockClient(call.channel, call.timeouts).send(new ConverseStreamCommand(input), {
+      const [client, { ConverseStreamCommand }] = await Promise.all([
+        bedrockClient(call.channel, call.timeouts),
+        bedrockRuntimeSdk(),
+      ]);
+      const output = await client.send(new ConverseStreamCommand(input), {
         abortSignal: signal,
       });
       if (!output.stream) throw upstreamBrokenResponse('the answer carried no event stream');
