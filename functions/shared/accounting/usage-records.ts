@@ -5,6 +5,7 @@ import { store } from '../store/client.js';
 import { physicalTableName } from '../store/tables.js';
 import type { EndpointKind } from '../store/channels.js';
 import { retryThrottled } from '../store/throttle-retry.js';
+import { afterWaitingIo } from './after-waiting-io.js';
 import { dayOf, partitionKey, usagePartitionOf, usageSortKey } from './usage-partitions.js';
 
 /** How a request ended, as its usage record says. */
@@ -60,6 +61,7 @@ export const usageItem = (record: UsageRecord) => {
  * client is never failed for it: this runs after the response.
  */
 export const writeUsageRecord = async (record: UsageRecord): Promise<void> => {
+  await afterWaitingIo();
   try {
     await retryThrottled(() =>
       store().send(new PutCommand({ TableName: physicalTableName('usage'), Item: usageItem(record) })),
