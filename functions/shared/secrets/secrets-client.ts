@@ -1,7 +1,8 @@
 import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { withCallObserver } from '../aws/aws-call-observer.js';
+import type * as SecretsManagerSdkModule from './secrets-manager-sdk.js';
 
-type SecretsManagerSdk = typeof import('./secrets-manager-sdk.js');
+type SecretsManagerSdk = typeof SecretsManagerSdkModule;
 
 let sdk: Promise<SecretsManagerSdk> | undefined;
 let client: SecretsManagerClient | undefined;

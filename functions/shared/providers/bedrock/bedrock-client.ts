@@ -3,6 +3,7 @@ import { NodeHttpHandler } from '@smithy/node-http-handler';
 import { withCallObserver } from '../../aws/aws-call-observer.js';
 import type { UpstreamTimeouts } from '../../upstream/upstream-http.js';
 import type { Channel } from '../../store/channels.js';
+import type * as BedrockRuntimeSdkModule from './bedrock-runtime-sdk.js';
 
 /**
  * The Bedrock Runtime client a channel calls through. Credentials come from the SDK's default chain
@@ -41,7 +42,7 @@ export const bedrockTarget = (
   return { region: REGION_IN_HOST.exec(host)?.[1] ?? fallback, endpoint };
 };
 
-type BedrockRuntimeSdk = typeof import('./bedrock-runtime-sdk.js');
+type BedrockRuntimeSdk = typeof BedrockRuntimeSdkModule;
 
 let sdk: Promise<BedrockRuntimeSdk> | undefined;
 
