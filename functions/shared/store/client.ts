@@ -5,6 +5,19 @@ import { withCallObserver } from '../aws/aws-call-observer.js';
 let documentClient: DynamoDBDocumentClient | undefined;
 
 /**
+ * Middleware every store call would run for nothing, each a few percent of a call's CPU (a call runs
+ * its whole middleware stack, copied per command): the SDK's logger, which is a no-op logger here but
+ * still copies and filters every input and output for it (the gateway logs each request itself, and
+ * never a key); and the user-agent header, which DynamoDB does not need and which is built, then
+ * signed, on every call.
+ */
+const UNNEEDED_MIDDLEWARE = ['loggerMiddleware', 'getUserAgentMiddleware'];
+
+const withoutUnneededMiddleware = (client: DynamoDBClient): void => {
+  for (const name of UNNEEDED_MIDDLEWARE) client.middlewareStack.remove(name);
+};
+
+/**
  * The shared document client, made on first use so that the local runtime can set the endpoint
  * (embedded engine or `DYNAMODB_ENDPOINT`) before any handler touches the store.
  */
@@ -21,6 +34,7 @@ export const store = (): DynamoDBDocumentClient => {
         }
       : {},
   );
+  withoutUnneededMiddleware(client);
   documentClient = DynamoDBDocumentClient.from(withCallObserver(client), {
     // The marshaller tells a plain object by `value.constructor.name`: a map with a client-chosen key
     // named `constructor` (a channel's modelMap) would otherwise be refused as a class instance.
