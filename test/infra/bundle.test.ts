@@ -299,6 +299,7 @@ describe('the bundles on the paths the gateway takes', () => {
 });
 
 describe('the deployed bundles', () => {
+  // Synthesis bundles every group twice (NodejsFunction's one-file pass, then the split rewrite).
   it('are byte for byte the bundles that npm run build measures, module replacements included', async () => {
     const stack = synthesizeGatewayStack({}, { bundle: true });
     const assembly = (stack.node.root as App).synth();
@@ -320,5 +321,5 @@ describe('the deployed bundles', () => {
       expect([group, asset.files]).toEqual([group, bundleOf(group).files.filter((file) => file.endsWith('.mjs'))]);
       expect([group, asset.allCode === bundleOf(group).allCode]).toEqual([group, true]);
     }
-  }, 120_000);
+  }, 240_000);
 });
