@@ -1,4 +1,4 @@
-import { App, Stack } from 'aws-cdk-lib';
+import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { readFileSync } from 'node:fs';
@@ -72,7 +72,7 @@ describe('the fixtures stack', () => {
   });
 
   it('passes the cdk-nag AwsSolutions checks', () => {
-    const report = new AwsSolutionsChecks().validateScope(stack as Stack);
+    const report = new AwsSolutionsChecks().validateScope(stack);
     expect(report.violations.map((violation) => violation.ruleName)).toEqual([]);
   });
 });
