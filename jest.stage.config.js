@@ -32,12 +32,11 @@ const inProcessOnly = [
 ];
 
 /**
- * Files whose fakes are of the test's own making (routes written in the test, error events computed
- * in it from what the fake received), so the fake runs in the test's process: only a gateway on this
- * machine can reach it. Every other fake runs wherever GATEWAY_FAKE_UPSTREAM_URL says.
+ * Files whose fakes are of the test's own making (routes written in the test), so the fake runs in
+ * the test's process: only a gateway on this machine can reach it. Every other fake runs wherever
+ * GATEWAY_FAKE_UPSTREAM_URL says.
  */
 const fakeInTestProcess = [
-  'upstream-echo-secrets', // computes each wire's error event from the request the fake received
   'lambda-payload-limits', // answers with bodies of its own making, sized against Lambda's limit
 ];
 

@@ -149,10 +149,25 @@ describe.each([
     await upstream.close();
   });
 
+  it('builds a named echo event from the request it received, in the middle of the stream', async () => {
+    const upstream = await openRemoteFakeUpstream({ url: servingHost().url, token: TOKEN }, [{ wire: 'openai' }]);
+    await upstream.inject({ kind: 'echo-mid-stream', afterEvents: 2, event: 'openai-chat' });
+    const answer = await fetch(`${upstream.baseUrl}/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer sk-echoed-key' },
+      body: JSON.stringify({ model: 'm', messages: [{ role: 'user', content: 'hi' }], stream: true }),
+    });
+    const events = (await answer.text()).split('\n\n').filter(Boolean);
+    expect(events).toHaveLength(3);
+    const error = JSON.parse(events[2]!.replace(/^data: /, '')).error;
+    expect(error.message).toContain('Incorrect API key provided: sk-echoed-key.');
+    await upstream.close();
+  });
+
   it('refuses a fault that is computed in the test, before sending anything', async () => {
     const upstream = await openRemoteFakeUpstream({ url: servingHost().url, token: TOKEN }, [{ wire: 'openai' }]);
     await expect(upstream.inject({ kind: 'echo-mid-stream', afterEvents: 1, event: (echo) => echo })).rejects.toThrow(
-      /only a fake in this process/,
+      /only a fake in this process takes it/,
     );
     await upstream.close();
   });

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { echoEvent, type EchoEventFormat } from './echo-events.js';
 import { openAiRoutes } from './openai-wire.js';
 
 /** A request the fake received, for asserting what the gateway sent upstream. */
@@ -36,7 +37,8 @@ export type Fault =
   | {
       readonly kind: 'echo-mid-stream';
       readonly afterEvents: number;
-      readonly event: (echo: string) => string | Uint8Array;
+      /** The event, made from the echo here, or named (a fake in another process builds it). */
+      readonly event: ((echo: string) => string | Uint8Array) | EchoEventFormat;
     }
   | { readonly kind: 'error-mid-stream'; readonly afterEvents: number; readonly event: string | Uint8Array };
 
@@ -152,7 +154,10 @@ export const answerAsFake =
       fault = {
         kind: 'error-mid-stream',
         afterEvents: fault.afterEvents,
-        event: fault.event(echoOfRequest(incoming, body.text)),
+        event:
+          typeof fault.event === 'string'
+            ? echoEvent(fault.event, echoOfRequest(incoming, body.text))
+            : fault.event(echoOfRequest(incoming, body.text)),
       };
     }
     if (fault?.kind === 'status') {

@@ -1,9 +1,10 @@
+import { ECHO_EVENT_FORMATS, type EchoEventFormat } from './echo-events.js';
 import type { Fault } from './fake-upstream.js';
 
 /**
  * Faults as JSON, for a fake in another process or a Lambda function: bytes (a Bedrock exception
- * frame) travel as base64. A fault that computes its answer in the test (`echo-mid-stream`) cannot
- * travel; encoding it throws rather than sending something else.
+ * frame) travel as base64. An `echo-mid-stream` fault travels with its event named; one whose event
+ * is computed in the test cannot travel, and encoding it throws rather than sending something else.
  */
 type Encoded = Record<string, unknown> & { kind: string };
 
@@ -16,12 +17,15 @@ const FAULT_KINDS = new Set([
   'cut-mid-stream',
   'slow-stream',
   'echo',
+  'echo-mid-stream',
   'error-mid-stream',
 ]);
 
 export const encodeFault = (fault: Fault): Encoded => {
-  if (fault.kind === 'echo-mid-stream')
-    throw new Error('An echo-mid-stream fault computes its event in the test: only a fake in this process takes it.');
+  if (fault.kind === 'echo-mid-stream' && typeof fault.event !== 'string')
+    throw new Error(
+      'An echo-mid-stream fault that computes its event in the test: only a fake in this process takes it; name the event format instead.',
+    );
   if (fault.kind === 'error-mid-stream' && fault.event instanceof Uint8Array)
     return { ...fault, event: { base64: Buffer.from(fault.event).toString('base64') } };
   return { ...fault };
@@ -52,6 +56,12 @@ export const decodeFault = (value: unknown): Fault | undefined => {
     case 'stall-mid-stream':
     case 'cut-mid-stream':
       return isCount(fault.afterEvents, 10_000) ? { kind: fault.kind, afterEvents: fault.afterEvents } : undefined;
+    case 'echo-mid-stream':
+      return isCount(fault.afterEvents, 10_000) &&
+        typeof fault.event === 'string' &&
+        ECHO_EVENT_FORMATS.has(fault.event)
+        ? { kind: 'echo-mid-stream', afterEvents: fault.afterEvents, event: fault.event as EchoEventFormat }
+        : undefined;
     case 'error-mid-stream': {
       if (!isCount(fault.afterEvents, 10_000)) return undefined;
       const event = fault.event;
