@@ -1,11 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { fixturesStackSuffix } from '../fixtures/fixtures-stage.js';
 import { ciStagePrefix, stackNameForStage } from '../stage.js';
 
 /**
  * Which CI stages the scheduled clean-up destroys: stacks of `ci-*` stages created more than
  * `maxAgeHours` ago and not in the middle of an operation (a run still deploying or destroying its
- * own stage is left alone). Reads `aws cloudformation list-stacks --output json` on standard input
+ * own stage is left alone). A stage's fixtures stack (`ModelGateway-ci-…-fixtures`) counts as its
+ * stage: `cdk destroy --all -c stage=…` removes both. Reads `aws cloudformation list-stacks --output json` on standard input
  * and prints one stage name per line.
  */
 
@@ -24,6 +26,8 @@ export const staleCiStages = (stacks: readonly StackSummary[], now: Date, maxAge
     .filter((stack) => stack.StackStatus !== 'DELETE_COMPLETE' && !stack.StackStatus.endsWith('_IN_PROGRESS'))
     .filter((stack) => Date.parse(stack.CreationTime) < cutoff)
     .map((stack) => stack.StackName.slice(stackNameForStage('').length))
+    .map((name) => (name.endsWith(fixturesStackSuffix) ? name.slice(0, -fixturesStackSuffix.length) : name))
+    .filter((stage, index, stages) => stages.indexOf(stage) === index)
     .sort();
 };
 

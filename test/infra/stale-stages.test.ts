@@ -22,6 +22,17 @@ it('picks CI stages older than the age, including those whose deletion failed', 
   expect(staleCiStages(stacks, now, 6)).toEqual(['ci-100', 'ci-101']);
 });
 
+it("counts a stage's fixtures stack as its stage, once, so that the stage's destroy removes both", () => {
+  const stacks = [
+    stack('ModelGateway-ci-300', 7),
+    stack('ModelGateway-ci-300-fixtures', 7),
+    stack('ModelGateway-ci-301-fixtures', 8, 'DELETE_FAILED'),
+    stack('ModelGateway-ci-302-fixtures', 1),
+  ];
+
+  expect(staleCiStages(stacks, now, 6)).toEqual(['ci-300', 'ci-301']);
+});
+
 it('leaves other stages, other stacks, and stacks in the middle of an operation alone', () => {
   const stacks = [
     stack('ModelGateway-prod', 900),

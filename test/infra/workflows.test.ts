@@ -117,6 +117,17 @@ describe('ci.yml', () => {
     expect(order(/cdk destroy/)).toBe(steps.length - 1);
     expect(destroy.if).toBe('always()');
   });
+
+  it('deploys the fixtures stack beside the stage, gives the suite its URL and token, and destroys it too', () => {
+    const steps = ci.jobs.stage!.steps;
+    const deploy = steps.find((step) => /cdk deploy/.test(step.run ?? ''))!.run!;
+    expect(deploy).toMatch(/cdk deploy "\$STACK" "\$FIXTURES"/);
+    expect(deploy).toMatch(/--parameters "\$FIXTURES:FakeUpstreamToken=\$fake_token"/);
+    expect(deploy).toMatch(/::add-mask::\$fake_token/);
+    expect(runs('stage')).toMatch(/GATEWAY_FAKE_UPSTREAM_URL=\$\(output FakeUpstreamUrl FIXTURES\)/);
+    expect(runs('stage')).toMatch(/GATEWAY_FAKE_UPSTREAM_TOKEN=\$fake_token/);
+    expect(steps.at(-1)!.run).toMatch(/cdk destroy --all -c "stage=\$STAGE"/);
+  });
 });
 
 describe('ci-stage-cleanup.yml', () => {

@@ -1,11 +1,8 @@
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
-import {
-  BEDROCK_REQUEST_ID,
-  bedrockRoutes,
-  type BedrockStreamException,
-} from '../support/fake-upstream/bedrock-wire.js';
-import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream/fake-upstream.js';
+import { BEDROCK_REQUEST_ID, bedrockExceptionFrame } from '../support/fake-upstream/bedrock-wire.js';
+import type { FakeUpstream } from '../support/fake-upstream/fake-upstream.js';
+import { startUpstream } from '../support/upstream-target.js';
 import { startTestGateway, type TestGateway } from '../support/test-gateway.js';
 
 const UPSTREAM_MODEL = 'anthropic.claude-fake-v1:0';
@@ -24,7 +21,6 @@ let gateway: TestGateway;
 let accountId: string;
 let openai: OpenAI;
 let anthropic: Anthropic;
-const streamExceptions: BedrockStreamException[] = [];
 
 const weatherTool: OpenAI.ChatCompletionTool = {
   type: 'function',
@@ -37,7 +33,7 @@ const weatherTool: OpenAI.ChatCompletionTool = {
 
 beforeAll(async () => {
   Object.assign(process.env, awsEnvironment);
-  upstream = await startFakeUpstream(bedrockRoutes(UPSTREAM_MODEL, { streamExceptions }));
+  upstream = await startUpstream({ wire: 'bedrock', upstreamModel: UPSTREAM_MODEL });
   gateway = await startTestGateway();
   const created = await gateway.admin('PUT', '/admin/v1/channels/fake-bedrock', {
     type: 'bedrock',
@@ -62,7 +58,7 @@ afterAll(async () => {
   }
 });
 
-const lastSent = () => upstream.received.at(-1)!;
+const lastSent = async () => (await upstream.receivedRequests()).at(-1)!;
 
 const ask = (
   content: OpenAI.ChatCompletionUserMessageParam['content'],
@@ -125,7 +121,7 @@ describe('chat completions on a bedrock channel, with the openai SDK', () => {
       ],
       max_tokens: 64,
     });
-    const sent = lastSent();
+    const sent = await lastSent();
 
     expect(sent.path).toBe(`/model/${encodeURIComponent(UPSTREAM_MODEL)}/converse`);
     // Signed for Bedrock with the gateway's own credentials (this process's, or those of a gateway run apart).
@@ -153,7 +149,7 @@ describe('chat completions on a bedrock channel, with the openai SDK', () => {
       choices: [],
       usage: { prompt_tokens: 14, completion_tokens: 7, total_tokens: 21 },
     });
-    expect(lastSent().path).toBe(`/model/${encodeURIComponent(UPSTREAM_MODEL)}/converse-stream`);
+    expect((await lastSent()).path).toBe(`/model/${encodeURIComponent(UPSTREAM_MODEL)}/converse-stream`);
   });
 
   test('leaves the usage chunk out for a client that did not ask for it', async () => {
@@ -170,7 +166,7 @@ describe('chat completions on a bedrock channel, with the openai SDK', () => {
     expect(first.choices[0]!.finish_reason).toBe('tool_calls');
     expect(call).toMatchObject({ id: 'tooluse_fake_1', type: 'function', function: { name: 'get_weather' } });
     expect(JSON.parse(call.function.arguments)).toEqual({ city: 'Paris', unit: 'celsius' });
-    expect(lastSent().body.toolConfig).toEqual({
+    expect((await lastSent()).body.toolConfig).toEqual({
       tools: [
         {
           toolSpec: {
@@ -194,10 +190,10 @@ describe('chat completions on a bedrock channel, with the openai SDK', () => {
     });
 
     expect(second.choices[0]!.message.content).toBe('The tool said: sunny, 21 degrees');
-    expect(lastSent().body.messages[1].content).toEqual([
+    expect((await lastSent()).body.messages[1].content).toEqual([
       { toolUse: { toolUseId: 'tooluse_fake_1', name: 'get_weather', input: { city: 'Paris', unit: 'celsius' } } },
     ]);
-    expect(lastSent().body.messages[2].content).toEqual([
+    expect((await lastSent()).body.messages[2].content).toEqual([
       { toolResult: { toolUseId: 'tooluse_fake_1', content: [{ text: 'sunny, 21 degrees' }] } },
     ]);
   });
@@ -226,11 +222,13 @@ describe('chat completions on a bedrock channel, with the openai SDK', () => {
     ]);
 
     expect(completion.choices[0]!.message.content).toBe('Echo: What is this? [png image]');
-    expect(lastSent().body.messages[0].content[1]).toEqual({ image: { format: 'png', source: { bytes: PNG_BASE64 } } });
+    expect((await lastSent()).body.messages[0].content[1]).toEqual({
+      image: { format: 'png', source: { bytes: PNG_BASE64 } },
+    });
   });
 
   test('refuses an image by link with a 400 naming the part, without calling Bedrock', async () => {
-    const before = upstream.received.length;
+    const before = (await upstream.receivedRequests()).length;
     const error = (await ask([{ type: 'image_url', image_url: { url: 'https://example.com/cat.png' } }]).catch(
       (caught: unknown) => caught,
     )) as InstanceType<typeof OpenAI.BadRequestError>;
@@ -238,7 +236,7 @@ describe('chat completions on a bedrock channel, with the openai SDK', () => {
     expect(error).toBeInstanceOf(OpenAI.BadRequestError);
     expect(error.code).toBe('invalid_value');
     expect(error.param).toBe('messages[0].content[0].image_url.url');
-    expect(upstream.received.length).toBe(before);
+    expect((await upstream.receivedRequests()).length).toBe(before);
   });
 
   test.each([
@@ -362,7 +360,7 @@ describe('usage records of bedrock requests', () => {
 
 describe('bedrock failures', () => {
   test('a ThrottlingException reaches the client as a 429', async () => {
-    upstream.inject({
+    await upstream.inject({
       kind: 'status',
       status: 429,
       headers: { 'x-amzn-errortype': 'ThrottlingException' },
@@ -376,7 +374,7 @@ describe('bedrock failures', () => {
   });
 
   test("a ValidationException reaches the client as a 400 with Bedrock's message", async () => {
-    upstream.inject({
+    await upstream.inject({
       kind: 'status',
       status: 400,
       headers: { 'x-amzn-errortype': 'ValidationException' },
@@ -390,7 +388,7 @@ describe('bedrock failures', () => {
   });
 
   test('a streamed ThrottlingException before the first event is a 429 too', async () => {
-    upstream.inject({
+    await upstream.inject({
       kind: 'status',
       status: 429,
       headers: { 'x-amzn-errortype': 'ThrottlingException' },
@@ -403,7 +401,11 @@ describe('bedrock failures', () => {
   });
 
   test('an exception in the middle of the stream ends it with an error event, after the chunks already sent', async () => {
-    streamExceptions.push({ type: 'modelStreamErrorException', message: 'The model stream failed.', afterEvents: 3 });
+    await upstream.inject({
+      kind: 'error-mid-stream',
+      afterEvents: 3,
+      event: bedrockExceptionFrame('modelStreamErrorException', 'The model stream failed.'),
+    });
 
     const { chunks, error } = await collect(await askStreaming('one two three four'));
 
@@ -413,7 +415,7 @@ describe('bedrock failures', () => {
   });
 
   test('a stream that stalls ends with a timeout error event instead of hanging', async () => {
-    upstream.inject({ kind: 'stall-mid-stream', afterEvents: 2 });
+    await upstream.inject({ kind: 'stall-mid-stream', afterEvents: 2 });
 
     const { chunks, error } = await collect(await askStreaming('one two three four'));
 
@@ -422,7 +424,7 @@ describe('bedrock failures', () => {
   });
 
   test('a stream cut mid-way ends with an error event', async () => {
-    upstream.inject({ kind: 'cut-mid-stream', afterEvents: 2 });
+    await upstream.inject({ kind: 'cut-mid-stream', afterEvents: 2 });
 
     const { error } = await collect(await askStreaming('one two three four'));
 
@@ -431,7 +433,7 @@ describe('bedrock failures', () => {
   });
 
   test('a frame that fails its checksum ends the stream with an error event', async () => {
-    upstream.inject({ kind: 'malformed-sse' });
+    await upstream.inject({ kind: 'malformed-sse' });
 
     const { error } = await collect(await askStreaming('one two three four'));
 
@@ -439,7 +441,7 @@ describe('bedrock failures', () => {
   });
 
   test('an unreachable Bedrock endpoint is a 502', async () => {
-    upstream.inject({ kind: 'reset' });
+    await upstream.inject({ kind: 'reset' });
 
     const error = (await ask('hi').catch((caught: unknown) => caught)) as InstanceType<typeof OpenAI.APIError>;
 

@@ -1,5 +1,6 @@
 import OpenAI from 'openai';
-import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream/fake-upstream.js';
+import type { FakeUpstream } from '../support/fake-upstream/fake-upstream.js';
+import { startUpstream } from '../support/upstream-target.js';
 import { addOfflineDemoChannel } from '../support/offline-demo-channel.js';
 import { startTestGateway, type TestGateway } from '../support/test-gateway.js';
 
@@ -24,7 +25,7 @@ const usageRecords = async (): Promise<any[]> =>
   (await gateway.admin('GET', `/admin/v1/usage?accountId=${accountId}`)).body.data;
 
 beforeAll(async () => {
-  upstream = await startFakeUpstream();
+  upstream = await startUpstream({ wire: 'openai' });
   gateway = await startTestGateway();
   const channel = await gateway.admin('PUT', '/admin/v1/channels/fake-openai', {
     type: 'openai',
@@ -46,7 +47,7 @@ afterAll(async () => {
   await upstream?.close();
 });
 
-const lastReceived = () => upstream.received.at(-1)!;
+const lastReceived = async () => (await upstream.receivedRequests()).at(-1)!;
 
 describe('POST /v1/chat/completions, non-streaming', () => {
   it('relays a completion under the public model id with usage and fingerprint', async () => {
@@ -79,7 +80,7 @@ describe('POST /v1/chat/completions, non-streaming', () => {
       metadata: { team: 'a' },
     });
 
-    const sent = lastReceived();
+    const sent = await lastReceived();
     expect(sent.body.model).toBe('upstream-gpt');
     expect(sent.headers.authorization).toBe(`Bearer ${UPSTREAM_KEY}`);
     expect(sent.body.parallel_tool_calls).toBe(false);
@@ -100,7 +101,7 @@ describe('POST /v1/chat/completions, non-streaming', () => {
       messages: [{ role: 'user', content }],
     });
 
-    expect(lastReceived().body.messages[0].content).toEqual(content);
+    expect((await lastReceived()).body.messages[0].content).toEqual(content);
     expect(completion.choices[0]!.message.content).toBe('Echo: what is this? [image_url] [input_audio] [file]');
   });
 
@@ -138,7 +139,7 @@ describe('POST /v1/chat/completions, non-streaming', () => {
     });
 
     expect(second.choices[0]!.message.content).toBe('The tool said: 21 degrees');
-    expect(lastReceived().body.messages[1].tool_calls[0].id).toBe('call_fake_1');
+    expect((await lastReceived()).body.messages[1].tool_calls[0].id).toBe('call_fake_1');
   });
 });
 
@@ -156,7 +157,7 @@ describe('POST /v1/chat/completions, streaming', () => {
     expect(chunks.every((chunk) => chunk.model === 'gpt-test')).toBe(true);
     expect(chunks.some((chunk) => 'usage' in chunk)).toBe(false);
     expect(chunks.at(-1)!.choices[0]!.finish_reason).toBe('stop');
-    expect(lastReceived().body.stream_options).toEqual({ include_usage: true });
+    expect((await lastReceived()).body.stream_options).toEqual({ include_usage: true });
   });
 
   it('ends with a usage chunk with empty choices when the client asks for usage', async () => {
@@ -285,10 +286,10 @@ describe('POST /v1/chat/completions, bad input', () => {
   });
 
   it('does not call the upstream for a refused request', async () => {
-    const before = upstream.received.length;
+    const before = (await upstream.receivedRequests()).length;
     await client.chat.completions.create({ ...base, temperature: 9 } as never).catch(() => undefined);
 
-    expect(upstream.received.length).toBe(before);
+    expect((await upstream.receivedRequests()).length).toBe(before);
   });
 });
 
@@ -301,7 +302,7 @@ describe('POST /v1/chat/completions, upstream failures', () => {
     } as never) as Promise<any>;
 
   it('relays an upstream 400 with its status and message', async () => {
-    upstream.inject({
+    await upstream.inject({
       kind: 'status',
       status: 400,
       body: {
@@ -322,7 +323,7 @@ describe('POST /v1/chat/completions, upstream failures', () => {
   });
 
   it('turns an upstream 500 into a 502 upstream_error', async () => {
-    upstream.inject({ kind: 'status', status: 500 });
+    await upstream.inject({ kind: 'status', status: 500 });
 
     const error = (await ask().catch((caught: unknown) => caught)) as InstanceType<typeof OpenAI.APIError>;
 
@@ -332,7 +333,7 @@ describe('POST /v1/chat/completions, upstream failures', () => {
   });
 
   it('turns a rejection of the channel key into a 502 that does not blame the client key', async () => {
-    upstream.inject({
+    await upstream.inject({
       kind: 'status',
       status: 401,
       body: { error: { message: 'Incorrect API key provided: sk-upst***' } },
@@ -345,7 +346,7 @@ describe('POST /v1/chat/completions, upstream failures', () => {
   });
 
   it('turns a reset connection into a 502', async () => {
-    upstream.inject({ kind: 'reset' });
+    await upstream.inject({ kind: 'reset' });
 
     const error = (await ask().catch((caught: unknown) => caught)) as InstanceType<typeof OpenAI.APIError>;
 
@@ -354,7 +355,7 @@ describe('POST /v1/chat/completions, upstream failures', () => {
   });
 
   it('answers 504 upstream_timeout when the upstream does not answer in time', async () => {
-    upstream.inject({ kind: 'delay', ms: 3000 });
+    await upstream.inject({ kind: 'delay', ms: 3000 });
 
     const error = (await ask().catch((caught: unknown) => caught)) as InstanceType<typeof OpenAI.APIError>;
 
@@ -373,7 +374,7 @@ describe('POST /v1/chat/completions, upstream failures', () => {
   };
 
   it('ends a stream cut mid-way with an error event after the chunks already sent', async () => {
-    upstream.inject({ kind: 'cut-mid-stream', afterEvents: 3 });
+    await upstream.inject({ kind: 'cut-mid-stream', afterEvents: 3 });
 
     const { received, error } = await collectError(await ask(true));
 
@@ -383,7 +384,7 @@ describe('POST /v1/chat/completions, upstream failures', () => {
   });
 
   it('ends a stream with a malformed event with an error event', async () => {
-    upstream.inject({ kind: 'malformed-sse' });
+    await upstream.inject({ kind: 'malformed-sse' });
 
     const { error } = await collectError(await ask(true));
 
@@ -392,7 +393,7 @@ describe('POST /v1/chat/completions, upstream failures', () => {
   });
 
   it('ends a stream that stalls with a timeout error event instead of hanging', async () => {
-    upstream.inject({ kind: 'stall-mid-stream', afterEvents: 2 });
+    await upstream.inject({ kind: 'stall-mid-stream', afterEvents: 2 });
 
     const { received, error } = await collectError(await ask(true));
 
@@ -401,7 +402,7 @@ describe('POST /v1/chat/completions, upstream failures', () => {
   });
 
   it('keeps a slow but alive stream open', async () => {
-    upstream.inject({ kind: 'slow-stream', gapMs: 250 });
+    await upstream.inject({ kind: 'slow-stream', gapMs: 250 });
 
     const { error } = await collectError(await ask(true));
 
@@ -413,8 +414,8 @@ describe('client disconnects and usage records', () => {
   it('closes the upstream request when the client goes away mid-stream, and records the aborted request', async () => {
     const { key, account } = await gateway.createAccountWithKey();
     accountId = account.id;
-    upstream.inject({ kind: 'slow-stream', gapMs: 300 });
-    const abortedBefore = upstream.abortedByClient;
+    await upstream.inject({ kind: 'slow-stream', gapMs: 300 });
+    const abortedBefore = await upstream.abortedCount();
     const controller = new AbortController();
     const stream = await sdk(key).chat.completions.create(
       { model: 'gpt-test', stream: true, messages: [{ role: 'user', content: 'a long answer please' }] },
@@ -426,7 +427,7 @@ describe('client disconnects and usage records', () => {
       break;
     }
 
-    await waitFor(() => upstream.abortedByClient > abortedBefore);
+    await waitFor(async () => (await upstream.abortedCount()) > abortedBefore);
     await waitFor(async () => (await usageRecords()).length === 1);
     const [record] = await usageRecords();
     expect(record).toMatchObject({
@@ -463,7 +464,7 @@ describe('client disconnects and usage records', () => {
   it('records a failed request with its status', async () => {
     const { key, account } = await gateway.createAccountWithKey();
     accountId = account.id;
-    upstream.inject({ kind: 'status', status: 503 });
+    await upstream.inject({ kind: 'status', status: 503 });
 
     await sdk(key)
       .chat.completions.create({ model: 'gpt-test', messages: [{ role: 'user', content: 'hi' }] })

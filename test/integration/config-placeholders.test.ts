@@ -3,7 +3,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describeInProcess } from '../support/gateway-target.js';
-import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream/fake-upstream.js';
+import type { FakeUpstream } from '../support/fake-upstream/fake-upstream.js';
+import { startUpstream } from '../support/upstream-target.js';
 import { startTestGateway, type TestGateway } from '../support/test-gateway.js';
 
 /**
@@ -19,7 +20,7 @@ let upstream: FakeUpstream;
 let folder: string;
 
 beforeAll(async () => {
-  upstream = await startFakeUpstream();
+  upstream = await startUpstream({ wire: 'openai' });
   gateway = await startTestGateway();
   folder = await mkdtemp(join(tmpdir(), 'gateway-placeholders-'));
 });
@@ -50,7 +51,7 @@ const authorizationSentFor = async (model: string): Promise<string | undefined> 
     body: { model, messages: [{ role: 'user', content: 'hi' }] },
   });
   expect(chat.status).toBe(200);
-  return upstream.received.at(-1)?.headers.authorization as string | undefined;
+  return (await upstream.receivedRequests()).at(-1)?.headers.authorization as string | undefined;
 };
 
 describe('POST /admin/v1/apply over HTTP', () => {
@@ -209,7 +210,9 @@ describeInProcess('it starts a gateway of its own with a config file')('GATEWAY_
       });
 
       expect(chat.status).toBe(200);
-      expect(upstream.received.at(-1)?.headers.authorization).toBe('Bearer upstream-key-read-at-start-93');
+      expect((await upstream.receivedRequests()).at(-1)?.headers.authorization).toBe(
+        'Bearer upstream-key-read-at-start-93',
+      );
     } finally {
       delete process.env.START_UPSTREAM_KEY;
       await started.close();

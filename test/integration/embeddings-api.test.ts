@@ -1,5 +1,5 @@
 import type OpenAI from 'openai';
-import { fakeVector, openAiEmbeddingsRoutes } from '../support/fake-upstream/openai-embeddings-wire.js';
+import { fakeVector } from '../support/fake-upstream/openai-embeddings-wire.js';
 import type { FakeUpstream } from '../support/fake-upstream/fake-upstream.js';
 import { startOpenAiChannel, type OpenAiChannelSetup } from '../support/openai-channel-setup.js';
 import type { TestGateway } from '../support/test-gateway.js';
@@ -12,10 +12,13 @@ let key: string;
 let setup: OpenAiChannelSetup;
 
 beforeAll(async () => {
-  setup = await startOpenAiChannel(openAiEmbeddingsRoutes, {
-    models: ['embed-test'],
-    modelMap: { 'embed-test': 'upstream-embed' },
-  });
+  setup = await startOpenAiChannel(
+    { wire: 'openai-embeddings' },
+    {
+      models: ['embed-test'],
+      modelMap: { 'embed-test': 'upstream-embed' },
+    },
+  );
   ({ upstream, gateway, client, key } = setup);
 });
 
@@ -32,7 +35,7 @@ describe('POST /v1/embeddings on an OpenAI-compatible channel', () => {
     expect(result).toMatchObject({ object: 'list', model: 'embed-test', usage: { prompt_tokens: 8, total_tokens: 8 } });
     expect(result.data.map((item) => item.index)).toEqual([0, 1]);
     expect(result.data[1]!.embedding).toEqual(fakeVector(1));
-    const sent = upstream.received.at(-1)!;
+    const sent = (await upstream.receivedRequests()).at(-1)!;
     expect(sent.body).toMatchObject({ model: 'upstream-embed', input: ['first', 'second'], encoding_format: 'base64' });
   });
 
@@ -45,7 +48,7 @@ describe('POST /v1/embeddings on an OpenAI-compatible channel', () => {
     });
 
     expect(result.data[0]).toEqual({ object: 'embedding', index: 0, embedding: fakeVector(0) });
-    expect(upstream.received.at(-1)!.body).toMatchObject({ encoding_format: 'float', dimensions: 3 });
+    expect((await upstream.receivedRequests()).at(-1)!.body).toMatchObject({ encoding_format: 'float', dimensions: 3 });
   });
 });
 

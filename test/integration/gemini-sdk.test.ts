@@ -1,9 +1,7 @@
 import { GoogleGenAI, Type } from '@google/genai';
 import OpenAI from 'openai';
-import { anthropicRoutes } from '../support/fake-upstream/anthropic-wire.js';
-import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream/fake-upstream.js';
-import { geminiRoutes } from '../support/fake-upstream/gemini-wire.js';
-import { openAiRoutes } from '../support/fake-upstream/openai-wire.js';
+import type { FakeUpstream } from '../support/fake-upstream/fake-upstream.js';
+import { startUpstream } from '../support/upstream-target.js';
 import { startTestGateway, type TestGateway } from '../support/test-gateway.js';
 
 const GEMINI_KEY = 'AIza-upstream-secret-0123456789';
@@ -32,9 +30,9 @@ const weatherTool = {
 };
 
 beforeAll(async () => {
-  geminiUpstream = await startFakeUpstream(geminiRoutes('gemini-upstream'));
-  openAiUpstream = await startFakeUpstream(openAiRoutes);
-  anthropicUpstream = await startFakeUpstream(anthropicRoutes);
+  geminiUpstream = await startUpstream({ wire: 'gemini', upstreamModel: 'gemini-upstream' });
+  openAiUpstream = await startUpstream({ wire: 'openai' });
+  anthropicUpstream = await startUpstream({ wire: 'anthropic' });
   gateway = await startTestGateway();
   const timeouts = { firstByteMs: 1500, idleMs: 400 };
   const channels = [
@@ -153,7 +151,7 @@ describe('Gemini-style paths', () => {
       messages: [{ role: 'user', content: 'hi' }],
       tools: [weatherTool],
     });
-    const sent = geminiUpstream.received.at(-1)!;
+    const sent = (await geminiUpstream.receivedRequests()).at(-1)!;
 
     expect(sent.path).toBe('/v1beta/models/gemini-upstream:generateContent');
     expect(sent.headers['x-goog-api-key']).toBe(GEMINI_KEY);

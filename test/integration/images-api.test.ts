@@ -1,5 +1,5 @@
 import type OpenAI from 'openai';
-import { fakePngBase64, openAiImagesRoutes } from '../support/fake-upstream/openai-images-wire.js';
+import { fakePngBase64 } from '../support/fake-upstream/openai-images-wire.js';
 import type { FakeUpstream } from '../support/fake-upstream/fake-upstream.js';
 import { startOpenAiChannel, type OpenAiChannelSetup } from '../support/openai-channel-setup.js';
 import type { TestGateway } from '../support/test-gateway.js';
@@ -14,10 +14,13 @@ let key: string;
 let setup: OpenAiChannelSetup;
 
 beforeAll(async () => {
-  setup = await startOpenAiChannel(openAiImagesRoutes, {
-    models: ['image-test'],
-    modelMap: { 'image-test': 'upstream-image' },
-  });
+  setup = await startOpenAiChannel(
+    { wire: 'openai-images' },
+    {
+      models: ['image-test'],
+      modelMap: { 'image-test': 'upstream-image' },
+    },
+  );
   ({ upstream, gateway, client, key } = setup);
 });
 
@@ -38,7 +41,7 @@ describe('POST /v1/images/generations on an OpenAI-compatible channel', () => {
     expect(result.created).toBe(1_700_000_000);
     expect(result.data).toEqual([{ b64_json: fakePngBase64 }, { b64_json: fakePngBase64 }]);
     expect(result.usage).toMatchObject({ input_tokens: 9, output_tokens: 272, total_tokens: 281 });
-    expect(upstream.received.at(-1)!.body).toEqual({
+    expect((await upstream.receivedRequests()).at(-1)!.body).toEqual({
       model: 'upstream-image',
       prompt: 'a red fox',
       n: 2,

@@ -1,5 +1,6 @@
 import { readSpend } from '../../functions/shared/accounting/spend.js';
-import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream/fake-upstream.js';
+import type { FakeUpstream } from '../support/fake-upstream/fake-upstream.js';
+import { startUpstream } from '../support/upstream-target.js';
 import { itInProcess } from '../support/gateway-target.js';
 import { startTestGateway, type TestGateway } from '../support/test-gateway.js';
 
@@ -8,7 +9,7 @@ let gateway: TestGateway;
 
 // The fake upstream reports 11 prompt tokens (3 of them cached) and 7 completion tokens a request.
 beforeAll(async () => {
-  upstream = await startFakeUpstream();
+  upstream = await startUpstream({ wire: 'openai' });
   gateway = await startTestGateway();
   await gateway.admin('PUT', '/admin/v1/channels/fake-openai', {
     type: 'openai',

@@ -1,11 +1,12 @@
-import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream/fake-upstream.js';
+import type { FakeUpstream } from '../support/fake-upstream/fake-upstream.js';
+import { startUpstream } from '../support/upstream-target.js';
 import { startTestGateway, type HttpResult, type TestGateway } from '../support/test-gateway.js';
 
 let upstream: FakeUpstream;
 let gateway: TestGateway;
 
 beforeAll(async () => {
-  upstream = await startFakeUpstream();
+  upstream = await startUpstream({ wire: 'openai' });
   gateway = await startTestGateway();
   const channel = await gateway.admin('PUT', '/admin/v1/channels/fake-openai', {
     type: 'openai',

@@ -1,7 +1,6 @@
 import Anthropic from '@anthropic-ai/sdk';
-import { anthropicRoutes } from '../support/fake-upstream/anthropic-wire.js';
-import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream/fake-upstream.js';
-import { openAiRoutes } from '../support/fake-upstream/openai-wire.js';
+import type { FakeUpstream } from '../support/fake-upstream/fake-upstream.js';
+import { startUpstream } from '../support/upstream-target.js';
 import { startTestGateway, type TestGateway } from '../support/test-gateway.js';
 
 const UPSTREAM_KEY = 'sk-ant-upstream-secret-0123456789';
@@ -23,8 +22,8 @@ const weatherTool: Anthropic.Tool = {
 };
 
 beforeAll(async () => {
-  anthropicUpstream = await startFakeUpstream(anthropicRoutes);
-  openAiUpstream = await startFakeUpstream(openAiRoutes);
+  anthropicUpstream = await startUpstream({ wire: 'anthropic' });
+  openAiUpstream = await startUpstream({ wire: 'openai' });
   gateway = await startTestGateway();
   const channels = [
     gateway.admin('PUT', '/admin/v1/channels/fake-anthropic', {
@@ -160,7 +159,7 @@ describe.each([
 describe('the native anthropic channel', () => {
   test('gets the upstream model name, the channel key and the API version', async () => {
     await client.messages.create({ model: 'claude-test', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] });
-    const sent = anthropicUpstream.received.at(-1)!;
+    const sent = (await anthropicUpstream.receivedRequests()).at(-1)!;
 
     expect(sent.path).toBe('/v1/messages');
     expect(sent.headers['x-api-key']).toBe(UPSTREAM_KEY);
@@ -191,7 +190,7 @@ describe('the native anthropic channel', () => {
   });
 
   test('a mid-stream cut reaches the SDK as an error, not a silent end', async () => {
-    anthropicUpstream.inject({ kind: 'cut-mid-stream', afterEvents: 3 });
+    await anthropicUpstream.inject({ kind: 'cut-mid-stream', afterEvents: 3 });
     const stream = client.messages.stream({
       model: 'claude-test',
       max_tokens: 100,
@@ -239,7 +238,7 @@ describe('refusals in the Anthropic envelope', () => {
   });
 
   test('an upstream rate limit before the first byte is relayed as a 429 rate_limit_error', async () => {
-    anthropicUpstream.inject({
+    await anthropicUpstream.inject({
       kind: 'status',
       status: 429,
       body: { type: 'error', error: { type: 'rate_limit_error', message: 'slow down' } },

@@ -1,7 +1,6 @@
 import OpenAI from 'openai';
-import { openAiResponsesRoutes } from '../support/fake-upstream/openai-responses-wire.js';
-import { openAiRoutes } from '../support/fake-upstream/openai-wire.js';
-import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream/fake-upstream.js';
+import type { FakeUpstream } from '../support/fake-upstream/fake-upstream.js';
+import { startUpstream } from '../support/upstream-target.js';
 import { addOfflineDemoChannel } from '../support/offline-demo-channel.js';
 import { startTestGateway, type TestGateway } from '../support/test-gateway.js';
 
@@ -19,7 +18,7 @@ const weatherTool = {
 };
 
 beforeAll(async () => {
-  upstream = await startFakeUpstream({ ...openAiRoutes, ...openAiResponsesRoutes });
+  upstream = await startUpstream({ wire: 'openai' }, { wire: 'openai-responses' });
   gateway = await startTestGateway();
   const native = await gateway.admin('PUT', '/admin/v1/channels/fake-native', {
     type: 'openai',
@@ -52,7 +51,7 @@ describe('POST /v1/responses on a native channel', () => {
     expect(response.model).toBe('gpt-native');
     expect(response.output_text).toBe('Native echo: hello native');
     expect(response.usage).toMatchObject({ input_tokens: 12, output_tokens: 6 });
-    expect(upstream.received.at(-1)).toMatchObject({
+    expect((await upstream.receivedRequests()).at(-1)).toMatchObject({
       path: '/v1/responses',
       body: { model: 'upstream-native', input: 'hello native' },
     });
@@ -91,7 +90,7 @@ describe('POST /v1/responses translated to chat', () => {
       total_tokens: 18,
       input_tokens_details: { cached_tokens: 3 },
     });
-    expect(upstream.received.at(-1)).toMatchObject({
+    expect((await upstream.receivedRequests()).at(-1)).toMatchObject({
       path: '/v1/chat/completions',
       body: {
         messages: [
@@ -151,7 +150,7 @@ describe('POST /v1/responses translated to chat', () => {
       ],
     });
     expect(second.output_text).toBe('The tool said: 21 C');
-    expect(upstream.received.at(-1)!.body.messages.slice(1)).toEqual([
+    expect((await upstream.receivedRequests()).at(-1)!.body.messages.slice(1)).toEqual([
       {
         role: 'assistant',
         content: null,
@@ -165,7 +164,7 @@ describe('POST /v1/responses translated to chat', () => {
       },
       { role: 'tool', tool_call_id: 'call_fake_1', content: '21 C' },
     ]);
-    expect(upstream.received.at(-1)!.body.tools).toEqual([
+    expect((await upstream.receivedRequests()).at(-1)!.body.tools).toEqual([
       {
         type: 'function',
         function: {
@@ -193,7 +192,7 @@ describe('POST /v1/responses translated to chat', () => {
   });
 
   it('ends a stream that fails mid-way with an error event the SDK raises', async () => {
-    upstream.inject({ kind: 'cut-mid-stream', afterEvents: 3 });
+    await upstream.inject({ kind: 'cut-mid-stream', afterEvents: 3 });
     const stream = client.responses.stream({ model: 'gpt-chat', input: 'this will be cut short' });
 
     await expect(stream.finalResponse()).rejects.toThrow();

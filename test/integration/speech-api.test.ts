@@ -1,5 +1,5 @@
 import OpenAI from 'openai';
-import { fakeSpeechAudio, openAiSpeechRoutes } from '../support/fake-upstream/openai-speech-wire.js';
+import { fakeSpeechAudio } from '../support/fake-upstream/openai-speech-wire.js';
 import type { FakeUpstream } from '../support/fake-upstream/fake-upstream.js';
 import { startOpenAiChannel, type OpenAiChannelSetup } from '../support/openai-channel-setup.js';
 import type { TestGateway } from '../support/test-gateway.js';
@@ -12,12 +12,15 @@ let key: string;
 let setup: OpenAiChannelSetup;
 
 beforeAll(async () => {
-  setup = await startOpenAiChannel(openAiSpeechRoutes, {
-    apiKey: 'sk-upstream-secret-value-0123456789',
-    models: ['tts-test'],
-    modelMap: { 'tts-test': 'upstream-tts' },
-    timeouts: { firstByteMs: 1500, idleMs: 400 },
-  });
+  setup = await startOpenAiChannel(
+    { wire: 'openai-speech' },
+    {
+      apiKey: 'sk-upstream-secret-value-0123456789',
+      models: ['tts-test'],
+      modelMap: { 'tts-test': 'upstream-tts' },
+      timeouts: { firstByteMs: 1500, idleMs: 400 },
+    },
+  );
   ({ upstream, gateway, client, key } = setup);
 });
 
@@ -55,7 +58,7 @@ describe('POST /v1/audio/speech on an OpenAI-compatible channel', () => {
       })
     ).arrayBuffer();
 
-    const sent = upstream.received.at(-1)!;
+    const sent = (await upstream.receivedRequests()).at(-1)!;
     expect(sent.path).toBe('/v1/audio/speech');
     expect(sent.headers.authorization).toBe('Bearer sk-upstream-secret-value-0123456789');
     expect(sent.body).toEqual({
@@ -68,7 +71,7 @@ describe('POST /v1/audio/speech on an OpenAI-compatible channel', () => {
   });
 
   it('relays an upstream refusal before any audio as an error envelope', async () => {
-    upstream.inject({
+    await upstream.inject({
       kind: 'status',
       status: 400,
       body: { error: { message: 'bad voice for model', type: 'invalid_request_error', param: 'voice', code: null } },
@@ -83,7 +86,7 @@ describe('POST /v1/audio/speech on an OpenAI-compatible channel', () => {
   });
 
   it('closes the upstream request when the client goes away mid-audio', async () => {
-    upstream.inject({ kind: 'slow-stream', gapMs: 100 });
+    await upstream.inject({ kind: 'slow-stream', gapMs: 100 });
     const controller = new AbortController();
     const response = await fetch(`${gateway.url}/v1/audio/speech`, {
       method: 'POST',
@@ -93,13 +96,13 @@ describe('POST /v1/audio/speech on an OpenAI-compatible channel', () => {
     });
     const reader = response.body!.getReader();
     await reader.read();
-    const before = upstream.abortedByClient;
+    const before = await upstream.abortedCount();
     controller.abort();
 
     const deadline = Date.now() + 3000;
-    while (upstream.abortedByClient === before && Date.now() < deadline)
+    while ((await upstream.abortedCount()) === before && Date.now() < deadline)
       await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(upstream.abortedByClient).toBe(before + 1);
+    expect(await upstream.abortedCount()).toBe(before + 1);
   });
 });
 

@@ -1,15 +1,8 @@
 import { itInProcess, runsRemotely } from '../support/gateway-target.js';
 import { randomBytes } from 'node:crypto';
 import { resetChannelHealth } from '../../functions/shared/routing/channel-health.js';
-import { anthropicRoutes } from '../support/fake-upstream/anthropic-wire.js';
-import { bedrockExceptionFrame, bedrockRoutes } from '../support/fake-upstream/bedrock-wire.js';
-import { startFakeUpstream, type FakeUpstream, type Fault } from '../support/fake-upstream/fake-upstream.js';
-import { geminiRoutes } from '../support/fake-upstream/gemini-wire.js';
-import { openAiEmbeddingsRoutes } from '../support/fake-upstream/openai-embeddings-wire.js';
-import { openAiImagesRoutes } from '../support/fake-upstream/openai-images-wire.js';
-import { openAiResponsesRoutes } from '../support/fake-upstream/openai-responses-wire.js';
-import { openAiSpeechRoutes } from '../support/fake-upstream/openai-speech-wire.js';
-import { openAiRoutes } from '../support/fake-upstream/openai-wire.js';
+import type { EchoEventFormat } from '../support/fake-upstream/echo-events.js';
+import type { FakeUpstream, Fault } from '../support/fake-upstream/fake-upstream.js';
 import {
   captureProcessOutput,
   expectNoSecretIn,
@@ -17,6 +10,7 @@ import {
   type WatchedSecret,
 } from '../support/secret-assertions.js';
 import { startTestGateway, type TestGateway } from '../support/test-gateway.js';
+import { startUpstream } from '../support/upstream-target.js';
 
 /**
  * Upstreams that quote the request they got (headers, URL, body: the channel's key with them) in
@@ -62,24 +56,15 @@ const echoStatus = (type: ChannelType, status: 400 | 500): Fault => ({
       : {},
 });
 
+/** The upstream wire's format of an error event, for this channel type and client protocol. */
+const echoEventFormat = (type: ChannelType, protocol: Protocol): EchoEventFormat =>
+  type === 'openai' ? (protocol === 'responses' ? 'openai-responses' : 'openai-chat') : type;
+
 /** An error event in the middle of a stream, in the format of the upstream's wire for this call. */
 const echoMidStream = (type: ChannelType, protocol: Protocol): Fault => ({
   kind: 'echo-mid-stream',
   afterEvents: 2,
-  event: (echo) => {
-    switch (type) {
-      case 'openai':
-        return protocol === 'responses'
-          ? `event: error\ndata: ${JSON.stringify({ type: 'error', code: 'server_error', message: echo, param: echo, sequence_number: 2 })}\n\n`
-          : `data: ${JSON.stringify({ error: { message: echo, type: echo, param: echo, code: null } })}\n\n`;
-      case 'anthropic':
-        return `event: error\ndata: ${JSON.stringify({ type: 'error', error: { type: 'overloaded_error', message: echo } })}\n\n`;
-      case 'gemini':
-        return `data: ${JSON.stringify({ error: { code: 500, message: echo, status: 'INTERNAL' } })}\n\n`;
-      case 'bedrock':
-        return bedrockExceptionFrame('modelStreamErrorException', echo);
-    }
-  },
+  event: echoEventFormat(type, protocol),
 });
 
 const PROMPT = 'hello echo';
@@ -142,16 +127,16 @@ beforeAll(async () => {
   Object.assign(process.env, AWS_ENVIRONMENT);
   output = captureProcessOutput();
   upstreams = {
-    openai: await startFakeUpstream({
-      ...openAiRoutes,
-      ...openAiResponsesRoutes,
-      ...openAiEmbeddingsRoutes,
-      ...openAiImagesRoutes,
-      ...openAiSpeechRoutes,
-    }),
-    anthropic: await startFakeUpstream(anthropicRoutes),
-    gemini: await startFakeUpstream(geminiRoutes(GEMINI_UPSTREAM)),
-    bedrock: await startFakeUpstream(bedrockRoutes(BEDROCK_UPSTREAM)),
+    openai: await startUpstream(
+      { wire: 'openai' },
+      { wire: 'openai-responses' },
+      { wire: 'openai-embeddings' },
+      { wire: 'openai-images' },
+      { wire: 'openai-speech' },
+    ),
+    anthropic: await startUpstream({ wire: 'anthropic' }),
+    gemini: await startUpstream({ wire: 'gemini', upstreamModel: GEMINI_UPSTREAM }),
+    bedrock: await startUpstream({ wire: 'bedrock', upstreamModel: BEDROCK_UPSTREAM }),
   };
   gateway = await startTestGateway();
   const channels: Record<ChannelType, Record<string, unknown>> = {
@@ -196,16 +181,16 @@ afterAll(async () => {
   }
 });
 
-beforeEach(() => {
+beforeEach(async () => {
   resetChannelHealth();
-  for (const upstream of Object.values(upstreams)) upstream.clearFaults();
+  await Promise.all(Object.values(upstreams).map((upstream) => upstream.clearFaults()));
 });
 
 /** Sends one client request with a fault injected upstream; the status and every byte of the answer. */
 const callWith = async (protocol: Protocol, type: ChannelType, stream: boolean, fault: Fault) => {
   const upstream = upstreams[type];
-  const receivedBefore = upstream.received.length;
-  upstream.inject(fault);
+  const receivedBefore = (await upstream.receivedRequests()).length;
+  await upstream.inject(fault);
   const { path, headers, body } = clientRequest(protocol, modelOf(type), stream, userKey);
   const response = await fetch(`${gateway.url}${path}`, {
     method: 'POST',
@@ -214,7 +199,7 @@ const callWith = async (protocol: Protocol, type: ChannelType, stream: boolean, 
   });
   const text = await response.text();
   // The fault was taken by this request: the answer is the echo's, not a leftover.
-  expect(upstream.received.length).toBe(receivedBefore + 1);
+  expect((await upstream.receivedRequests()).length).toBe(receivedBefore + 1);
   return { status: response.status, text };
 };
 
@@ -254,9 +239,10 @@ describe.each(cases)(
   },
 );
 
-test('the upstream did receive the keys, so the checks above had something to find', () => {
-  const sent = Object.values(upstreams)
-    .flatMap((upstream) => upstream.received)
+test('the upstream did receive the keys, so the checks above had something to find', async () => {
+  const received = await Promise.all(Object.values(upstreams).map((upstream) => upstream.receivedRequests()));
+  const sent = received
+    .flat()
     .map((request) => JSON.stringify(request.headers))
     .join('\n');
 

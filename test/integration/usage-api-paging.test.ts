@@ -1,4 +1,5 @@
-import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream/fake-upstream.js';
+import type { FakeUpstream } from '../support/fake-upstream/fake-upstream.js';
+import { startUpstream } from '../support/upstream-target.js';
 import { startTestGateway, type TestGateway } from '../support/test-gateway.js';
 
 let upstream: FakeUpstream;
@@ -18,7 +19,7 @@ const REQUESTS: readonly (readonly [key: 0 | 1, model: 'model-a' | 'model-b'])[]
 ];
 
 beforeAll(async () => {
-  upstream = await startFakeUpstream();
+  upstream = await startUpstream({ wire: 'openai' });
   gateway = await startTestGateway();
   await gateway.admin('PUT', '/admin/v1/channels/fake-openai', {
     type: 'openai',

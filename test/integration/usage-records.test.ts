@@ -1,11 +1,12 @@
-import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream/fake-upstream.js';
+import type { FakeUpstream } from '../support/fake-upstream/fake-upstream.js';
+import { startUpstream } from '../support/upstream-target.js';
 import { startTestGateway, type TestGateway } from '../support/test-gateway.js';
 
 let upstream: FakeUpstream;
 let gateway: TestGateway;
 
 beforeAll(async () => {
-  upstream = await startFakeUpstream();
+  upstream = await startUpstream({ wire: 'openai' });
   gateway = await startTestGateway();
   await gateway.admin('PUT', '/admin/v1/channels/fake-openai', {
     type: 'openai',
@@ -96,7 +97,7 @@ describe('GET /admin/v1/usage', () => {
 
   test('a stream the client aborts is recorded as client_aborted with estimated tokens and their cost', async () => {
     const { key, account } = await gateway.createAccountWithKey();
-    upstream.inject({ kind: 'slow-stream', gapMs: 300 });
+    await upstream.inject({ kind: 'slow-stream', gapMs: 300 });
     const controller = new AbortController();
     const response = await fetch(`${gateway.url}/v1/chat/completions`, {
       method: 'POST',

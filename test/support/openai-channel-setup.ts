@@ -1,8 +1,10 @@
 import OpenAI from 'openai';
 import { startFakeUpstream, type FakeUpstream, type WireRoute } from './fake-upstream/fake-upstream.js';
+import type { WireSpec } from './fake-upstream/fake-wires.js';
 import { openAiRoutes } from './fake-upstream/openai-wire.js';
 import { addOfflineDemoChannel } from './offline-demo-channel.js';
 import { startTestGateway, type TestGateway } from './test-gateway.js';
+import { startUpstream } from './upstream-target.js';
 
 export interface OpenAiChannelSetup {
   readonly upstream: FakeUpstream;
@@ -14,15 +16,19 @@ export interface OpenAiChannelSetup {
 }
 
 /**
- * A fake OpenAI-compatible upstream speaking `routes` besides chat, a gateway with one `openai`
+ * A fake OpenAI-compatible upstream speaking `wire` besides chat, a gateway with one `openai`
  * channel on it (`channel` adds the models and anything else) and `demo-1` on a demo channel, and an
- * account with a key.
+ * account with a key. A named wire runs wherever the suite's fakes run; routes of a test's own making
+ * need the fake in this process.
  */
 export const startOpenAiChannel = async (
-  routes: Record<string, WireRoute>,
+  wire: WireSpec | Record<string, WireRoute>,
   channel: Record<string, unknown>,
 ): Promise<OpenAiChannelSetup> => {
-  const upstream = await startFakeUpstream({ ...openAiRoutes, ...routes });
+  const upstream =
+    typeof wire.wire === 'string'
+      ? await startUpstream({ wire: 'openai' }, wire as WireSpec)
+      : await startFakeUpstream({ ...openAiRoutes, ...(wire as Record<string, WireRoute>) });
   const gateway = await startTestGateway();
   const created = await gateway.admin('PUT', '/admin/v1/channels/fake-openai', {
     type: 'openai',

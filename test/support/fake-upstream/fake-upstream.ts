@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { echoEvent, type EchoEventFormat } from './echo-events.js';
 import { openAiRoutes } from './openai-wire.js';
 
 /** A request the fake received, for asserting what the gateway sent upstream. */
@@ -36,7 +37,8 @@ export type Fault =
   | {
       readonly kind: 'echo-mid-stream';
       readonly afterEvents: number;
-      readonly event: (echo: string) => string | Uint8Array;
+      /** The event, made from the echo here, or named (a fake in another process builds it). */
+      readonly event: ((echo: string) => string | Uint8Array) | EchoEventFormat;
     }
   | { readonly kind: 'error-mid-stream'; readonly afterEvents: number; readonly event: string | Uint8Array };
 
@@ -52,14 +54,29 @@ export interface FakeUpstream {
   /** The API root as a channel's `baseUrl` takes it, e.g. `http://127.0.0.1:PORT/v1`. */
   readonly baseUrl: string;
   readonly origin: string;
+  /** What the fake received so far, read in place: only a fake in the test's own process has it. */
   readonly received: ReceivedRequest[];
-  /** Queues faults for the next requests, one per request. */
-  inject(...faults: Fault[]): void;
+  /** What the fake received so far, wherever it runs (in this process, another one, or a Lambda function). */
+  receivedRequests(): Promise<readonly ReceivedRequest[]>;
+  /** Queues faults for the next requests, one per request; settled once the fake holds them. */
+  inject(...faults: Fault[]): Promise<void>;
   /** Drops faults no request has taken yet, so that one test's leftovers cannot reach the next. */
-  clearFaults(): void;
-  /** Connections the fake saw closed by the other side before it finished answering. */
+  clearFaults(): Promise<void>;
+  /** Connections the fake saw closed by the other side before it finished answering (in-process only). */
   readonly abortedByClient: number;
+  /** The same count, wherever the fake runs. */
+  abortedCount(): Promise<number>;
   close(): Promise<void>;
+}
+
+/**
+ * Where a fake keeps what must outlive one request: the faults still to serve and what it received.
+ * In memory for one process; in a table when several instances serve one fake (a Lambda function).
+ */
+export interface FakeState {
+  takeFault(): Promise<Fault | undefined>;
+  record(request: ReceivedRequest): Promise<void>;
+  noteAbortedByClient(): Promise<void>;
 }
 
 const readBody = async (request: IncomingMessage): Promise<{ text: string; parsed: unknown }> => {
@@ -98,14 +115,14 @@ const echoErrorBody = (status: number, echo: string) => ({
   error: { message: echo, type: echo, param: echo, code: status, status: 'INVALID_ARGUMENT' },
 });
 
-/** A real HTTP server speaking the vendors' wire formats, with faults on demand. */
-export const startFakeUpstream = async (routes: Record<string, WireRoute> = openAiRoutes): Promise<FakeUpstream> => {
-  const received: ReceivedRequest[] = [];
-  const faults: Fault[] = [];
-  const sockets = new Set<Socket>();
-  let abortedByClient = 0;
-
-  const server: Server = createServer(async (incoming, response) => {
+/**
+ * Answers one request as the fake: records it, applies the next fault, and otherwise answers from
+ * the routes of the wire formats it speaks. Any host runs it: a server in the test's process, a
+ * separate process, a Lambda function.
+ */
+export const answerAsFake =
+  (routes: Record<string, WireRoute>, state: FakeState) =>
+  async (incoming: IncomingMessage, response: ServerResponse): Promise<void> => {
     const url = new URL(incoming.url ?? '/', 'http://fake');
     const body = await readBody(incoming);
     const request: ReceivedRequest = {
@@ -114,11 +131,11 @@ export const startFakeUpstream = async (routes: Record<string, WireRoute> = open
       headers: incoming.headers,
       body: body.parsed,
     };
-    received.push(request);
+    await state.record(request);
     response.once('close', () => {
-      if (!response.writableFinished) abortedByClient += 1;
+      if (!response.writableFinished) void state.noteAbortedByClient();
     });
-    let fault = faults.shift();
+    let fault = await state.takeFault();
     if (fault?.kind === 'delay') {
       const { ms } = fault;
       await new Promise((resolve) => setTimeout(resolve, ms));
@@ -137,7 +154,10 @@ export const startFakeUpstream = async (routes: Record<string, WireRoute> = open
       fault = {
         kind: 'error-mid-stream',
         afterEvents: fault.afterEvents,
-        event: fault.event(echoOfRequest(incoming, body.text)),
+        event:
+          typeof fault.event === 'string'
+            ? echoEvent(fault.event, echoOfRequest(incoming, body.text))
+            : fault.event(echoOfRequest(incoming, body.text)),
       };
     }
     if (fault?.kind === 'status') {
@@ -167,7 +187,36 @@ export const startFakeUpstream = async (routes: Record<string, WireRoute> = open
       return;
     }
     await route({ request, response, fault });
-  });
+  };
+
+/** A fake's state in this process's memory. */
+export const memoryFakeState = (): FakeState & {
+  readonly received: ReceivedRequest[];
+  readonly faults: Fault[];
+  readonly aborted: () => number;
+} => {
+  const received: ReceivedRequest[] = [];
+  const faults: Fault[] = [];
+  let abortedByClient = 0;
+  return {
+    received,
+    faults,
+    aborted: () => abortedByClient,
+    takeFault: async () => faults.shift(),
+    record: async (request) => {
+      received.push(request);
+    },
+    noteAbortedByClient: async () => {
+      abortedByClient += 1;
+    },
+  };
+};
+
+/** A real HTTP server speaking the vendors' wire formats, with faults on demand. */
+export const startFakeUpstream = async (routes: Record<string, WireRoute> = openAiRoutes): Promise<FakeUpstream> => {
+  const state = memoryFakeState();
+  const sockets = new Set<Socket>();
+  const server: Server = createServer(answerAsFake(routes, state));
   server.on('connection', (socket) => {
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
@@ -178,12 +227,18 @@ export const startFakeUpstream = async (routes: Record<string, WireRoute> = open
   return {
     baseUrl: `${origin}/v1`,
     origin,
-    received,
-    inject: (...more) => faults.push(...more),
-    clearFaults: () => faults.splice(0),
-    get abortedByClient() {
-      return abortedByClient;
+    received: state.received,
+    receivedRequests: async () => state.received,
+    inject: async (...more) => {
+      state.faults.push(...more);
     },
+    clearFaults: async () => {
+      state.faults.splice(0);
+    },
+    get abortedByClient() {
+      return state.aborted();
+    },
+    abortedCount: async () => state.aborted(),
     close: async () => {
       for (const socket of sockets) socket.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));
