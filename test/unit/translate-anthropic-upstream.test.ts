@@ -108,7 +108,11 @@ describe('toAnthropicRequest', () => {
   });
 
   test('turns reasoning_effort into a thinking budget that fits in max_tokens, without temperature', () => {
-    const body = toAnthropicRequest({ ...request, reasoning_effort: 'low', max_completion_tokens: 500 }, 'm', false);
+    const body = toAnthropicRequest(
+      { ...request, messages: [{ role: 'user', content: 'Hi' }], reasoning_effort: 'low', max_completion_tokens: 500 },
+      'm',
+      false,
+    );
 
     expect(body.thinking).toEqual({ type: 'enabled', budget_tokens: 1024 });
     expect(body.max_tokens).toBeGreaterThan(1024);

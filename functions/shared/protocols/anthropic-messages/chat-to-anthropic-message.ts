@@ -2,6 +2,8 @@ import { toAnthropicStopReason } from '../../providers/anthropic/map-anthropic-s
 import type { AnthropicMessage, AnthropicResponseBlock, AnthropicUsage } from './anthropic-messages-result.js';
 import type { ChatCompletion, ChatUsage } from '../openai-chat/chat-completion-result.js';
 import { parseNestedJson } from '../../http/json-depth.js';
+import * as z from 'zod';
+import { thinkingBlockSchema } from '../openai-chat/thinking-blocks.js';
 
 /** OpenAI usage as Anthropic's: cached input is counted apart from `input_tokens`. */
 export const toAnthropicUsage = (usage: ChatUsage | null | undefined): AnthropicUsage => {
@@ -12,6 +14,17 @@ export const toAnthropicUsage = (usage: ChatUsage | null | undefined): Anthropic
     cache_creation_input_tokens: 0,
     cache_read_input_tokens: cached,
   };
+};
+
+/** The signed blocks a chat answer carries, as Anthropic writes them (a thinking block always has a signature field). */
+const thinkingBlocks = (value: unknown): AnthropicResponseBlock[] => {
+  const parsed = z.array(thinkingBlockSchema).safeParse(value);
+  if (!parsed.success) return [];
+  return parsed.data.map((block) =>
+    block.type === 'thinking'
+      ? { type: 'thinking', thinking: block.thinking, signature: block.signature ?? '' }
+      : { type: 'redacted_thinking', data: block.data },
+  );
 };
 
 /** A tool call's JSON-string arguments as Anthropic's `input` object. */
@@ -32,7 +45,9 @@ export const chatToAnthropicMessage = (completion: ChatCompletion, model: string
   const choice = completion.choices[0];
   const content: AnthropicResponseBlock[] = [];
   const message = choice?.message;
-  if (message?.reasoning_content)
+  const signed = thinkingBlocks(message?.thinking_blocks);
+  if (signed.length > 0) content.push(...signed);
+  else if (message?.reasoning_content)
     content.push({ type: 'thinking', thinking: message.reasoning_content, signature: '' });
   if (typeof message?.content === 'string' && message.content !== '')
     content.push({ type: 'text', text: message.content });

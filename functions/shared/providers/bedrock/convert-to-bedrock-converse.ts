@@ -16,6 +16,8 @@ import type {
 } from '../../protocols/openai-chat/chat-completion-request.js';
 import { toBedrockFile, toBedrockImage } from './bedrock-media.js';
 import { parseNestedJson } from '../../http/json-depth.js';
+import { noClientOptions, type ClientOptions } from '../../routing/channel-call.js';
+import { bedrockChannelBetas } from './bedrock-betas.js';
 
 /** OpenAI chat request → Bedrock Converse input: pure, so it is tested on plain data. */
 
@@ -151,8 +153,15 @@ const inferenceConfig = (request: ChatCompletionRequest): InferenceConfiguration
   return Object.keys(config).length > 0 ? config : undefined;
 };
 
+/** Claude on Bedrock (`anthropic.…`, or a regional profile such as `us.anthropic.…`, or its ARN). */
+const isClaude = (modelId: string) => /(?:^|[./])anthropic\./.test(modelId);
+
 /** The whole Converse input for a chat request, under the upstream's model id. */
-export const toBedrockConverseInput = (request: ChatCompletionRequest, modelId: string): BedrockConverseInput => {
+export const toBedrockConverseInput = (
+  request: ChatCompletionRequest,
+  modelId: string,
+  clientOptions: ClientOptions = noClientOptions,
+): BedrockConverseInput => {
   const { system, messages } = convertToBedrockMessages(request.messages);
   const tools: Tool[] | undefined = request.tools?.map((tool) => ({
     toolSpec: {
@@ -169,11 +178,14 @@ export const toBedrockConverseInput = (request: ChatCompletionRequest, modelId: 
   const sendTools = tools?.length && (request.tool_choice !== 'none' || holdsToolBlocks);
   const choice = toolChoice(request.tool_choice);
   const config = inferenceConfig(request);
+  // Betas reach Claude through the model's own fields; any other model behind Converse refuses them.
+  const betas = isClaude(modelId) ? bedrockChannelBetas(clientOptions.betas) : [];
   return {
     modelId,
     messages,
     ...(system.length ? { system } : {}),
     ...(config ? { inferenceConfig: config } : {}),
+    ...(betas.length ? { additionalModelRequestFields: { anthropic_beta: betas } } : {}),
     ...(sendTools ? { toolConfig: { tools, ...(choice ? { toolChoice: choice } : {}) } } : {}),
   };
 };
