@@ -143,6 +143,7 @@ describe('fromAnthropicResponse', () => {
       message: {
         content: 'Let me check.',
         reasoning_content: 'hmm',
+        thinking_blocks: [{ type: 'thinking', thinking: 'hmm', signature: 's' }],
         tool_calls: [
           { id: 'toolu_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } },
         ],
@@ -152,7 +153,7 @@ describe('fromAnthropicResponse', () => {
       prompt_tokens: 33,
       completion_tokens: 5,
       total_tokens: 38,
-      prompt_tokens_details: { cached_tokens: 20 },
+      prompt_tokens_details: { cached_tokens: 20, cache_write_tokens: 3 },
     });
   });
 

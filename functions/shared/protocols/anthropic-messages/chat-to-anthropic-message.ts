@@ -8,10 +8,14 @@ import { thinkingBlockSchema } from '../openai-chat/thinking-blocks.js';
 /** OpenAI usage as Anthropic's: cached input is counted apart from `input_tokens`. */
 export const toAnthropicUsage = (usage: ChatUsage | null | undefined): AnthropicUsage => {
   const cached = usage?.prompt_tokens_details?.cached_tokens ?? 0;
+  const written = Number(
+    (usage?.prompt_tokens_details as { cache_write_tokens?: unknown } | null | undefined)?.cache_write_tokens ?? 0,
+  );
+  const cacheWrites = Number.isFinite(written) && written > 0 ? written : 0;
   return {
-    input_tokens: Math.max(0, (usage?.prompt_tokens ?? 0) - cached),
+    input_tokens: Math.max(0, (usage?.prompt_tokens ?? 0) - cached - cacheWrites),
     output_tokens: usage?.completion_tokens ?? 0,
-    cache_creation_input_tokens: 0,
+    cache_creation_input_tokens: cacheWrites,
     cache_read_input_tokens: cached,
   };
 };

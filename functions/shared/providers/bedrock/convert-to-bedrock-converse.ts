@@ -18,6 +18,7 @@ import { toBedrockFile, toBedrockImage } from './bedrock-media.js';
 import { parseNestedJson } from '../../http/json-depth.js';
 import { noClientOptions, type ClientOptions } from '../../routing/channel-call.js';
 import { bedrockChannelBetas } from './bedrock-betas.js';
+import { verifiableThinking } from '../../protocols/openai-chat/thinking-blocks.js';
 
 /** OpenAI chat request → Bedrock Converse input: pure, so it is tested on plain data. */
 
@@ -49,13 +50,29 @@ const partToBlock = (part: ContentPart, param: string): ContentBlock | undefined
   }
 };
 
+/** A `cache_control` mark becomes a cache point after the block it marks: Converse caches up to it. */
+const marked = (part: Readonly<Record<string, unknown>>) =>
+  part['cache_control'] !== null && typeof part['cache_control'] === 'object';
+
+const CACHE_POINT = { cachePoint: { type: 'default' } } as const;
+
 const contentBlocks = (content: ChatMessage['content'], param: string): ContentBlock[] => {
   if (content === undefined || content === null) return [];
   if (typeof content === 'string') return content === '' ? [] : [{ text: content }];
-  return content
-    .map((part, index) => partToBlock(part, `${param}[${index}]`))
-    .filter((block): block is ContentBlock => block !== undefined);
+  return content.flatMap((part, index) => {
+    const block = partToBlock(part, `${param}[${index}]`);
+    if (!block) return [];
+    return marked(part) ? [block, CACHE_POINT] : [block];
+  });
 };
+
+/** Signed reasoning written back as Converse's reasoning blocks, exactly as it was signed. */
+const reasoningBlocks = (message: ChatMessage): ContentBlock[] =>
+  verifiableThinking(message.thinking_blocks).map((block) =>
+    block.type === 'thinking'
+      ? { reasoningContent: { reasoningText: { text: block.thinking, signature: block.signature } } }
+      : { reasoningContent: { redactedContent: Buffer.from(block.data, 'base64') } },
+  );
 
 const textOf = (content: ChatMessage['content']): string =>
   typeof content === 'string'
@@ -97,13 +114,14 @@ export const convertToBedrockMessages = (messages: readonly ChatMessage[]) => {
       case 'developer': {
         const text = textOf(message.content);
         if (text !== '') system.push({ text });
+        if (Array.isArray(message.content) && message.content.some(marked)) system.push(CACHE_POINT);
         break;
       }
       case 'user':
         push('user', contentBlocks(message.content, param));
         break;
       case 'assistant': {
-        const blocks = contentBlocks(message.content, param);
+        const blocks = [...reasoningBlocks(message), ...contentBlocks(message.content, param)];
         for (const call of message.tool_calls ?? []) {
           blocks.push({
             toolUse: { toolUseId: call.id, name: call.function.name, input: parseArguments(call.function.arguments) },
@@ -163,19 +181,23 @@ export const toBedrockConverseInput = (
   clientOptions: ClientOptions = noClientOptions,
 ): BedrockConverseInput => {
   const { system, messages } = convertToBedrockMessages(request.messages);
-  const tools: Tool[] | undefined = request.tools?.map((tool) => ({
-    toolSpec: {
-      name: tool.function.name,
-      ...(tool.function.description ? { description: tool.function.description } : {}),
-      inputSchema: { json: (tool.function.parameters ?? { type: 'object', properties: {} }) as Document },
-    },
-  }));
+  const tools: Tool[] | undefined = request.tools?.flatMap((tool): Tool[] => {
+    const spec: Tool = {
+      toolSpec: {
+        name: tool.function.name,
+        ...(tool.function.description ? { description: tool.function.description } : {}),
+        inputSchema: { json: (tool.function.parameters ?? { type: 'object', properties: {} }) as Document },
+      },
+    };
+    return marked(tool) ? [spec, CACHE_POINT] : [spec];
+  });
   // Converse has no "none": the tools are left out instead, unless the conversation already holds
   // tool calls or results, which Converse refuses without a toolConfig.
+  const sendsTools = tools?.some((tool) => tool.toolSpec !== undefined) ?? false;
   const holdsToolBlocks = messages.some((turn) =>
     turn.content.some((block) => block.toolUse !== undefined || block.toolResult !== undefined),
   );
-  const sendTools = tools?.length && (request.tool_choice !== 'none' || holdsToolBlocks);
+  const sendTools = sendsTools && (request.tool_choice !== 'none' || holdsToolBlocks);
   const choice = toolChoice(request.tool_choice);
   const config = inferenceConfig(request);
   // Betas reach Claude through the model's own fields; any other model behind Converse refuses them.
