@@ -27,7 +27,7 @@ import {
 import { fromAnthropicResponse } from './anthropic-response.js';
 import { anthropicStreamError, createAnthropicStreamTranslator } from './anthropic-stream.js';
 import { toAnthropicRequest } from './convert-to-anthropic-messages.js';
-import { stripUnverifiableThinking } from './strip-unverifiable-thinking.js';
+import { withVerifiableThinking } from './verifiable-thinking.js';
 
 /** Anthropic's Messages API: `x-api-key`, a pinned API version, `/v1/messages` under the API root. */
 export const ANTHROPIC_BASE_URL = 'https://api.anthropic.com';
@@ -130,25 +130,24 @@ export const anthropicChatProvider: ChatProvider = {
 export const anthropicMessagesProvider: MessagesProvider = {
   async create(call) {
     const { stream: _stream, ...body } = call.request;
-    const messages = stripUnverifiableThinking(body.messages);
-    const response = await post(call, '/v1/messages', { ...body, messages, model: call.upstreamModel });
+    const response = await post(call, '/v1/messages', { ...withVerifiableThinking(body), model: call.upstreamModel });
     if (!isSuccess(response)) throw await anthropicStatusError(response, call.timeouts.idleMs);
     return (await readMessage(response, call.timeouts.idleMs)) as unknown as AnthropicMessage;
   },
 
   async stream(call) {
-    const messages = stripUnverifiableThinking(call.request.messages);
-    const response = await openStream(call, { ...call.request, messages, model: call.upstreamModel, stream: true });
+    const body = withVerifiableThinking(call.request);
+    const response = await openStream(call, { ...body, model: call.upstreamModel, stream: true });
     return anthropicEvents(response, call.timeouts.idleMs);
   },
 
   async countTokens(call) {
     // The fields count_tokens takes (it refuses max_tokens, stream and the sampling parameters).
     const { messages, system, tools, tool_choice, thinking, context_management, output_config, mcp_servers } =
-      call.request;
+      withVerifiableThinking(call.request);
     const body = {
       model: call.upstreamModel,
-      messages: stripUnverifiableThinking(messages),
+      messages,
       system,
       tools,
       tool_choice,
