@@ -251,4 +251,30 @@ describe('what each channel type receives from Claude Code', () => {
     expect(sent.messages[1].content.map((block: any) => block.type)).toEqual(['tool_use']);
     expect(sent).not.toHaveProperty('thinking');
   });
+
+  test('an admin can declare a model reasoning, and the translation follows the setting', async () => {
+    const channel = await gateway.admin('PUT', '/admin/v1/channels/cc-openai-house', {
+      type: 'openai',
+      baseUrl: openai.baseUrl,
+      apiKey: 'sk-up',
+      models: ['house-model'],
+      modelMap: { 'house-model': 'o9-house' },
+    });
+    const declared = await gateway.admin('PUT', '/admin/v1/models/house-model', {
+      reasoning: true,
+      pricing: { inputPerMTok: 1, outputPerMTok: 2, cacheWritePerMTok: 1.5 },
+    });
+
+    expect(channel.status).toBe(200);
+    expect(declared.status).toBe(200);
+    expect(declared.body).toMatchObject({ reasoning: true, pricing: { cacheWritePerMTok: 1.5 } });
+    const { status, text } = await replay('first-turn', 'house-model');
+
+    expect({ status, text: status === 200 ? '' : text }).toEqual({ status: 200, text: '' });
+    expect(lastSent(openai).body).toMatchObject({
+      model: 'o9-house',
+      max_completion_tokens: 32000,
+      reasoning_effort: 'high',
+    });
+  });
 });
