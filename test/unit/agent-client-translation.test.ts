@@ -9,6 +9,7 @@ import type { ChatCompletionRequest } from '../../functions/shared/protocols/ope
 import type { ChatCompletionChunk } from '../../functions/shared/protocols/openai-chat/chat-completion-result.js';
 import { toOpenAIWireRequest } from '../../functions/shared/protocols/openai-chat/openai-wire-request.js';
 import { anthropicChannelBetas } from '../../functions/shared/providers/anthropic/anthropic-betas.js';
+import { anthropicHeaders } from '../../functions/shared/providers/anthropic/anthropic-provider.js';
 import { toAnthropicRequest } from '../../functions/shared/providers/anthropic/convert-to-anthropic-messages.js';
 import { withVerifiableThinking } from '../../functions/shared/providers/anthropic/verifiable-thinking.js';
 import { bedrockChannelBetas } from '../../functions/shared/providers/bedrock/bedrock-betas.js';
@@ -49,6 +50,17 @@ describe('client betas and version', () => {
 
   test('a version that is not a date is not forwarded', () => {
     expect(anthropicClientOptions({ 'anthropic-version': 'latest\r\nx: y' })).toEqual({ betas: [] });
+  });
+
+  test('an anthropic channel gets the client version, ours when the client pinned none, and the betas', () => {
+    const channel = { apiKey: 'sk-ant-upstream' } as Parameters<typeof anthropicHeaders>[0];
+
+    expect(anthropicHeaders(channel)['anthropic-version']).toBe('2023-06-01');
+    expect(anthropicHeaders(channel, { betas: ['effort-2025-11-24'], version: '2026-10-21' })).toMatchObject({
+      'anthropic-version': '2026-10-21',
+      'anthropic-beta': 'effort-2025-11-24',
+    });
+    expect(anthropicHeaders(channel)).not.toHaveProperty('anthropic-beta');
   });
 
   test('anthropic channels forward every beta but the client sign-in ones', () => {
@@ -121,6 +133,29 @@ describe('the reasoning capability', () => {
     );
 
     expect(chat.reasoning_effort).toBe('high');
+  });
+
+  test('bedrock asks Claude to think, within the output limit and without sampling settings', () => {
+    const input = toBedrockConverseInput(
+      {
+        model: 'm',
+        messages: [{ role: 'user', content: 'Hi' }],
+        reasoning_effort: 'medium',
+        temperature: 0.2,
+        max_tokens: 100,
+      },
+      'anthropic.claude-sonnet-4-v1:0',
+      { reasoning: true },
+    );
+    const plain = toBedrockConverseInput(
+      { model: 'm', messages: [{ role: 'user', content: 'Hi' }], reasoning_effort: 'medium' },
+      'anthropic.claude-3-5-haiku-v1:0',
+      { reasoning: false },
+    );
+
+    expect(input.additionalModelRequestFields).toEqual({ thinking: { type: 'enabled', budget_tokens: 4096 } });
+    expect(input.inferenceConfig).toEqual({ maxTokens: 4096 + 4096 });
+    expect(plain).not.toHaveProperty('additionalModelRequestFields');
   });
 
   test('the anthropic adapter asks no thinking of a model that does not reason', () => {

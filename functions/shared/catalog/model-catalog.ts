@@ -64,7 +64,10 @@ export const buildCatalog = (channels: readonly Channel[], settings: readonly Mo
       endpoints: endpointKinds.filter((kind) => kinds.has(kind)),
       channels: serving,
       settings: modelSettings,
-      reasoning: modelSettings?.reasoning ?? reasonsByDefault(id),
+      // Decided from the public id or from any upstream name it maps to (`claude-sonnet` → `…claude-sonnet-4-5…`).
+      reasoning:
+        modelSettings?.reasoning ??
+        (reasonsByDefault(id) || named.some((channel) => reasonsByDefault(channel.modelMap?.[id] ?? id))),
     };
     byId.set(id, model);
   }

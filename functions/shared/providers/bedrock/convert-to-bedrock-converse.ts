@@ -16,7 +16,7 @@ import type {
 } from '../../protocols/openai-chat/chat-completion-request.js';
 import { toBedrockFile, toBedrockImage } from './bedrock-media.js';
 import { parseNestedJson } from '../../http/json-depth.js';
-import { noClientOptions, type ClientOptions } from '../../routing/channel-call.js';
+import { DEFAULT_MAX_TOKENS, thinkingBudgets } from '../anthropic/convert-to-anthropic-messages.js';
 import { bedrockChannelBetas } from './bedrock-betas.js';
 import { verifiableThinking } from '../../protocols/openai-chat/thinking-blocks.js';
 
@@ -171,14 +171,37 @@ const inferenceConfig = (request: ChatCompletionRequest): InferenceConfiguration
   return Object.keys(config).length > 0 ? config : undefined;
 };
 
+/**
+ * With thinking on, Claude takes neither a temperature nor a top_p, and its budget must fit inside
+ * the output limit.
+ */
+const thinkingInferenceConfig = (request: ChatCompletionRequest, budget: number): InferenceConfiguration => {
+  const { temperature: _temperature, topP: _topP, ...config } = inferenceConfig(request) ?? {};
+  const maxTokens = config.maxTokens ?? DEFAULT_MAX_TOKENS;
+  return { ...config, maxTokens: maxTokens > budget ? maxTokens : budget + DEFAULT_MAX_TOKENS };
+};
+
 /** Claude on Bedrock (`anthropic.…`, or a regional profile such as `us.anthropic.…`, or its ARN). */
 const isClaude = (modelId: string) => /(?:^|[./])anthropic\./.test(modelId);
 
 /** The whole Converse input for a chat request, under the upstream's model id. */
+/** What beyond the request decides the Converse input: the client's betas, whether the model reasons. */
+export interface BedrockConverseOptions {
+  readonly betas?: readonly string[];
+  readonly reasoning?: boolean;
+}
+
+/** Whether the turn a tool loop continues from opens with reasoning, as Claude requires with thinking on. */
+const toolLoopKeepsReasoning = (turns: readonly { role?: string; content?: ContentBlock[] }[]): boolean => {
+  const last = turns.findLast((turn) => turn.role === 'assistant');
+  if (!last?.content?.some((block) => block.toolUse !== undefined)) return true;
+  return last.content[0]?.reasoningContent !== undefined;
+};
+
 export const toBedrockConverseInput = (
   request: ChatCompletionRequest,
   modelId: string,
-  clientOptions: ClientOptions = noClientOptions,
+  options: BedrockConverseOptions = {},
 ): BedrockConverseInput => {
   const { system, messages } = convertToBedrockMessages(request.messages);
   const tools: Tool[] | undefined = request.tools?.flatMap((tool): Tool[] => {
@@ -199,15 +222,25 @@ export const toBedrockConverseInput = (
   );
   const sendTools = sendsTools && (request.tool_choice !== 'none' || holdsToolBlocks);
   const choice = toolChoice(request.tool_choice);
-  const config = inferenceConfig(request);
-  // Betas reach Claude through the model's own fields; any other model behind Converse refuses them.
-  const betas = isClaude(modelId) ? bedrockChannelBetas(clientOptions.betas) : [];
+  const claude = isClaude(modelId);
+  // Betas and thinking reach Claude through the model's own fields; other models behind Converse refuse them.
+  const betas = claude ? bedrockChannelBetas(options.betas ?? []) : [];
+  const effort = request.reasoning_effort;
+  const budget =
+    claude && effort && effort !== 'minimal' && options.reasoning !== false && toolLoopKeepsReasoning(messages)
+      ? thinkingBudgets[effort]
+      : undefined;
+  const config = budget === undefined ? inferenceConfig(request) : thinkingInferenceConfig(request, budget);
+  const modelFields = {
+    ...(betas.length ? { anthropic_beta: betas } : {}),
+    ...(budget !== undefined ? { thinking: { type: 'enabled', budget_tokens: budget } } : {}),
+  };
   return {
     modelId,
     messages,
     ...(system.length ? { system } : {}),
     ...(config ? { inferenceConfig: config } : {}),
-    ...(betas.length ? { additionalModelRequestFields: { anthropic_beta: betas } } : {}),
+    ...(Object.keys(modelFields).length ? { additionalModelRequestFields: modelFields } : {}),
     ...(sendTools ? { toolConfig: { tools, ...(choice ? { toolChoice: choice } : {}) } } : {}),
   };
 };
