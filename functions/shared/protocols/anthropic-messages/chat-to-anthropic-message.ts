@@ -2,8 +2,7 @@ import { toAnthropicStopReason } from '../../providers/anthropic/map-anthropic-s
 import type { AnthropicMessage, AnthropicResponseBlock, AnthropicUsage } from './anthropic-messages-result.js';
 import type { ChatCompletion, ChatUsage } from '../openai-chat/chat-completion-result.js';
 import { parseNestedJson } from '../../http/json-depth.js';
-import * as z from 'zod';
-import { thinkingBlockSchema } from '../openai-chat/thinking-blocks.js';
+import { readThinkingBlocks } from '../openai-chat/thinking-blocks.js';
 
 /** OpenAI usage as Anthropic's: cached input is counted apart from `input_tokens`. */
 export const toAnthropicUsage = (usage: ChatUsage | null | undefined): AnthropicUsage => {
@@ -21,15 +20,12 @@ export const toAnthropicUsage = (usage: ChatUsage | null | undefined): Anthropic
 };
 
 /** The signed blocks a chat answer carries, as Anthropic writes them (a thinking block always has a signature field). */
-const thinkingBlocks = (value: unknown): AnthropicResponseBlock[] => {
-  const parsed = z.array(thinkingBlockSchema).safeParse(value);
-  if (!parsed.success) return [];
-  return parsed.data.map((block) =>
+const thinkingBlocks = (value: unknown): AnthropicResponseBlock[] =>
+  readThinkingBlocks(value).map((block): AnthropicResponseBlock =>
     block.type === 'thinking'
       ? { type: 'thinking', thinking: block.thinking, signature: block.signature ?? '' }
       : { type: 'redacted_thinking', data: block.data },
   );
-};
 
 /** A tool call's JSON-string arguments as Anthropic's `input` object. */
 export const parseToolInput = (text: string): unknown => {

@@ -2,8 +2,7 @@ import { toAnthropicStopReason } from '../../providers/anthropic/map-anthropic-s
 import type { AnthropicResponseBlock, AnthropicStreamEvent } from './anthropic-messages-result.js';
 import type { ChatCompletionChunk, ChatUsage, FinishReason } from '../openai-chat/chat-completion-result.js';
 import { anthropicMessageId, toAnthropicUsage } from './chat-to-anthropic-message.js';
-import * as z from 'zod';
-import { thinkingBlockSchema } from '../openai-chat/thinking-blocks.js';
+import { readThinkingBlocks } from '../openai-chat/thinking-blocks.js';
 
 export interface ChatToAnthropicStream {
   /** The Anthropic events one chat chunk becomes. */
@@ -87,10 +86,8 @@ export const createChatToAnthropicStream = (options: {
 
   /** Signed blocks: a signature closes the open thinking block; redacted thinking is a block of its own. */
   const signedThinking = (value: unknown): AnthropicStreamEvent[] => {
-    const parsed = z.array(thinkingBlockSchema).safeParse(value);
-    if (!parsed.success) return [];
     const events: AnthropicStreamEvent[] = [];
-    for (const block of parsed.data) {
+    for (const block of readThinkingBlocks(value)) {
       if (block.type === 'redacted_thinking') {
         events.push(...openBlock({ kind: 'redacted' }, { type: 'redacted_thinking', data: block.data }));
         continue;

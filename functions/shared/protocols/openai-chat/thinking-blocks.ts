@@ -13,6 +13,15 @@ export const thinkingBlockSchema = z.discriminatedUnion('type', [
 
 export type ThinkingBlock = z.output<typeof thinkingBlockSchema>;
 
+const thinkingBlocksSchema = z.array(thinkingBlockSchema);
+
+/** The signed blocks a chat answer or chunk carries, read leniently: anything malformed reads as none. */
+export const readThinkingBlocks = (value: unknown): ThinkingBlock[] => {
+  if (value === undefined || value === null) return [];
+  const parsed = thinkingBlocksSchema.safeParse(value);
+  return parsed.success ? parsed.data : [];
+};
+
 /** Only blocks a vendor can verify are worth sending back: signed thinking and redacted thinking. */
 export const verifiableThinking = (blocks: readonly ThinkingBlock[] | undefined): ThinkingBlock[] =>
   (blocks ?? []).filter((block) => block.type === 'redacted_thinking' || (block.signature ?? '') !== '');
