@@ -67,7 +67,7 @@ describe('the size of each function bundle', () => {
     const stated: Record<FunctionGroup, number> = {
       models: 250,
       fallback: 250,
-      chat: 494,
+      chat: 502,
       admin: 365,
       embeddings: 335,
       images: 336,
