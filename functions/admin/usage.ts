@@ -44,6 +44,7 @@ const usageView = (record: UsageRecord) => ({
   completionTokens: record.completionTokens,
   totalTokens: record.totalTokens,
   cachedTokens: record.cachedTokens,
+  cacheWriteTokens: record.cacheWriteTokens ?? 0,
   reasoningTokens: record.reasoningTokens,
   usageSource: record.usageSource,
   cost: record.cost ?? 0,

@@ -1,3 +1,4 @@
+import { reasonsByDefault } from '../shared/catalog/model-reasoning.js';
 import type { Account } from '../shared/store/accounts.js';
 import type { Channel } from '../shared/store/channels.js';
 import type { ApiKeyRecord } from '../shared/store/keys.js';
@@ -63,6 +64,7 @@ export const modelView = (settings: ModelSettings) => ({
   pricing: settings.pricing,
   aliases: settings.aliases,
   ownedBy: settings.ownedBy,
+  reasoning: settings.reasoning ?? reasonsByDefault(settings.id),
   createdAt: settings.createdAt,
   updatedAt: settings.updatedAt,
 });

@@ -8,6 +8,7 @@ import { channelCall } from '../shared/routing/channel-call.js';
 import { withFailover } from '../shared/routing/with-failover.js';
 import { anthropicCountTokensRequestSchema } from '../shared/protocols/anthropic-messages/anthropic-messages-request.js';
 import { estimateAnthropicInput } from '../shared/protocols/anthropic-messages/estimate-anthropic-input.js';
+import { anthropicClientOptions } from '../shared/protocols/anthropic-messages/anthropic-client-options.js';
 import { messagesUnsupported } from './messages.js';
 import { servesMessages } from './messages-channel.js';
 
@@ -23,17 +24,19 @@ export const countTokens = gatewayHandler(
     errorFormat: 'anthropic',
     streaming: true,
   },
-  async ({ body, principal, signal, trace }) => {
+  async ({ body, principal, signal, trace, headers, event }) => {
     const model = await resolveUsableModel(principal, body.model);
     if (!model.endpoints.includes('messages')) throw messagesUnsupported(model.id);
     const native = orderChannels(model, 'messages', servesMessages).filter(
       (channel) => messagesProviders[channel.type] !== undefined,
     );
     if (native.length > 0) {
+      const clientOptions = anthropicClientOptions(headers, event.multiValueHeaders);
       try {
         const { result } = await withFailover(
           native,
-          (channel) => messagesProviders[channel.type]!.countTokens(channelCall(body, channel, model, signal)),
+          (channel) =>
+            messagesProviders[channel.type]!.countTokens(channelCall(body, channel, model, signal, clientOptions)),
           { signal, meter: trace },
         );
         return json(200, { input_tokens: result });

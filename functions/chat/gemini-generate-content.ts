@@ -16,6 +16,7 @@ import { geminiGenerateContentRequestSchema } from '../shared/protocols/gemini/g
 import { chatToGeminiResponse } from '../shared/protocols/gemini/chat-to-gemini-response.js';
 import { geminiToChatRequest } from '../shared/protocols/gemini/gemini-to-chat-request.js';
 import { streamGeminiContent } from './gemini-stream-content.js';
+import { fitChatRequest } from '../shared/protocols/openai-chat/fit-chat-request.js';
 
 const ACTIONS = ['generateContent', 'streamGenerateContent', 'countTokens'] as const;
 type Action = (typeof ACTIONS)[number];
@@ -49,7 +50,7 @@ export const geminiGenerateContent = gatewayHandler(
     if (!parsed) throw unknownUrl('POST', request.event.path);
     const model = await resolveUsableModel(principal, parsed.model);
     const stream = parsed.action === 'streamGenerateContent';
-    const chatRequest = geminiToChatRequest(body, model.id, stream);
+    const chatRequest = fitChatRequest(geminiToChatRequest(body, model.id, stream), model);
     if (parsed.action === 'countTokens') {
       return json(200, {
         totalTokens: estimateTokens(chatRequest.messages.map((message) => contentText(message.content)).join('\n')),

@@ -1,7 +1,7 @@
 import type { CatalogModel } from '../shared/catalog/model-catalog.js';
 import { chatProviders } from '../shared/providers/chat-providers.js';
 import { messagesProviders } from '../shared/providers/messages-providers.js';
-import { channelCall } from '../shared/routing/channel-call.js';
+import { channelCall, type ClientOptions } from '../shared/routing/channel-call.js';
 import type { AnthropicMessagesRequest } from '../shared/protocols/anthropic-messages/anthropic-messages-request.js';
 import type {
   AnthropicMessage,
@@ -26,11 +26,12 @@ export const createMessage = async (
   channel: Channel,
   model: CatalogModel,
   signal: AbortSignal,
+  clientOptions: ClientOptions,
 ): Promise<AnthropicMessage> => {
   const native = messagesProviders[channel.type];
-  if (native) return native.create(channelCall(body, channel, model, signal));
+  if (native) return native.create(channelCall(body, channel, model, signal, clientOptions));
   const completion = await chatProviders[channel.type]!.complete(
-    channelCall(anthropicToChatRequest(body), channel, model, signal),
+    channelCall(anthropicToChatRequest(body, { reasoning: model.reasoning }), channel, model, signal, clientOptions),
   );
   return chatToAnthropicMessage(completion, model.id);
 };
@@ -41,11 +42,12 @@ export const streamMessageEvents = async (
   model: CatalogModel,
   signal: AbortSignal,
   inputTokens: number,
+  clientOptions: ClientOptions,
 ): Promise<AsyncIterable<AnthropicStreamEvent>> => {
   const native = messagesProviders[channel.type];
-  if (native) return native.stream(channelCall(body, channel, model, signal));
+  if (native) return native.stream(channelCall(body, channel, model, signal, clientOptions));
   const chunks = await chatProviders[channel.type]!.stream(
-    channelCall(anthropicToChatRequest(body), channel, model, signal),
+    channelCall(anthropicToChatRequest(body, { reasoning: model.reasoning }), channel, model, signal, clientOptions),
   );
   const translator = createChatToAnthropicStream({ model: model.id, inputTokens });
   return (async function* translated(): AsyncGenerator<AnthropicStreamEvent> {

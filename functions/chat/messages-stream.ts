@@ -8,6 +8,7 @@ import { withFailover } from '../shared/routing/with-failover.js';
 import type { AnthropicMessagesRequest } from '../shared/protocols/anthropic-messages/anthropic-messages-request.js';
 import type { AnthropicUsage } from '../shared/protocols/anthropic-messages/anthropic-messages-result.js';
 import type { Channel } from '../shared/store/channels.js';
+import type { ClientOptions } from '../shared/routing/channel-call.js';
 import { SseStream, sseResponse, type OutgoingEvent } from '../shared/streaming/sse-response.js';
 import { streamMessageEvents } from './messages-channel.js';
 import { anthropicTokenUsage } from '../shared/protocols/anthropic-messages/messages-usage.js';
@@ -26,11 +27,12 @@ export const streamMessages = async (
   meter: RequestMeter,
   client: AbortSignal,
   inputTokens: number,
+  clientOptions: ClientOptions,
 ): Promise<GatewayResponse> => {
   const upstreamCall = upstreamCallFor(client);
   const { result: events } = await withFailover(
     channels,
-    (candidate) => streamMessageEvents(body, candidate, model, upstreamCall.signal, inputTokens),
+    (candidate) => streamMessageEvents(body, candidate, model, upstreamCall.signal, inputTokens, clientOptions),
     { signal: upstreamCall.signal, meter },
   );
 

@@ -12,6 +12,7 @@ import { anthropicMessagesRequestSchema } from '../shared/protocols/anthropic-me
 import { estimateAnthropicInput } from '../shared/protocols/anthropic-messages/estimate-anthropic-input.js';
 import { createMessage, servesMessages } from './messages-channel.js';
 import { streamMessages } from './messages-stream.js';
+import { anthropicClientOptions } from '../shared/protocols/anthropic-messages/anthropic-client-options.js';
 import { anthropicTokenUsage } from '../shared/protocols/anthropic-messages/messages-usage.js';
 
 /** The spec's refusal of a model that no channel serves in the Messages format. */
@@ -37,6 +38,7 @@ export const messages = gatewayHandler(
     const channels = orderChannels(model, 'messages', servesMessages);
     const stream = body.stream === true;
     const meter = startMeter(request, model, 'messages', stream);
+    const clientOptions = anthropicClientOptions(request.headers, request.event.multiValueHeaders);
     try {
       if (channels.length === 0) throw noChannel(model.id, '/v1/messages');
       const promptTokens = estimateAnthropicInput(body);
@@ -49,12 +51,12 @@ export const messages = gatewayHandler(
       meter.admitted(admission);
       if (stream)
         return withHeaders(
-          await streamMessages(body, model, channels, meter, request.signal, promptTokens),
+          await streamMessages(body, model, channels, meter, request.signal, promptTokens, clientOptions),
           admission.headers,
         );
       const { result } = await withFailover(
         channels,
-        (candidate) => createMessage(body, candidate, model, request.signal),
+        (candidate) => createMessage(body, candidate, model, request.signal, clientOptions),
         { signal: request.signal, meter },
       );
       meter.usage(anthropicTokenUsage(result.usage));

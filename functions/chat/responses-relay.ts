@@ -13,6 +13,7 @@ import {
   type ResponseContext,
 } from '../shared/protocols/openai-responses/responses-from-chat.js';
 import { toChatRequest } from '../shared/protocols/openai-responses/responses-to-chat-request.js';
+import { fitChatRequest } from '../shared/protocols/openai-chat/fit-chat-request.js';
 
 /**
  * How each channel serves /v1/responses: natively when its type has a Responses adapter and its
@@ -54,7 +55,7 @@ export const createOn = async (
     return response;
   }
   const completion = await chatProviders[channel.type]!.complete(
-    channelCall(toChatRequest({ ...request, stream: false }), channel, model, signal),
+    channelCall(fitChatRequest(toChatRequest({ ...request, stream: false }), model), channel, model, signal),
   );
   return fromChatCompletion(completion, context);
 };
@@ -81,7 +82,7 @@ export const streamOn = async (
     })();
   }
   const chunks = await chatProviders[channel.type]!.stream(
-    channelCall(toChatRequest({ ...request, stream: true }), channel, model, signal),
+    channelCall(fitChatRequest(toChatRequest({ ...request, stream: true }), model), channel, model, signal),
   );
   return responsesEventsFromChat(chunks, context);
 };

@@ -88,7 +88,7 @@ describe('the size of each function bundle', () => {
     const stated: Record<FunctionGroup, number> = {
       models: 250,
       fallback: 250,
-      chat: 426,
+      chat: 436,
       admin: 350,
       embeddings: 323,
       images: 324,

@@ -289,6 +289,7 @@ describe('models', () => {
       pricing: { inputPerMTok: 1, outputPerMTok: 2 },
       aliases: ['demo'],
       ownedBy: 'acme',
+      reasoning: false,
       createdAt: expect.any(String),
       updatedAt: expect.any(String),
     });

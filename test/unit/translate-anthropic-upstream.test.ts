@@ -108,7 +108,11 @@ describe('toAnthropicRequest', () => {
   });
 
   test('turns reasoning_effort into a thinking budget that fits in max_tokens, without temperature', () => {
-    const body = toAnthropicRequest({ ...request, reasoning_effort: 'low', max_completion_tokens: 500 }, 'm', false);
+    const body = toAnthropicRequest(
+      { ...request, messages: [{ role: 'user', content: 'Hi' }], reasoning_effort: 'low', max_completion_tokens: 500 },
+      'm',
+      false,
+    );
 
     expect(body.thinking).toEqual({ type: 'enabled', budget_tokens: 1024 });
     expect(body.max_tokens).toBeGreaterThan(1024);
@@ -139,6 +143,7 @@ describe('fromAnthropicResponse', () => {
       message: {
         content: 'Let me check.',
         reasoning_content: 'hmm',
+        thinking_blocks: [{ type: 'thinking', thinking: 'hmm', signature: 's' }],
         tool_calls: [
           { id: 'toolu_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } },
         ],
@@ -148,7 +153,7 @@ describe('fromAnthropicResponse', () => {
       prompt_tokens: 33,
       completion_tokens: 5,
       total_tokens: 38,
-      prompt_tokens_details: { cached_tokens: 20 },
+      prompt_tokens_details: { cached_tokens: 20, cache_write_tokens: 3 },
     });
   });
 

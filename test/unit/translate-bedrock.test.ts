@@ -257,6 +257,7 @@ describe('fromBedrockResponse', () => {
             ],
             reasoning_content: 'Think.',
             refusal: null,
+            thinking_blocks: [{ type: 'thinking', thinking: 'Think.', signature: 'sig' }],
           },
           finish_reason: 'tool_calls',
           logprobs: null,
@@ -318,6 +319,7 @@ describe('createBedrockStreamTranslator', () => {
     expect(chunks.map((chunk) => chunk.choices[0]?.delta ?? null)).toEqual([
       { role: 'assistant', content: '' },
       { reasoning_content: 'The user wants the weather.' },
+      { thinking_blocks: [{ type: 'thinking', thinking: '', signature: 'EqQBCkYIBxgCKkD' }] },
       { content: 'Let me' },
       { content: ' check.' },
       {

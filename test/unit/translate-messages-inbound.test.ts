@@ -44,9 +44,9 @@ describe('anthropicToChatRequest', () => {
       stream: true,
     });
 
-    expect(anthropicToChatRequest(request)).toEqual({
+    expect(anthropicToChatRequest(request, { reasoning: true })).toEqual({
       model: 'm',
-      max_tokens: 100,
+      max_completion_tokens: 100,
       messages: [
         { role: 'system', content: 'Be brief.' },
         {
@@ -60,6 +60,7 @@ describe('anthropicToChatRequest', () => {
           role: 'assistant',
           content: null,
           reasoning_content: 'hm',
+          thinking_blocks: [{ type: 'thinking', thinking: 'hm', signature: 's' }],
           tool_calls: [{ id: 'toolu_1', type: 'function', function: { name: 'f', arguments: '{"a":1}' } }],
         },
         { role: 'tool', tool_call_id: 'toolu_1', content: 'done' },

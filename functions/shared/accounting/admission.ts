@@ -67,8 +67,21 @@ const reservationCost = (
 ) =>
   usageCost(pricing, {
     ...tokens,
-    cachedTokens: (pricing?.cachedInputPerMTok ?? 0) > (pricing?.inputPerMTok ?? 0) ? tokens.promptTokens : 0,
+    ...dearestPromptPrice(pricing, tokens.promptTokens),
   });
+
+/**
+ * The prompt priced as whichever kind of prompt token the model prices highest. A cache write is
+ * counted only at a price the model sets itself: the default write price applies to writes an
+ * upstream reports, which happen only for prompts that ask for caching.
+ */
+const dearestPromptPrice = (pricing: ModelPricing | null | undefined, promptTokens: number) => {
+  const input = pricing?.inputPerMTok ?? 0;
+  const cached = pricing?.cachedInputPerMTok ?? 0;
+  const written = pricing?.cacheWritePerMTok ?? 0;
+  if (written > input && written >= cached) return { cacheWriteTokens: promptTokens };
+  return { cachedTokens: cached > input ? promptTokens : 0 };
+};
 
 const limitOwners = (principal: Principal): [LimitScope, string, RateLimitSettings | null][] => [
   ['key', principal.keyId, principal.keyRateLimit],

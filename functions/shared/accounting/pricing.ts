@@ -6,6 +6,8 @@ export interface PricedUsage {
   readonly completionTokens: number;
   /** Prompt tokens served from the upstream's prompt cache; part of `promptTokens`. */
   readonly cachedTokens?: number;
+  /** Prompt tokens written to the upstream's prompt cache; part of `promptTokens`. */
+  readonly cacheWriteTokens?: number;
   /** Reasoning tokens; part of `completionTokens` (OpenAI's convention), so priced as output. */
   readonly reasoningTokens?: number;
 }
@@ -15,18 +17,30 @@ const PER_MILLION = 1_000_000;
 /** USD amounts are kept to 1e-12 so that sums in the store do not collect binary fractions. */
 export const roundUsd = (value: number): number => Math.round(value * 1e12) / 1e12;
 
+/** Anthropic's price of a cache write (5-minute cache) relative to plain input. */
+export const CACHE_WRITE_MULTIPLIER = 1.25;
+
+/** What a cache write costs per million tokens: the model's own price, else input × Anthropic's multiplier. */
+export const cacheWritePrice = (pricing: ModelPricing): number =>
+  pricing.cacheWritePerMTok ?? pricing.inputPerMTok * CACHE_WRITE_MULTIPLIER;
+
+const clamp = (value: number | undefined, max: number) => Math.min(Math.max(value ?? 0, 0), max);
+
 /**
- * What a request costs in USD: prompt tokens at `inputPerMTok` (the cached ones at
- * `cachedInputPerMTok` when the model sets it), completion tokens (reasoning included) at
- * `outputPerMTok`. A model without pricing costs nothing.
+ * What a request costs in USD: prompt tokens at `inputPerMTok`, those read from the upstream's cache
+ * at `cachedInputPerMTok` (the input price when the model sets none), those written to it at the
+ * cache-write price; completion tokens (reasoning included) at `outputPerMTok`. A model without
+ * pricing costs nothing.
  */
 export const usageCost = (pricing: ModelPricing | null | undefined, usage: PricedUsage): number => {
   if (!pricing) return 0;
-  const cached = Math.min(Math.max(usage.cachedTokens ?? 0, 0), usage.promptTokens);
+  const cached = clamp(usage.cachedTokens, usage.promptTokens);
+  const written = clamp(usage.cacheWriteTokens, usage.promptTokens - cached);
   const cachedPrice = pricing.cachedInputPerMTok ?? pricing.inputPerMTok;
   const cost =
-    ((usage.promptTokens - cached) * pricing.inputPerMTok +
+    ((usage.promptTokens - cached - written) * pricing.inputPerMTok +
       cached * cachedPrice +
+      written * cacheWritePrice(pricing) +
       usage.completionTokens * pricing.outputPerMTok) /
     PER_MILLION;
   return roundUsd(Math.max(cost, 0));

@@ -117,6 +117,7 @@ export const startMeter = (
             completionTokens: usage?.completionTokens ?? 0,
             totalTokens: usage?.totalTokens ?? 0,
             cachedTokens: usage?.cachedTokens ?? 0,
+            cacheWriteTokens: usage?.cacheWriteTokens ?? 0,
             reasoningTokens: usage?.reasoningTokens ?? 0,
             usageSource: usage?.source ?? 'none',
             cost,

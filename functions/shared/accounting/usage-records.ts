@@ -29,6 +29,8 @@ export interface UsageRecord {
   readonly completionTokens: number;
   readonly totalTokens: number;
   readonly cachedTokens: number;
+  /** Prompt tokens written to the upstream's cache, priced apart; absent on records from before it was kept. */
+  readonly cacheWriteTokens?: number;
   readonly reasoningTokens: number;
   readonly usageSource: TokenUsage['source'] | 'none';
   readonly cost: number;

@@ -4,6 +4,7 @@ import { listChannels, type Channel, type EndpointKind, endpointKinds } from '..
 import { listModelSettings, type ModelSettings } from '../store/models.js';
 import { cacheTtlMs, TtlCache } from '../store/ttl-cache.js';
 import { servingChannels } from './built-in-demo.js';
+import { reasonsByDefault } from './model-reasoning.js';
 
 /** A public model id as clients see it: what serves it and what it can do. */
 export interface CatalogModel {
@@ -17,6 +18,8 @@ export interface CatalogModel {
   /** Enabled channels that serve it, highest priority first; empty while all are disabled. */
   readonly channels: readonly Channel[];
   readonly settings: ModelSettings | undefined;
+  /** Whether it reasons before answering: the admin's setting, else decided from its id. */
+  readonly reasoning: boolean;
 }
 
 export interface ModelCatalog {
@@ -61,6 +64,10 @@ export const buildCatalog = (channels: readonly Channel[], settings: readonly Mo
       endpoints: endpointKinds.filter((kind) => kinds.has(kind)),
       channels: serving,
       settings: modelSettings,
+      // Decided from the public id or from any upstream name it maps to (`claude-sonnet` → `…claude-sonnet-4-5…`).
+      reasoning:
+        modelSettings?.reasoning ??
+        (reasonsByDefault(id) || named.some((channel) => reasonsByDefault(channel.modelMap?.[id] ?? id))),
     };
     byId.set(id, model);
   }

@@ -52,6 +52,7 @@ export const modelSettingsRecord = (
   pricing: input.pricing ?? null,
   aliases: input.aliases ?? [],
   ownedBy: input.ownedBy ?? null,
+  ...(typeof input.reasoning === 'boolean' ? { reasoning: input.reasoning } : {}),
   createdAt: existing?.createdAt ?? now,
   updatedAt: now,
 });

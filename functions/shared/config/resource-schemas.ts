@@ -83,12 +83,16 @@ export const pricing = z.strictObject({
   inputPerMTok: z.number().min(0).max(MAX_USD),
   outputPerMTok: z.number().min(0).max(MAX_USD),
   cachedInputPerMTok: z.number().min(0).max(MAX_USD).optional(),
+  /** Prompt tokens written to the upstream's cache; 1.25 × the input price when absent. */
+  cacheWritePerMTok: z.number().min(0).max(MAX_USD).optional(),
 });
 
 export const modelFields = {
   pricing: pricing.nullable().optional(),
   aliases: z.array(modelId).max(MAX_LIST_ENTRIES).optional(),
   ownedBy: displayName.nullable().optional(),
+  /** Whether the model reasons before answering; decided from its id when absent. */
+  reasoning: z.boolean().nullable().optional(),
 };
 
 export const channelFields = {

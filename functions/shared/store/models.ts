@@ -10,6 +10,8 @@ export interface ModelPricing {
   readonly outputPerMTok: number;
   /** Price of prompt tokens served from the upstream's cache; the input price when absent. */
   readonly cachedInputPerMTok?: number;
+  /** Price of prompt tokens written to the upstream's cache; 1.25 × the input price when absent. */
+  readonly cacheWritePerMTok?: number;
 }
 
 /** Settings of a public model id: what it costs, which other names reach it, who owns it. */
@@ -18,6 +20,8 @@ export interface ModelSettings {
   readonly pricing: ModelPricing | null;
   readonly aliases: readonly string[];
   readonly ownedBy: string | null;
+  /** Whether the model reasons before answering; absent: decided from its id. */
+  readonly reasoning?: boolean;
   readonly createdAt: string;
   readonly updatedAt: string;
 }

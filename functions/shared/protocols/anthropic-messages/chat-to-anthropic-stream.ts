@@ -2,6 +2,7 @@ import { toAnthropicStopReason } from '../../providers/anthropic/map-anthropic-s
 import type { AnthropicResponseBlock, AnthropicStreamEvent } from './anthropic-messages-result.js';
 import type { ChatCompletionChunk, ChatUsage, FinishReason } from '../openai-chat/chat-completion-result.js';
 import { anthropicMessageId, toAnthropicUsage } from './chat-to-anthropic-message.js';
+import { readThinkingBlocks } from '../openai-chat/thinking-blocks.js';
 
 export interface ChatToAnthropicStream {
   /** The Anthropic events one chat chunk becomes. */
@@ -10,7 +11,20 @@ export interface ChatToAnthropicStream {
   end(): AnthropicStreamEvent[];
 }
 
-type OpenBlock = { readonly kind: 'text' | 'thinking' } | { readonly kind: 'tool'; readonly toolIndex: number };
+type OpenBlock =
+  { readonly kind: 'text' | 'thinking' | 'redacted' } | { readonly kind: 'tool'; readonly toolIndex: number };
+
+const carriesContent = (choice: ChatCompletionChunk['choices'][number] | undefined): boolean => {
+  if (!choice) return false;
+  const delta = choice.delta ?? {};
+  return (
+    (choice.finish_reason ?? null) !== null ||
+    (typeof delta.content === 'string' && delta.content !== '') ||
+    (typeof delta.reasoning_content === 'string' && delta.reasoning_content !== '') ||
+    (delta.tool_calls?.length ?? 0) > 0 ||
+    delta.thinking_blocks !== undefined
+  );
+};
 
 /**
  * OpenAI chat chunks → Anthropic stream events, in Anthropic's order: message_start and a ping first,
@@ -28,8 +42,11 @@ export const createChatToAnthropicStream = (options: {
   let finishReason: FinishReason | null = null;
   let usage: ChatUsage | null = null;
 
-  const start = (id: string): AnthropicStreamEvent[] => {
+  const start = (id: string, upstreamUsage?: ChatUsage | null): AnthropicStreamEvent[] => {
     started = true;
+    // The upstream's own count when it came before the content; the estimate otherwise, which the
+    // usage in message_delta then corrects (clients take the later figures).
+    const known = upstreamUsage ? toAnthropicUsage(upstreamUsage) : undefined;
     return [
       {
         type: 'message_start',
@@ -41,7 +58,12 @@ export const createChatToAnthropicStream = (options: {
           content: [],
           stop_reason: null,
           stop_sequence: null,
-          usage: { input_tokens: options.inputTokens ?? 0, output_tokens: 0 },
+          usage: {
+            input_tokens: known?.input_tokens ?? options.inputTokens ?? 0,
+            cache_creation_input_tokens: known?.cache_creation_input_tokens ?? 0,
+            cache_read_input_tokens: known?.cache_read_input_tokens ?? 0,
+            output_tokens: 0,
+          },
         },
       },
       { type: 'ping' },
@@ -62,11 +84,40 @@ export const createChatToAnthropicStream = (options: {
     return events;
   };
 
+  /** Signed blocks: a signature closes the open thinking block; redacted thinking is a block of its own. */
+  const signedThinking = (value: unknown): AnthropicStreamEvent[] => {
+    const events: AnthropicStreamEvent[] = [];
+    for (const block of readThinkingBlocks(value)) {
+      if (block.type === 'redacted_thinking') {
+        events.push(...openBlock({ kind: 'redacted' }, { type: 'redacted_thinking', data: block.data }));
+        continue;
+      }
+      if (open?.kind !== 'thinking')
+        events.push(...openBlock({ kind: 'thinking' }, { type: 'thinking', thinking: '', signature: '' }));
+      if (block.thinking !== '')
+        events.push({
+          type: 'content_block_delta',
+          index: open!.index,
+          delta: { type: 'thinking_delta', thinking: block.thinking },
+        });
+      if (block.signature)
+        events.push({
+          type: 'content_block_delta',
+          index: open!.index,
+          delta: { type: 'signature_delta', signature: block.signature },
+        });
+    }
+    return events;
+  };
+
   return {
     push(chunk) {
-      const events: AnthropicStreamEvent[] = started ? [] : start(chunk.id);
-      if (chunk.usage) usage = chunk.usage;
       const choice = chunk.choices.find((candidate) => candidate.index === 0);
+      // A chunk with nothing in it (the role alone) is held back, so that message_start can carry the
+      // input count of an upstream that reports usage before the first content.
+      if (!started && !chunk.usage && !carriesContent(choice)) return [];
+      const events: AnthropicStreamEvent[] = started ? [] : start(chunk.id, chunk.usage);
+      if (chunk.usage) usage = chunk.usage;
       if (!choice) return events;
       const delta = choice.delta ?? {};
       if (typeof delta.reasoning_content === 'string' && delta.reasoning_content !== '') {
@@ -78,6 +129,7 @@ export const createChatToAnthropicStream = (options: {
           delta: { type: 'thinking_delta', thinking: delta.reasoning_content },
         });
       }
+      events.push(...signedThinking(delta.thinking_blocks));
       if (typeof delta.content === 'string' && delta.content !== '') {
         if (open?.kind !== 'text') events.push(...openBlock({ kind: 'text' }, { type: 'text', text: '' }));
         events.push({

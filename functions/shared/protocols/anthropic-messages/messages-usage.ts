@@ -7,13 +7,15 @@ export const anthropicTokenUsage = (
   source: TokenUsage['source'] = 'upstream',
 ): TokenUsage => {
   const cached = usage.cache_read_input_tokens ?? 0;
-  const promptTokens = (usage.input_tokens ?? 0) + cached + (usage.cache_creation_input_tokens ?? 0);
+  const written = usage.cache_creation_input_tokens ?? 0;
+  const promptTokens = (usage.input_tokens ?? 0) + cached + written;
   const completionTokens = usage.output_tokens ?? 0;
   return {
     promptTokens,
     completionTokens,
     totalTokens: promptTokens + completionTokens,
     cachedTokens: cached,
+    cacheWriteTokens: written,
     reasoningTokens: 0,
     source,
   };

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { thinkingBlockSchema } from './thinking-blocks.js';
 
 /**
  * POST /v1/chat/completions, as the spec bounds it. Unknown fields pass through untouched (clients
@@ -50,6 +51,7 @@ export const chatMessageSchema = z
     tool_calls: z.array(toolCallSchema).optional(),
     tool_call_id: z.string().optional(),
     reasoning_content: z.string().nullish(),
+    thinking_blocks: z.array(thinkingBlockSchema).optional(),
   })
   .superRefine((message, context) => {
     // Only an assistant turn that calls tools may come without content.

@@ -81,16 +81,26 @@ export interface TokenUsage {
   readonly completionTokens: number;
   readonly totalTokens: number;
   readonly cachedTokens: number;
+  /** Prompt tokens written to the upstream's prompt cache (Anthropic, Bedrock); part of promptTokens. */
+  readonly cacheWriteTokens?: number;
   readonly reasoningTokens: number;
   /** `upstream` when the provider reported the counts, `estimate` when the gateway counted. */
   readonly source: 'upstream' | 'estimate';
 }
+
+/** The cache writes a translated usage carries (`prompt_tokens_details.cache_write_tokens`, the gateway's field). */
+const cacheWriteTokensOf = (usage: ChatUsage): number => {
+  const written = (usage.prompt_tokens_details as { cache_write_tokens?: unknown } | null | undefined)
+    ?.cache_write_tokens;
+  return typeof written === 'number' && written > 0 ? written : 0;
+};
 
 export const toTokenUsage = (usage: ChatUsage): TokenUsage => ({
   promptTokens: usage.prompt_tokens ?? 0,
   completionTokens: usage.completion_tokens ?? 0,
   totalTokens: usage.total_tokens ?? (usage.prompt_tokens ?? 0) + (usage.completion_tokens ?? 0),
   cachedTokens: usage.prompt_tokens_details?.cached_tokens ?? 0,
+  cacheWriteTokens: cacheWriteTokensOf(usage),
   reasoningTokens: usage.completion_tokens_details?.reasoning_tokens ?? 0,
   source: 'upstream',
 });

@@ -6,6 +6,8 @@ import type {
 } from '../../protocols/anthropic-messages/anthropic-messages-result.js';
 import type { ChatCompletionChunk } from '../../protocols/openai-chat/chat-completion-result.js';
 import type { Channel } from '../../store/channels.js';
+import { noClientOptions, type ClientOptions } from '../../routing/channel-call.js';
+import { anthropicChannelBetas } from './anthropic-betas.js';
 import type { MessagesProvider } from '../messages-provider.js';
 import type { ChatProvider } from '../provider.js';
 import {
@@ -25,6 +27,7 @@ import {
 import { fromAnthropicResponse } from './anthropic-response.js';
 import { anthropicStreamError, createAnthropicStreamTranslator } from './anthropic-stream.js';
 import { toAnthropicRequest } from './convert-to-anthropic-messages.js';
+import { withVerifiableThinking } from './verifiable-thinking.js';
 
 /** Anthropic's Messages API: `x-api-key`, a pinned API version, `/v1/messages` under the API root. */
 export const ANTHROPIC_BASE_URL = 'https://api.anthropic.com';
@@ -33,22 +36,31 @@ export const ANTHROPIC_VERSION = '2023-06-01';
 const endpointUrl = (channel: Channel, path: string) =>
   `${(channel.baseUrl ?? ANTHROPIC_BASE_URL).replace(/\/+$/, '')}${path}`;
 
-export const anthropicHeaders = (channel: Channel): Record<string, string> => ({
-  'content-type': 'application/json',
-  'anthropic-version': ANTHROPIC_VERSION,
-  ...(channel.apiKey ? { 'x-api-key': channel.apiKey } : {}),
-});
+/** The channel's key, the client's pinned version (ours otherwise) and the betas this channel type forwards. */
+export const anthropicHeaders = (
+  channel: Channel,
+  clientOptions: ClientOptions = noClientOptions,
+): Record<string, string> => {
+  const betas = anthropicChannelBetas(clientOptions.betas);
+  return {
+    'content-type': 'application/json',
+    'anthropic-version': clientOptions.version ?? ANTHROPIC_VERSION,
+    ...(betas.length > 0 ? { 'anthropic-beta': betas.join(',') } : {}),
+    ...(channel.apiKey ? { 'x-api-key': channel.apiKey } : {}),
+  };
+};
 
 interface Call {
   readonly channel: Channel;
   readonly signal: AbortSignal;
   readonly timeouts: UpstreamTimeouts;
+  readonly clientOptions?: ClientOptions;
 }
 
 const post = (call: Call, path: string, body: unknown) =>
   sendUpstream({
     url: endpointUrl(call.channel, path),
-    headers: anthropicHeaders(call.channel),
+    headers: anthropicHeaders(call.channel, call.clientOptions),
     body: JSON.stringify(body),
     signal: call.signal,
     timeouts: call.timeouts,
@@ -93,13 +105,20 @@ const openStream = async (call: Call, body: unknown): Promise<UpstreamResponse> 
 
 export const anthropicChatProvider: ChatProvider = {
   async complete(call) {
-    const response = await post(call, '/v1/messages', toAnthropicRequest(call.request, call.upstreamModel, false));
+    const response = await post(
+      call,
+      '/v1/messages',
+      toAnthropicRequest(call.request, call.upstreamModel, false, { reasoning: call.reasoning }),
+    );
     if (!isSuccess(response)) throw await anthropicStatusError(response, call.timeouts.idleMs);
     return fromAnthropicResponse(await readMessage(response, call.timeouts.idleMs));
   },
 
   async stream(call) {
-    const response = await openStream(call, toAnthropicRequest(call.request, call.upstreamModel, true));
+    const response = await openStream(
+      call,
+      toAnthropicRequest(call.request, call.upstreamModel, true, { reasoning: call.reasoning }),
+    );
     const translate = createAnthropicStreamTranslator();
     return (async function* chunks(): AsyncGenerator<ChatCompletionChunk> {
       for await (const event of anthropicEvents(response, call.timeouts.idleMs)) yield* translate(event as never);
@@ -111,19 +130,32 @@ export const anthropicChatProvider: ChatProvider = {
 export const anthropicMessagesProvider: MessagesProvider = {
   async create(call) {
     const { stream: _stream, ...body } = call.request;
-    const response = await post(call, '/v1/messages', { ...body, model: call.upstreamModel });
+    const response = await post(call, '/v1/messages', { ...withVerifiableThinking(body), model: call.upstreamModel });
     if (!isSuccess(response)) throw await anthropicStatusError(response, call.timeouts.idleMs);
     return (await readMessage(response, call.timeouts.idleMs)) as unknown as AnthropicMessage;
   },
 
   async stream(call) {
-    const response = await openStream(call, { ...call.request, model: call.upstreamModel, stream: true });
+    const body = withVerifiableThinking(call.request);
+    const response = await openStream(call, { ...body, model: call.upstreamModel, stream: true });
     return anthropicEvents(response, call.timeouts.idleMs);
   },
 
   async countTokens(call) {
-    const { model: _model, messages, system, tools, tool_choice, thinking } = call.request;
-    const body = { model: call.upstreamModel, messages, system, tools, tool_choice, thinking };
+    // The fields count_tokens takes (it refuses max_tokens, stream and the sampling parameters).
+    const { messages, system, tools, tool_choice, thinking, context_management, output_config, mcp_servers } =
+      withVerifiableThinking(call.request);
+    const body = {
+      model: call.upstreamModel,
+      messages,
+      system,
+      tools,
+      tool_choice,
+      thinking,
+      context_management,
+      output_config,
+      mcp_servers,
+    };
     const response = await post(call, '/v1/messages/count_tokens', body);
     if (!isSuccess(response)) throw await anthropicStatusError(response, call.timeouts.idleMs);
     const parsed = anthropicCountTokensSchema.safeParse(await readJsonBody(response, call.timeouts.idleMs));

@@ -72,6 +72,8 @@ export const createAnthropicStreamTranslator = (created = Math.floor(Date.now() 
         if (block.type === 'text' && 'text' in block && block.text) return [chunk({ content: String(block.text) })];
         if (block.type === 'thinking' && 'thinking' in block && block.thinking)
           return [chunk({ reasoning_content: String(block.thinking) })];
+        if (block.type === 'redacted_thinking' && 'data' in block)
+          return [chunk({ thinking_blocks: [{ type: 'redacted_thinking', data: String(block.data) }] })];
         return [];
       }
       case 'content_block_delta': {
@@ -84,7 +86,10 @@ export const createAnthropicStreamTranslator = (created = Math.floor(Date.now() 
           if (toolIndex === undefined || !delta.partial_json) return [];
           return [chunk({ tool_calls: [{ index: toolIndex, function: { arguments: String(delta.partial_json) } }] })];
         }
-        // signature_delta and any newer delta type carry nothing an OpenAI client can use.
+        // A signature closes its thinking block: it travels as a signed block with no further text.
+        if (delta.type === 'signature_delta' && 'signature' in delta && delta.signature)
+          return [chunk({ thinking_blocks: [{ type: 'thinking', thinking: '', signature: String(delta.signature) }] })];
+        // Any newer delta type carries nothing an OpenAI client can use.
         return [];
       }
       case 'message_delta':

@@ -7,12 +7,14 @@ import type { AnthropicWireUsage } from './anthropic-api.js';
  */
 export const toChatUsage = (usage: AnthropicWireUsage): ChatUsage => {
   const cacheRead = usage.cache_read_input_tokens ?? 0;
-  const promptTokens = (usage.input_tokens ?? 0) + cacheRead + (usage.cache_creation_input_tokens ?? 0);
+  const cacheWrite = usage.cache_creation_input_tokens ?? 0;
+  const promptTokens = (usage.input_tokens ?? 0) + cacheRead + cacheWrite;
   const completionTokens = usage.output_tokens ?? 0;
   return {
     prompt_tokens: promptTokens,
     completion_tokens: completionTokens,
     total_tokens: promptTokens + completionTokens,
-    prompt_tokens_details: { cached_tokens: cacheRead },
+    // Cache writes are priced apart; the gateway names them beside OpenAI's cached_tokens.
+    prompt_tokens_details: { cached_tokens: cacheRead, ...(cacheWrite > 0 ? { cache_write_tokens: cacheWrite } : {}) },
   };
 };

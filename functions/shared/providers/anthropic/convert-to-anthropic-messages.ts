@@ -5,6 +5,11 @@ import type {
   ContentPart,
 } from '../../protocols/openai-chat/chat-completion-request.js';
 import { parseNestedJson } from '../../http/json-depth.js';
+import { verifiableThinking } from '../../protocols/openai-chat/thinking-blocks.js';
+import {
+  JSON_MODE_INSTRUCTION,
+  toAnthropicOutputConfig,
+} from '../../protocols/anthropic-messages/anthropic-output-format.js';
 
 /** OpenAI chat request → Anthropic Messages request: pure, so it is tested on plain data. */
 
@@ -25,7 +30,18 @@ export const toAnthropicImage = (url: string): AnthropicBlock => {
     : { type: 'image', source: { type: 'url', url } };
 };
 
+/** A part's `cache_control` mark, carried onto the block it becomes (Anthropic caches up to it). */
+const cacheMark = (part: Readonly<Record<string, unknown>>) =>
+  part['cache_control'] !== null && typeof part['cache_control'] === 'object'
+    ? { cache_control: part['cache_control'] }
+    : {};
+
 const partToBlock = (part: ContentPart): AnthropicBlock | undefined => {
+  const block = plainBlock(part);
+  return block ? { ...block, ...cacheMark(part) } : undefined;
+};
+
+const plainBlock = (part: ContentPart): AnthropicBlock | undefined => {
   switch (part.type) {
     case 'text':
       return { type: 'text', text: part.text };
@@ -54,11 +70,6 @@ const contentBlocks = (content: ChatMessage['content']): AnthropicBlock[] => {
   return content.map(partToBlock).filter((block): block is AnthropicBlock => block !== undefined);
 };
 
-const textOf = (content: ChatMessage['content']): string =>
-  typeof content === 'string'
-    ? content
-    : (content ?? []).map((part) => (part.type === 'text' ? part.text : '')).join('');
-
 const parseArguments = (text: string): unknown => {
   try {
     const parsed: unknown = parseNestedJson(text || '{}');
@@ -73,19 +84,22 @@ const toolResultContent = (content: ChatMessage['content']): string | AnthropicB
 
 /** Messages as Anthropic's alternating user/assistant turns, with system text lifted out. */
 export const convertToAnthropicMessages = (messages: readonly ChatMessage[]) => {
-  const system: string[] = [];
+  const system: AnthropicBlock[] = [];
   const { turns, push } = alternatingTurns<AnthropicBlock>();
   for (const message of messages) {
     switch (message.role) {
       case 'system':
       case 'developer':
-        system.push(textOf(message.content));
+        if (typeof message.content === 'string') system.push({ type: 'text', text: message.content });
+        else system.push(...contentBlocks(message.content).filter((block) => block.type === 'text'));
         break;
       case 'user':
         push('user', contentBlocks(message.content));
         break;
       case 'assistant': {
-        const blocks = contentBlocks(message.content);
+        // Signed thinking goes back first and exactly as it was signed, or Anthropic refuses the turn.
+        const blocks: AnthropicBlock[] = verifiableThinking(message.thinking_blocks).map((block) => ({ ...block }));
+        blocks.push(...contentBlocks(message.content));
         for (const call of message.tool_calls ?? []) {
           blocks.push({
             type: 'tool_use',
@@ -113,7 +127,21 @@ export const convertToAnthropicMessages = (messages: readonly ChatMessage[]) => 
     if (turn.role === 'user')
       turn.content.sort((a, b) => Number(b.type === 'tool_result') - Number(a.type === 'tool_result'));
   }
-  return { system: system.filter((text) => text !== '').join('\n\n'), messages: turns };
+  return { system: systemPrompt(system.filter((block) => block.text !== '')), messages: turns };
+};
+
+/** Plain text when nothing in it is marked for caching; the blocks themselves when something is. */
+const systemPrompt = (blocks: readonly AnthropicBlock[]): string | AnthropicBlock[] =>
+  blocks.some((block) => block.cache_control !== undefined)
+    ? [...blocks]
+    : blocks.map((block) => String(block.text)).join('\n\n');
+
+/** Whether the turn a tool loop continues from opens with thinking, as Anthropic requires with thinking on. */
+const toolLoopKeepsThinking = (turns: readonly { role: string; content: readonly AnthropicBlock[] }[]): boolean => {
+  const last = turns.findLast((turn) => turn.role === 'assistant');
+  if (!last || !last.content.some((block) => block.type === 'tool_use')) return true;
+  const first = last.content[0]?.type;
+  return first === 'thinking' || first === 'redacted_thinking';
 };
 
 const toolChoice = (request: ChatCompletionRequest): Record<string, unknown> | undefined => {
@@ -126,6 +154,11 @@ const toolChoice = (request: ChatCompletionRequest): Record<string, unknown> | u
   return { type: 'tool', name: choice.function.name, ...parallel };
 };
 
+const appendInstruction = (system: string | AnthropicBlock[]): string | AnthropicBlock[] =>
+  typeof system === 'string'
+    ? [system, JSON_MODE_INSTRUCTION].filter((text) => text !== '').join('\n\n')
+    : [...system, { type: 'text', text: JSON_MODE_INSTRUCTION }];
+
 const stopSequences = (stop: ChatCompletionRequest['stop']): string[] | undefined =>
   stop === undefined || stop === null ? undefined : typeof stop === 'string' ? [stop] : stop;
 
@@ -134,17 +167,28 @@ export const toAnthropicRequest = (
   request: ChatCompletionRequest,
   upstreamModel: string,
   stream: boolean,
+  options: { readonly reasoning?: boolean } = {},
 ): Record<string, unknown> => {
-  const { system, messages } = convertToAnthropicMessages(request.messages);
+  const converted = convertToAnthropicMessages(request.messages);
+  const { messages } = converted;
   let maxTokens = request.max_completion_tokens ?? request.max_tokens ?? DEFAULT_MAX_TOKENS;
   const effort = request.reasoning_effort;
-  const budget = effort && effort !== 'minimal' ? thinkingBudgets[effort] : undefined;
+  // Thinking only for a model that thinks, and not to continue a tool loop whose last turn carries no
+  // signed thinking (a conversation from another vendor): Anthropic refuses both.
+  const budget =
+    effort && effort !== 'minimal' && options.reasoning !== false && toolLoopKeepsThinking(messages)
+      ? thinkingBudgets[effort]
+      : undefined;
+  const outputConfig = toAnthropicOutputConfig(request.response_format);
+  const system =
+    request.response_format?.type === 'json_object' ? appendInstruction(converted.system) : converted.system;
   // Anthropic requires the thinking budget to fit inside max_tokens.
   if (budget !== undefined && maxTokens <= budget) maxTokens = budget + DEFAULT_MAX_TOKENS;
   const tools = request.tools?.map((tool) => ({
     name: tool.function.name,
     ...(tool.function.description ? { description: tool.function.description } : {}),
     input_schema: tool.function.parameters ?? { type: 'object', properties: {} },
+    ...cacheMark(tool),
   }));
   const choice = toolChoice(request);
   const stop = stopSequences(request.stop);
@@ -152,8 +196,9 @@ export const toAnthropicRequest = (
     model: upstreamModel,
     max_tokens: maxTokens,
     messages,
-    ...(system ? { system } : {}),
+    ...(system.length ? { system } : {}),
     ...(tools?.length ? { tools } : {}),
+    ...(outputConfig ? { output_config: outputConfig } : {}),
     ...(choice && tools?.length ? { tool_choice: choice } : {}),
     ...(stop?.length ? { stop_sequences: stop } : {}),
     // With thinking on, Anthropic accepts neither a temperature nor a top_p below 0.95.

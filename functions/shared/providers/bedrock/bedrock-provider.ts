@@ -64,7 +64,10 @@ async function* bedrockChunks(
 
 export const bedrockChatProvider: ChatProvider = {
   async complete(call) {
-    const input = toBedrockConverseInput(call.request, call.upstreamModel);
+    const input = toBedrockConverseInput(call.request, call.upstreamModel, {
+      betas: call.clientOptions?.betas,
+      reasoning: call.reasoning,
+    });
     try {
       const [client, { ConverseCommand }] = await Promise.all([
         bedrockClient(call.channel, call.timeouts),
@@ -80,7 +83,10 @@ export const bedrockChatProvider: ChatProvider = {
   },
 
   async stream(call) {
-    const input = toBedrockConverseInput(call.request, call.upstreamModel);
+    const input = toBedrockConverseInput(call.request, call.upstreamModel, {
+      betas: call.clientOptions?.betas,
+      reasoning: call.reasoning,
+    });
     // Our own abort (idle limit, early end) as well as the client's closes the upstream call.
     const upstream = new AbortController();
     const signal = AbortSignal.any([call.signal, upstream.signal]);

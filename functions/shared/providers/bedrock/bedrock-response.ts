@@ -1,6 +1,7 @@
 import type { ConverseCommandOutput } from '@aws-sdk/client-bedrock-runtime';
 import type { ChatCompletion, ChatToolCall } from '../../protocols/openai-chat/chat-completion-result.js';
 import { singleChoiceCompletion } from '../assistant-choice.js';
+import type { ThinkingBlock } from '../../protocols/openai-chat/thinking-blocks.js';
 import { toChatUsage } from './bedrock-usage.js';
 import { mapBedrockStopReason } from './map-bedrock-stop-reason.js';
 
@@ -17,10 +18,19 @@ export const fromBedrockResponse = (
 ): ChatCompletion => {
   let text = '';
   let reasoning = '';
+  const thinking: ThinkingBlock[] = [];
   const toolCalls: ChatToolCall[] = [];
   for (const block of response.output?.message?.content ?? []) {
     if (typeof block.text === 'string') text += block.text;
-    else if (block.reasoningContent?.reasoningText?.text) reasoning += block.reasoningContent.reasoningText.text;
+    else if (block.reasoningContent?.reasoningText) {
+      const { text: thought = '', signature } = block.reasoningContent.reasoningText;
+      reasoning += thought;
+      thinking.push({ type: 'thinking', thinking: thought, ...(signature ? { signature } : {}) });
+    } else if (block.reasoningContent?.redactedContent)
+      thinking.push({
+        type: 'redacted_thinking',
+        data: Buffer.from(block.reasoningContent.redactedContent).toString('base64'),
+      });
     else if (block.toolUse) {
       toolCalls.push({
         id: block.toolUse.toolUseId ?? `call_${options.id}_${toolCalls.length}`,
@@ -30,7 +40,7 @@ export const fromBedrockResponse = (
     }
     // Images, citations, guardrail notes and newer block types carry nothing an OpenAI client reads.
   }
-  return singleChoiceCompletion(
+  const completion = singleChoiceCompletion(
     {
       id: `chatcmpl-${options.id}`,
       created: options.created ?? Math.floor(Date.now() / 1000),
@@ -40,4 +50,7 @@ export const fromBedrockResponse = (
     { text, reasoning, toolCalls },
     mapBedrockStopReason(response.stopReason) ?? 'stop',
   );
+  // Signed reasoning rides beside reasoning_content, so that the next turn can send it back.
+  if (thinking.length > 0) completion.choices[0]!.message.thinking_blocks = thinking;
+  return completion;
 };

@@ -96,7 +96,18 @@ export const createBedrockStreamTranslator = (options: {
           return [chunk({ tool_calls: [{ index: toolIndex, function: { arguments: delta.toolUse.input } }] })];
         }
         if (delta?.reasoningContent?.text) return [chunk({ reasoning_content: delta.reasoningContent.text })];
-        // Reasoning signatures, citations and newer delta types carry nothing an OpenAI client reads.
+        // A signature closes its reasoning block; redacted reasoning arrives whole. Both travel signed.
+        if (delta?.reasoningContent?.signature)
+          return [
+            chunk({
+              thinking_blocks: [{ type: 'thinking', thinking: '', signature: delta.reasoningContent.signature }],
+            }),
+          ];
+        if (delta?.reasoningContent?.redactedContent) {
+          const data = Buffer.from(delta.reasoningContent.redactedContent).toString('base64');
+          return [chunk({ thinking_blocks: [{ type: 'redacted_thinking', data }] })];
+        }
+        // Citations and newer delta types carry nothing an OpenAI client reads.
         return [];
       }
       case 'contentBlockStop':

@@ -16,6 +16,9 @@ import type {
 } from '../../protocols/openai-chat/chat-completion-request.js';
 import { toBedrockFile, toBedrockImage } from './bedrock-media.js';
 import { parseNestedJson } from '../../http/json-depth.js';
+import { DEFAULT_MAX_TOKENS, thinkingBudgets } from '../anthropic/convert-to-anthropic-messages.js';
+import { bedrockChannelBetas } from './bedrock-betas.js';
+import { verifiableThinking } from '../../protocols/openai-chat/thinking-blocks.js';
 
 /** OpenAI chat request → Bedrock Converse input: pure, so it is tested on plain data. */
 
@@ -47,13 +50,29 @@ const partToBlock = (part: ContentPart, param: string): ContentBlock | undefined
   }
 };
 
+/** A `cache_control` mark becomes a cache point after the block it marks: Converse caches up to it. */
+const marked = (part: Readonly<Record<string, unknown>>) =>
+  part['cache_control'] !== null && typeof part['cache_control'] === 'object';
+
+const CACHE_POINT = { cachePoint: { type: 'default' } } as const;
+
 const contentBlocks = (content: ChatMessage['content'], param: string): ContentBlock[] => {
   if (content === undefined || content === null) return [];
   if (typeof content === 'string') return content === '' ? [] : [{ text: content }];
-  return content
-    .map((part, index) => partToBlock(part, `${param}[${index}]`))
-    .filter((block): block is ContentBlock => block !== undefined);
+  return content.flatMap((part, index) => {
+    const block = partToBlock(part, `${param}[${index}]`);
+    if (!block) return [];
+    return marked(part) ? [block, CACHE_POINT] : [block];
+  });
 };
+
+/** Signed reasoning written back as Converse's reasoning blocks, exactly as it was signed. */
+const reasoningBlocks = (message: ChatMessage): ContentBlock[] =>
+  verifiableThinking(message.thinking_blocks).map((block) =>
+    block.type === 'thinking'
+      ? { reasoningContent: { reasoningText: { text: block.thinking, signature: block.signature } } }
+      : { reasoningContent: { redactedContent: Buffer.from(block.data, 'base64') } },
+  );
 
 const textOf = (content: ChatMessage['content']): string =>
   typeof content === 'string'
@@ -95,13 +114,14 @@ export const convertToBedrockMessages = (messages: readonly ChatMessage[]) => {
       case 'developer': {
         const text = textOf(message.content);
         if (text !== '') system.push({ text });
+        if (Array.isArray(message.content) && message.content.some(marked)) system.push(CACHE_POINT);
         break;
       }
       case 'user':
         push('user', contentBlocks(message.content, param));
         break;
       case 'assistant': {
-        const blocks = contentBlocks(message.content, param);
+        const blocks = [...reasoningBlocks(message), ...contentBlocks(message.content, param)];
         for (const call of message.tool_calls ?? []) {
           blocks.push({
             toolUse: { toolUseId: call.id, name: call.function.name, input: parseArguments(call.function.arguments) },
@@ -151,29 +171,76 @@ const inferenceConfig = (request: ChatCompletionRequest): InferenceConfiguration
   return Object.keys(config).length > 0 ? config : undefined;
 };
 
+/**
+ * With thinking on, Claude takes neither a temperature nor a top_p, and its budget must fit inside
+ * the output limit.
+ */
+const thinkingInferenceConfig = (request: ChatCompletionRequest, budget: number): InferenceConfiguration => {
+  const { temperature: _temperature, topP: _topP, ...config } = inferenceConfig(request) ?? {};
+  const maxTokens = config.maxTokens ?? DEFAULT_MAX_TOKENS;
+  return { ...config, maxTokens: maxTokens > budget ? maxTokens : budget + DEFAULT_MAX_TOKENS };
+};
+
+/** Claude on Bedrock (`anthropic.…`, or a regional profile such as `us.anthropic.…`, or its ARN). */
+const isClaude = (modelId: string) => /(?:^|[./])anthropic\./.test(modelId);
+
 /** The whole Converse input for a chat request, under the upstream's model id. */
-export const toBedrockConverseInput = (request: ChatCompletionRequest, modelId: string): BedrockConverseInput => {
+/** What beyond the request decides the Converse input: the client's betas, whether the model reasons. */
+export interface BedrockConverseOptions {
+  readonly betas?: readonly string[];
+  readonly reasoning?: boolean;
+}
+
+/** Whether the turn a tool loop continues from opens with reasoning, as Claude requires with thinking on. */
+const toolLoopKeepsReasoning = (turns: readonly { role?: string; content?: ContentBlock[] }[]): boolean => {
+  const last = turns.findLast((turn) => turn.role === 'assistant');
+  if (!last?.content?.some((block) => block.toolUse !== undefined)) return true;
+  return last.content[0]?.reasoningContent !== undefined;
+};
+
+export const toBedrockConverseInput = (
+  request: ChatCompletionRequest,
+  modelId: string,
+  options: BedrockConverseOptions = {},
+): BedrockConverseInput => {
   const { system, messages } = convertToBedrockMessages(request.messages);
-  const tools: Tool[] | undefined = request.tools?.map((tool) => ({
-    toolSpec: {
-      name: tool.function.name,
-      ...(tool.function.description ? { description: tool.function.description } : {}),
-      inputSchema: { json: (tool.function.parameters ?? { type: 'object', properties: {} }) as Document },
-    },
-  }));
+  const tools: Tool[] | undefined = request.tools?.flatMap((tool): Tool[] => {
+    const spec: Tool = {
+      toolSpec: {
+        name: tool.function.name,
+        ...(tool.function.description ? { description: tool.function.description } : {}),
+        inputSchema: { json: (tool.function.parameters ?? { type: 'object', properties: {} }) as Document },
+      },
+    };
+    return marked(tool) ? [spec, CACHE_POINT] : [spec];
+  });
   // Converse has no "none": the tools are left out instead, unless the conversation already holds
   // tool calls or results, which Converse refuses without a toolConfig.
+  const sendsTools = tools?.some((tool) => tool.toolSpec !== undefined) ?? false;
   const holdsToolBlocks = messages.some((turn) =>
     turn.content.some((block) => block.toolUse !== undefined || block.toolResult !== undefined),
   );
-  const sendTools = tools?.length && (request.tool_choice !== 'none' || holdsToolBlocks);
+  const sendTools = sendsTools && (request.tool_choice !== 'none' || holdsToolBlocks);
   const choice = toolChoice(request.tool_choice);
-  const config = inferenceConfig(request);
+  const claude = isClaude(modelId);
+  // Betas and thinking reach Claude through the model's own fields; other models behind Converse refuse them.
+  const betas = claude ? bedrockChannelBetas(options.betas ?? []) : [];
+  const effort = request.reasoning_effort;
+  const budget =
+    claude && effort && effort !== 'minimal' && options.reasoning !== false && toolLoopKeepsReasoning(messages)
+      ? thinkingBudgets[effort]
+      : undefined;
+  const config = budget === undefined ? inferenceConfig(request) : thinkingInferenceConfig(request, budget);
+  const modelFields = {
+    ...(betas.length ? { anthropic_beta: betas } : {}),
+    ...(budget !== undefined ? { thinking: { type: 'enabled', budget_tokens: budget } } : {}),
+  };
   return {
     modelId,
     messages,
     ...(system.length ? { system } : {}),
     ...(config ? { inferenceConfig: config } : {}),
+    ...(Object.keys(modelFields).length ? { additionalModelRequestFields: modelFields } : {}),
     ...(sendTools ? { toolConfig: { tools, ...(choice ? { toolChoice: choice } : {}) } } : {}),
   };
 };

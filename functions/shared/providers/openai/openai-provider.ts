@@ -5,6 +5,8 @@ import { readSse } from '../../upstream/read-sse.js';
 import type { Channel } from '../../store/channels.js';
 import type { ChatCall, ChatProvider } from '../provider.js';
 import { openAiChunkSchema, openAiCompletionSchema, openAiErrorSchema } from './openai-api.js';
+import type { ChatCompletionRequest } from '../../protocols/openai-chat/chat-completion-request.js';
+import { toOpenAIWireRequest } from '../../protocols/openai-chat/openai-wire-request.js';
 
 /** Any OpenAI-compatible server: OpenAI, Azure's v1 API, DeepSeek, Groq, vLLM, Ollama, … */
 
@@ -42,11 +44,11 @@ export const openAiStatusError = async (response: UpstreamResponse, idleMs: numb
   });
 };
 
-const post = (call: ChatCall, body: unknown) =>
+const post = (call: ChatCall, body: ChatCompletionRequest) =>
   sendUpstream({
     url: endpointUrl(call.channel, '/chat/completions'),
     headers: openAiHeaders(call.channel),
-    body: JSON.stringify(body),
+    body: JSON.stringify(toOpenAIWireRequest(body)),
     signal: call.signal,
     timeouts: call.timeouts,
   });
