@@ -39,7 +39,7 @@ describe("Gemini 3's thought signatures through the chat form", () => {
       ],
     } as ChatCompletionRequest);
     // Only the first call of a step is signed; the parallel one stays unsigned, as Gemini sent it.
-    expect(next.contents[1]!.parts).toEqual([
+    expect((next as { contents: { parts: unknown[] }[] }).contents[1]!.parts).toEqual([
       expect.objectContaining({ thoughtSignature: 'c2lnbmVkLXN0ZXAtMQ==' }),
       expect.not.objectContaining({ thoughtSignature: expect.anything() }),
     ]);
