@@ -54,7 +54,7 @@ const collect = async (request: ResponsesRequest, chunks: ChatCompletionChunk[])
 };
 
 describe("Codex's tools on a chat-only channel", () => {
-  const chat = toChatRequest(codexRequest('tool-turn'));
+  const chat = toChatRequest(codexRequest('replayed-tools'));
   const functionNamed = (name: string) => chat.tools?.find((tool) => tool.function.name === name)?.function;
 
   it('offers each client-run tool as one function and leaves hosted tools out', () => {
@@ -116,7 +116,7 @@ describe("Codex's tools on a chat-only channel", () => {
 });
 
 describe('chat tool calls back as the items of the tools Codex declared', () => {
-  const request = codexRequest('tool-turn');
+  const request = codexRequest('replayed-tools');
 
   it('answers a whole completion with custom, namespaced and tool-search items', () => {
     const response = fromChatCompletion(
