@@ -87,7 +87,13 @@ export const geminiCliRun = (context: ClientContext, model: string): ClientRun =
     model,
     command: bin(context, 'gemini'),
     args: ['-m', model, '-p', 'Say hello.', '--approval-mode', 'yolo'],
-    env: { ...baseEnv(context), GOOGLE_GEMINI_BASE_URL: context.gateway, GEMINI_API_KEY: context.key },
+    env: {
+      ...baseEnv(context),
+      GOOGLE_GEMINI_BASE_URL: context.gateway,
+      GEMINI_API_KEY: context.key,
+      // Headless runs refuse an untrusted folder; this throwaway one is trusted.
+      GEMINI_CLI_TRUST_WORKSPACE: 'true',
+    },
     cwd: workTree(context),
   };
 };
