@@ -9,12 +9,11 @@ import { gatewayHandler } from '../shared/middleware/gateway-handler.js';
 import { chatProviders } from '../shared/providers/chat-providers.js';
 import { orderChannels } from '../shared/routing/order-channels.js';
 import { noChannel } from '../shared/upstream/upstream-errors.js';
-import { channelCall } from '../shared/routing/channel-call.js';
 import { withFailover } from '../shared/routing/with-failover.js';
-import { toTokenUsage } from '../shared/protocols/openai-chat/chat-completion-result.js';
 import { geminiGenerateContentRequestSchema } from '../shared/protocols/gemini/gemini-generate-content-request.js';
-import { chatToGeminiResponse } from '../shared/protocols/gemini/chat-to-gemini-response.js';
 import { geminiToChatRequest } from '../shared/protocols/gemini/gemini-to-chat-request.js';
+import { countGeminiTokens } from './gemini-count-tokens.js';
+import { generateOn } from './gemini-relay.js';
 import { streamGeminiContent } from './gemini-stream-content.js';
 import { fitChatRequest } from '../shared/protocols/openai-chat/fit-chat-request.js';
 
@@ -32,8 +31,8 @@ export const parseModelAction = (modelAction: string): { model: string; action: 
 
 /**
  * POST /v1beta/models/{model}:generateContent, :streamGenerateContent and :countTokens: Google's
- * format, served by any chat channel through translation, so the @google/genai SDK works with the
- * gateway as its base URL. Errors in Google's envelope.
+ * format, relayed as it is to gemini channels and through translation to any other chat channel, so
+ * the @google/genai SDK and Gemini CLI work with the gateway as their base URL. Errors in Google's envelope.
  */
 export const geminiGenerateContent = gatewayHandler(
   {
@@ -51,12 +50,10 @@ export const geminiGenerateContent = gatewayHandler(
     const model = await resolveUsableModel(principal, parsed.model);
     const stream = parsed.action === 'streamGenerateContent';
     const chatRequest = fitChatRequest(geminiToChatRequest(body, model.id, stream), model);
-    if (parsed.action === 'countTokens') {
-      return json(200, {
-        totalTokens: estimateTokens(chatRequest.messages.map((message) => contentText(message.content)).join('\n')),
-      });
-    }
     const channels = orderChannels(model, 'chat', (channel) => chatProviders[channel.type] !== undefined);
+    if (parsed.action === 'countTokens')
+      return json(200, await countGeminiTokens(body, chatRequest, model, channels, request.signal));
+    const forms = { native: body, chat: chatRequest };
     const meter = startMeter(request, model, 'chat', stream);
     try {
       if (channels.length === 0) throw noChannel(model.id, `/v1beta/models/${model.id}:${parsed.action}`);
@@ -69,19 +66,15 @@ export const geminiGenerateContent = gatewayHandler(
       });
       meter.admitted(admission);
       if (stream)
-        return withHeaders(
-          await streamGeminiContent(chatRequest, model, channels, meter, request.signal),
-          admission.headers,
-        );
+        return withHeaders(await streamGeminiContent(forms, model, channels, meter, request.signal), admission.headers);
       const { result } = await withFailover(
         channels,
-        (candidate) =>
-          chatProviders[candidate.type]!.complete(channelCall(chatRequest, candidate, model, request.signal)),
+        (candidate) => generateOn(candidate, forms, model, request.signal),
         { signal: request.signal, meter },
       );
-      if (result.usage) meter.usage(toTokenUsage(result.usage));
+      if (result.usage) meter.usage(result.usage);
       request.defer(meter.record('success', 200));
-      return withHeaders(json(200, chatToGeminiResponse(result, model.id)), admission.headers);
+      return withHeaders(json(200, result.body), admission.headers);
     } catch (error) {
       request.defer(meter.failed(error));
       throw error;

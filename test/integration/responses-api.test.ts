@@ -224,14 +224,24 @@ describe('POST /v1/responses errors', () => {
     expect((failure as InstanceType<typeof OpenAI.BadRequestError>).param).toBe('previous_response_id');
   });
 
-  it('answers a 400 naming the tool for a hosted tool on a chat-only channel', async () => {
+  it('leaves a hosted tool out on a chat-only channel, and answers', async () => {
     const result = await gateway.request('POST', '/v1/responses', {
       key,
       body: { model: 'gpt-chat', input: 'x', tools: [{ type: 'web_search' }] },
     });
 
+    expect(result.status).toBe(200);
+    expect(upstream.received.at(-1)!.body).not.toHaveProperty('tools');
+  });
+
+  it('answers a 400 naming tool_choice when it forces a hosted tool on a chat-only channel', async () => {
+    const result = await gateway.request('POST', '/v1/responses', {
+      key,
+      body: { model: 'gpt-chat', input: 'x', tools: [{ type: 'web_search' }], tool_choice: { type: 'web_search' } },
+    });
+
     expect(result.status).toBe(400);
-    expect(result.body.error).toMatchObject({ param: 'tools[0].type' });
+    expect(result.body.error).toMatchObject({ param: 'tool_choice' });
   });
 
   it.each([

@@ -264,8 +264,13 @@ describe('Responses request → chat request', () => {
 
   it('rejects what chat cannot express with a 400 naming the field', () => {
     expect(() =>
-      toChatRequest({ model: 'm', input: 'x', tools: [{ type: 'file_search' }] } as ResponsesRequest),
-    ).toThrow(expect.objectContaining({ status: 400, param: 'tools[0].type' }));
+      toChatRequest({
+        model: 'm',
+        input: 'x',
+        tools: [{ type: 'file_search' }],
+        tool_choice: { type: 'file_search' },
+      } as ResponsesRequest),
+    ).toThrow(expect.objectContaining({ status: 400, param: 'tool_choice' }));
     expect(() =>
       toChatRequest({ model: 'm', input: [{ type: 'item_reference', id: 'x' }] } as ResponsesRequest),
     ).toThrow(expect.objectContaining({ param: 'input[0].type' }));

@@ -60,7 +60,11 @@ describe('toGeminiRequest', () => {
         {
           role: 'model',
           parts: [
-            { functionCall: { id: 'c1', name: 'f', args: { a: 1 } } },
+            // A call replayed without its signature (it came from another provider) gets Google's stand-in.
+            {
+              functionCall: { id: 'c1', name: 'f', args: { a: 1 } },
+              thoughtSignature: 'skip_thought_signature_validator',
+            },
             { functionCall: { id: 'c2', name: 'g', args: {} } },
           ],
         },

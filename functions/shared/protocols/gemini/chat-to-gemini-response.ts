@@ -1,12 +1,14 @@
 import { toGeminiFinishReason } from '../../providers/gemini/map-gemini-finish-reason.js';
 import type { ChatCompletion, ChatToolCall, ChatUsage } from '../openai-chat/chat-completion-result.js';
 import { parseToolInput } from '../anthropic-messages/chat-to-anthropic-message.js';
+import { thoughtSignatureOf } from '../openai-chat/thought-signature.js';
 
 /** Google's generateContent answer shapes, as the gateway emits them. */
 export interface GeminiOutputPart {
   text?: string;
   thought?: boolean;
   functionCall?: { id?: string; name: string; args: unknown };
+  thoughtSignature?: string;
 }
 
 export interface GeminiOutputCandidate {
@@ -35,9 +37,13 @@ export const toUsageMetadata = (usage: ChatUsage): Record<string, number> => {
   };
 };
 
-export const functionCallPart = (call: Pick<ChatToolCall, 'id' | 'function'>): GeminiOutputPart => ({
-  functionCall: { id: call.id, name: call.function.name, args: parseToolInput(call.function.arguments) },
-});
+export const functionCallPart = (call: Pick<ChatToolCall, 'id' | 'function' | 'extra_content'>): GeminiOutputPart => {
+  const signature = thoughtSignatureOf(call);
+  return {
+    functionCall: { id: call.id, name: call.function.name, args: parseToolInput(call.function.arguments) },
+    ...(signature ? { thoughtSignature: signature } : {}),
+  };
+};
 
 export const geminiResponseId = (chatId: string) => chatId.replace(/^chatcmpl-/, '');
 

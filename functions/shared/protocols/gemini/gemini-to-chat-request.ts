@@ -1,3 +1,4 @@
+import { thoughtSignatureField } from '../openai-chat/thought-signature.js';
 import type { ChatCompletionRequest, ChatMessage, ContentPart } from '../openai-chat/chat-completion-request.js';
 import type { GeminiContent, GeminiGenerateContentRequest } from './gemini-generate-content-request.js';
 import { nullPrototypeRecord } from '../../http/null-prototype.js';
@@ -123,6 +124,7 @@ export const geminiToChatRequest = (
             id,
             type: 'function',
             function: { name: part.functionCall.name, arguments: JSON.stringify(part.functionCall.args ?? {}) },
+            ...thoughtSignatureField(part.thoughtSignature),
           });
         } else if (part.text !== undefined) {
           if (part.thought) reasoning += part.text;

@@ -1,3 +1,4 @@
+import type { ThoughtSignatureCarrier } from './thought-signature.js';
 /** The chat completion result and stream chunk shapes (OpenAI wire format) the gateway emits. */
 
 export interface ChatUsage {
@@ -14,7 +15,7 @@ export interface ChatUsage {
   [extra: string]: unknown;
 }
 
-export interface ChatToolCall {
+export interface ChatToolCall extends ThoughtSignatureCarrier {
   id: string;
   type: 'function';
   function: { name: string; arguments: string };

@@ -5,14 +5,16 @@ import type {
   ChatUsage,
   FinishReason,
 } from '../openai-chat/chat-completion-result.js';
+import { toolCallItem } from './chat-call-to-response-item.js';
+import { planTools } from './responses-tool-plan.js';
 import type {
-  ResponseFunctionCallItem,
   ResponseMessageItem,
   ResponseObject,
   ResponseOutputItem,
   ResponseReasoningItem,
   ResponseStatus,
   ResponseStreamEvent,
+  ResponseToolCallItem,
   ResponsesUsage,
 } from './responses-result.js';
 
@@ -118,15 +120,20 @@ export const fromChatCompletion = (completion: ChatCompletion, context: Response
       content: [{ type: 'output_text', text: message.content, annotations: [] }],
     });
   }
+  const plan = planTools(context.request);
   (message?.tool_calls ?? []).forEach((call, index) => {
-    output.push({
-      type: 'function_call',
-      id: ids.functionCall(index),
-      call_id: call.id,
-      name: call.function.name,
-      arguments: call.function.arguments,
-      status: 'completed',
-    });
+    output.push(
+      toolCallItem(
+        plan,
+        {
+          id: ids.functionCall(index),
+          callId: call.id,
+          chatName: call.function.name,
+          chatArguments: call.function.arguments,
+        },
+        'completed',
+      ),
+    );
   });
   const { status, incomplete_details } = statusOf(choice?.finish_reason);
   return responseEnvelope(context, status, output, toResponsesUsage(completion.usage), incomplete_details);
@@ -148,7 +155,9 @@ export async function* responsesEventsFromChat(
   const output: ResponseOutputItem[] = [];
   let reasoning: { item: ResponseReasoningItem; index: number; text: string; open: boolean } | undefined;
   let message: { item: ResponseMessageItem; index: number; text: string; open: boolean } | undefined;
-  const calls = new Map<number, { item: ResponseFunctionCallItem; index: number; open: boolean }>();
+  const plan = planTools(context.request);
+  type OpenCall = { item: ResponseToolCallItem; index: number; open: boolean; chatName: string; chatArguments: string };
+  const calls = new Map<number, OpenCall>();
   let finish: FinishReason | null = null;
   let usage: ChatUsage | null | undefined;
 
@@ -197,22 +206,52 @@ export async function* responsesEventsFromChat(
     yield event({ type: 'response.output_item.done', output_index: index, item: structuredClone(item) });
   }
 
-  function* closeCall(call: {
-    item: ResponseFunctionCallItem;
-    index: number;
-    open: boolean;
-  }): Generator<ResponseStreamEvent> {
+  function* closeCall(call: OpenCall): Generator<ResponseStreamEvent> {
     if (!call.open) return;
     call.open = false;
-    call.item.status = 'completed';
-    yield event({
-      type: 'response.function_call_arguments.done',
-      item_id: call.item.id,
-      output_index: call.index,
-      name: call.item.name,
-      arguments: call.item.arguments,
-    });
-    yield event({ type: 'response.output_item.done', output_index: call.index, item: structuredClone(call.item) });
+    const { id, call_id: callId } = call.item;
+    call.item = toolCallItem(
+      plan,
+      { id, callId, chatName: call.chatName, chatArguments: call.chatArguments },
+      'completed',
+    );
+    const { item, index } = call;
+    switch (item.type) {
+      case 'function_call':
+        yield event({
+          type: 'response.function_call_arguments.done',
+          item_id: item.id,
+          output_index: index,
+          name: item.name,
+          arguments: item.arguments,
+        });
+        break;
+      case 'custom_tool_call':
+        // The chat function's arguments are JSON around the input: the input is whole only at the end.
+        if (item.input) {
+          yield event({
+            type: 'response.custom_tool_call_input.delta',
+            item_id: item.id,
+            output_index: index,
+            delta: item.input,
+          });
+        }
+        yield event({
+          type: 'response.custom_tool_call_input.done',
+          item_id: item.id,
+          output_index: index,
+          input: item.input,
+        });
+        break;
+      case 'tool_search_call':
+        break;
+      default: {
+        const unexpected: never = item;
+        throw new Error(`unexpected call item ${JSON.stringify(unexpected)}`);
+      }
+    }
+    output[index] = item;
+    yield event({ type: 'response.output_item.done', output_index: index, item: structuredClone(item) });
   }
 
   yield event({ type: 'response.created', response: snapshot('in_progress') });
@@ -292,28 +331,34 @@ export async function* responsesEventsFromChat(
       yield* closeMessage();
       let call = calls.get(callDelta.index);
       if (!call) {
-        const item: ResponseFunctionCallItem = {
-          type: 'function_call',
-          id: ids.functionCall(calls.size),
-          call_id: callDelta.id ?? `call_${context.id.slice(-12)}_${calls.size}`,
-          name: callDelta.function?.name ?? '',
-          arguments: '',
-          status: 'in_progress',
-        };
-        call = { item, index: output.length, open: true };
+        const chatName = callDelta.function?.name ?? '';
+        const item = toolCallItem(
+          plan,
+          {
+            id: ids.functionCall(calls.size),
+            callId: callDelta.id ?? `call_${context.id.slice(-12)}_${calls.size}`,
+            chatName,
+            chatArguments: '',
+          },
+          'in_progress',
+        );
+        call = { item, index: output.length, open: true, chatName, chatArguments: '' };
         calls.set(callDelta.index, call);
         output.push(item);
         yield event({ type: 'response.output_item.added', output_index: call.index, item: structuredClone(item) });
       }
       const piece = callDelta.function?.arguments;
       if (piece && call.open) {
-        call.item.arguments += piece;
-        yield event({
-          type: 'response.function_call_arguments.delta',
-          item_id: call.item.id,
-          output_index: call.index,
-          delta: piece,
-        });
+        call.chatArguments += piece;
+        if (call.item.type === 'function_call') {
+          call.item.arguments += piece;
+          yield event({
+            type: 'response.function_call_arguments.delta',
+            item_id: call.item.id,
+            output_index: call.index,
+            delta: piece,
+          });
+        }
       }
     }
     if (choice.finish_reason) finish = choice.finish_reason;

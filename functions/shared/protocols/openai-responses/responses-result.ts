@@ -22,6 +22,29 @@ export interface ResponseFunctionCallItem {
   name: string;
   arguments: string;
   status: 'in_progress' | 'completed' | 'incomplete';
+  /** The namespace tool the function belongs to. */
+  namespace?: string;
+}
+
+/** A call of a custom (free-form input) tool. */
+export interface ResponseCustomToolCallItem {
+  type: 'custom_tool_call';
+  id: string;
+  call_id: string;
+  name: string;
+  input: string;
+  status: 'in_progress' | 'completed' | 'incomplete';
+  namespace?: string;
+}
+
+/** A call of the client-run tool search: the client answers it with a `tool_search_output` item. */
+export interface ResponseToolSearchCallItem {
+  type: 'tool_search_call';
+  id: string;
+  call_id: string;
+  execution: 'client';
+  arguments: unknown;
+  status: 'in_progress' | 'completed' | 'incomplete';
 }
 
 export interface ResponseReasoningItem {
@@ -32,7 +55,15 @@ export interface ResponseReasoningItem {
   status?: 'in_progress' | 'completed' | 'incomplete';
 }
 
-export type ResponseOutputItem = ResponseMessageItem | ResponseFunctionCallItem | ResponseReasoningItem;
+export type ResponseOutputItem =
+  | ResponseMessageItem
+  | ResponseFunctionCallItem
+  | ResponseCustomToolCallItem
+  | ResponseToolSearchCallItem
+  | ResponseReasoningItem;
+
+/** Any item that answers a chat tool call. */
+export type ResponseToolCallItem = ResponseFunctionCallItem | ResponseCustomToolCallItem | ResponseToolSearchCallItem;
 
 export interface ResponsesUsage {
   input_tokens: number;

@@ -1,10 +1,12 @@
 import { invalidValue } from '../../errors.js';
 import type { ChatCompletionRequest, ChatMessage, ContentPart } from '../openai-chat/chat-completion-request.js';
 import type { ResponsesInputItem, ResponsesRequest } from './responses-request.js';
+import { CUSTOM_INPUT, planTools, type ToolPlan } from './responses-tool-plan.js';
 
 /**
  * A Responses request as a chat completion request, for channels that only speak chat. Pure: throws a
- * 400 (naming the field) for what chat cannot express, such as hosted tools or stored items.
+ * 400 (naming the field) for what chat cannot express, such as stored items. Custom, namespaced and
+ * client tool-search tools become functions (see responses-tool-plan.ts); hosted tools are left out.
  */
 
 type Item = ResponsesInputItem & Record<string, unknown>;
@@ -57,10 +59,66 @@ const outputText = (output: unknown): string =>
       ? output.map((part: { text?: unknown }) => (typeof part?.text === 'string' ? part.text : '')).join('')
       : JSON.stringify(output ?? '');
 
+/** A replayed call as the chat function call the plan names for its tool. */
+const callFunction = (
+  item: Item,
+  type: 'function_call' | 'custom_tool_call' | 'tool_search_call',
+  plan: ToolPlan,
+): { name: string; arguments: string } => {
+  const name = typeof item.name === 'string' ? item.name : '';
+  const namespace = typeof item.namespace === 'string' && item.namespace ? item.namespace : undefined;
+  switch (type) {
+    case 'function_call':
+      return {
+        name: name && plan.chatName(namespace ? { kind: 'function', name, namespace } : { kind: 'function', name }),
+        arguments: String(item.arguments ?? ''),
+      };
+    case 'custom_tool_call':
+      return {
+        name: name && plan.chatName(namespace ? { kind: 'custom', name, namespace } : { kind: 'custom', name }),
+        arguments: JSON.stringify({ [CUSTOM_INPUT]: String(item.input ?? '') }),
+      };
+    case 'tool_search_call':
+      return { name: plan.chatName({ kind: 'tool_search' }), arguments: JSON.stringify(item.arguments ?? {}) };
+    default: {
+      const unexpected: never = type;
+      throw new Error(`unexpected call item ${String(unexpected)}`);
+    }
+  }
+};
+
+/** A client tool search's answer for the model: the names it may now call (their definitions are in `tools`). */
+const loadedToolsText = (loaded: unknown, plan: ToolPlan): string => {
+  const names: string[] = [];
+  const collect = (tool: { type?: unknown; name?: unknown; tools?: unknown }, namespace?: string) => {
+    if (typeof tool?.name !== 'string') return;
+    if (tool.type === 'namespace' && Array.isArray(tool.tools)) {
+      for (const member of tool.tools) collect(member as typeof tool, tool.name);
+    } else if (tool.type === 'function' || tool.type === 'custom') {
+      names.push(plan.chatName({ kind: tool.type, name: tool.name, ...(namespace ? { namespace } : {}) }));
+    }
+  };
+  if (Array.isArray(loaded)) for (const tool of loaded) collect(tool as Parameters<typeof collect>[0]);
+  return JSON.stringify({ loaded_tools: names });
+};
+
+/** Hosted tools' own items (web_search_call, …): the chat channel cannot run or replay them. */
+const HOSTED_CALL_ITEMS = new Set([
+  'web_search_call',
+  'file_search_call',
+  'image_generation_call',
+  'code_interpreter_call',
+  'mcp_list_tools',
+  'mcp_call',
+  'mcp_approval_request',
+  'mcp_approval_response',
+]);
+
 /** The chat messages of the input items; consecutive function calls become one assistant turn. */
 export const toChatMessages = (
   input: ResponsesRequest['input'],
   instructions: string | null | undefined,
+  plan: ToolPlan = planTools({ input }),
 ): ChatMessage[] => {
   const messages: ChatMessage[] = [];
   if (instructions) messages.push({ role: 'system', content: instructions });
@@ -86,14 +144,17 @@ export const toChatMessages = (
         }
         return;
       }
-      case 'function_call': {
+      case 'function_call':
+      case 'custom_tool_call':
+      case 'tool_search_call': {
+        if (type === 'tool_search_call' && item.execution !== 'client') return;
         const call = {
           id: String(item.call_id ?? item.id ?? ''),
           type: 'function' as const,
-          function: { name: String(item.name ?? ''), arguments: String(item.arguments ?? '') },
+          function: callFunction(item, type, plan),
         };
         if (!call.id || !call.function.name)
-          throw invalidValue(`A function_call item needs 'call_id' and 'name'.`, `${param}.call_id`);
+          throw invalidValue(`A ${type} item needs 'call_id' and 'name'.`, `${param}.call_id`);
         const previous = messages.at(-1);
         // The calls of one turn follow its text (if any): chat holds them in that same assistant message.
         if (previous?.role === 'assistant') {
@@ -104,43 +165,38 @@ export const toChatMessages = (
         return;
       }
       case 'function_call_output':
+      case 'custom_tool_call_output':
+      case 'tool_search_output':
+        if (type === 'tool_search_output' && item.execution !== 'client') return;
         if (typeof item.call_id !== 'string')
           throw invalidValue(`Missing required parameter: '${param}.call_id'.`, `${param}.call_id`);
-        messages.push({ role: 'tool', tool_call_id: item.call_id, content: outputText(item.output) });
+        messages.push({
+          role: 'tool',
+          tool_call_id: item.call_id,
+          content: type === 'tool_search_output' ? loadedToolsText(item.tools, plan) : outputText(item.output),
+        });
         return;
       case 'reasoning':
-        // Reasoning items replayed from an earlier answer: chat upstreams take no reasoning input.
+        // Reasoning items replayed from an earlier answer (encrypted for OpenAI): other upstreams cannot read them.
         return;
       default:
+        if (typeof type === 'string' && HOSTED_CALL_ITEMS.has(type)) return;
         throw unsupported(`${param}.type`, `An input item of type '${String(type)}'`);
     }
   });
   return messages;
 };
 
-const toChatTools = (tools: ResponsesRequest['tools']): ChatCompletionRequest['tools'] =>
-  tools?.map((tool, index) => {
-    if (tool.type !== 'function') throw unsupported(`tools[${index}].type`, `The hosted tool '${tool.type}'`);
-    const fn = tool as {
-      name: string;
-      description?: string | null;
-      parameters?: Record<string, unknown> | null;
-      strict?: boolean | null;
-    };
-    return {
-      type: 'function' as const,
-      function: {
-        name: fn.name,
-        ...(fn.description ? { description: fn.description } : {}),
-        ...(fn.parameters ? { parameters: fn.parameters } : {}),
-        ...(typeof fn.strict === 'boolean' ? { strict: fn.strict } : {}),
-      },
-    };
-  });
-
-const toChatToolChoice = (choice: ResponsesRequest['tool_choice']): ChatCompletionRequest['tool_choice'] => {
+const toChatToolChoice = (
+  choice: ResponsesRequest['tool_choice'],
+  plan: ToolPlan,
+): ChatCompletionRequest['tool_choice'] => {
   if (choice === undefined || typeof choice === 'string') return choice;
-  if (choice.type === 'function' && choice.name) return { type: 'function', function: { name: choice.name } };
+  if ((choice.type === 'function' || choice.type === 'custom') && choice.name) {
+    const namespace = typeof choice.namespace === 'string' && choice.namespace ? choice.namespace : undefined;
+    const origin = { kind: choice.type, name: choice.name, ...(namespace ? { namespace } : {}) } as const;
+    return { type: 'function', function: { name: plan.chatName(origin) } };
+  }
   throw unsupported('tool_choice', `A tool_choice of type '${choice.type}'`);
 };
 
@@ -165,11 +221,17 @@ const toResponseFormat = (text: ResponsesRequest['text']): ChatCompletionRequest
 /** The whole request: messages, tools, sampling and limits; fields chat has no room for are dropped. */
 export const toChatRequest = (request: ResponsesRequest): ChatCompletionRequest => {
   const effort = request.reasoning?.effort;
+  const plan = planTools(request);
+  const messages = toChatMessages(request.input, request.instructions, plan);
+  const toolChoice = toChatToolChoice(request.tool_choice, plan);
   const chat: ChatCompletionRequest = {
     model: request.model,
-    messages: toChatMessages(request.input, request.instructions),
-    ...(request.tools?.length ? { tools: toChatTools(request.tools) } : {}),
-    ...(request.tool_choice === undefined ? {} : { tool_choice: toChatToolChoice(request.tool_choice) }),
+    messages,
+    ...(plan.tools.length ? { tools: plan.tools } : {}),
+    // With every tool left out (hosted ones only), a choice among them means nothing to the channel.
+    ...(toolChoice === undefined || (plan.tools.length === 0 && toolChoice !== 'none')
+      ? {}
+      : { tool_choice: toolChoice }),
     ...(request.max_output_tokens ? { max_tokens: request.max_output_tokens } : {}),
     ...(typeof request.temperature === 'number' ? { temperature: request.temperature } : {}),
     ...(typeof request.top_p === 'number' ? { top_p: request.top_p } : {}),

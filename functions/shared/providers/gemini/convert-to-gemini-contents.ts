@@ -1,3 +1,4 @@
+import { SKIPPED_THOUGHT_SIGNATURE, thoughtSignatureOf } from '../../protocols/openai-chat/thought-signature.js';
 import type {
   ChatCompletionRequest,
   ChatMessage,
@@ -109,12 +110,15 @@ export const convertToGeminiContents = (messages: readonly ChatMessage[]) => {
         break;
       case 'assistant': {
         const parts = contentParts(message.content);
-        for (const call of message.tool_calls ?? []) {
+        (message.tool_calls ?? []).forEach((call, index) => {
           toolNames.set(call.id, call.function.name);
+          // Gemini signs the first call of a step; a step whose signature was lost gets the stand-in.
+          const signature = thoughtSignatureOf(call) ?? (index === 0 ? SKIPPED_THOUGHT_SIGNATURE : undefined);
           parts.push({
             functionCall: { id: call.id, name: call.function.name, args: parseObject(call.function.arguments) },
+            ...(signature ? { thoughtSignature: signature } : {}),
           });
-        }
+        });
         push('model', parts);
         break;
       }

@@ -4,6 +4,7 @@ import type {
   ChatUsage,
   FinishReason,
 } from '../../protocols/openai-chat/chat-completion-result.js';
+import { thoughtSignatureField } from '../../protocols/openai-chat/thought-signature.js';
 import { assistantChoice } from '../assistant-choice.js';
 import type { GeminiPart, GeminiResponse, GeminiUsage } from './gemini-api.js';
 import { mapGeminiFinishReason } from './map-gemini-finish-reason.js';
@@ -39,6 +40,7 @@ export const translateParts = (parts: readonly GeminiPart[], nextCallId: () => s
         id: part.functionCall.id ?? nextCallId(),
         type: 'function',
         function: { name: part.functionCall.name, arguments: JSON.stringify(part.functionCall.args ?? {}) },
+        ...thoughtSignatureField(part.thoughtSignature),
       });
     } else if (typeof part.text === 'string') {
       if (part.thought) reasoning += part.text;

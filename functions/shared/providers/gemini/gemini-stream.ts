@@ -72,7 +72,7 @@ export const createGeminiStreamTranslator = (
           toolCounts.set(index, toolIndex + 1);
           chunks.push(
             chunk(index, {
-              tool_calls: [{ index: toolIndex, id: call.id, type: 'function', function: call.function }],
+              tool_calls: [{ index: toolIndex, ...call }],
             }),
           );
         }
