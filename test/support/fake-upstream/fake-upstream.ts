@@ -32,6 +32,8 @@ export type Fault =
   | { readonly kind: 'stall-mid-stream'; readonly afterEvents: number }
   | { readonly kind: 'cut-mid-stream'; readonly afterEvents: number }
   | { readonly kind: 'slow-stream'; readonly gapMs: number }
+  /** Each event after the first waits for `gate(index)`: a test decides when the next one leaves. */
+  | { readonly kind: 'gated-stream'; readonly gate: (index: number) => Promise<void> }
   | { readonly kind: 'echo'; readonly status: number; readonly headers?: Record<string, string> }
   | {
       readonly kind: 'echo-mid-stream';
@@ -59,6 +61,8 @@ export interface FakeUpstream {
   clearFaults(): void;
   /** Connections the fake saw closed by the other side before it finished answering. */
   readonly abortedByClient: number;
+  /** TCP connections accepted so far: fewer than requests means keep-alive reuse. */
+  readonly connectionsAccepted: number;
   close(): Promise<void>;
 }
 
@@ -104,6 +108,7 @@ export const startFakeUpstream = async (routes: Record<string, WireRoute> = open
   const faults: Fault[] = [];
   const sockets = new Set<Socket>();
   let abortedByClient = 0;
+  let connectionsAccepted = 0;
 
   const server: Server = createServer(async (incoming, response) => {
     const url = new URL(incoming.url ?? '/', 'http://fake');
@@ -169,6 +174,7 @@ export const startFakeUpstream = async (routes: Record<string, WireRoute> = open
     await route({ request, response, fault });
   });
   server.on('connection', (socket) => {
+    connectionsAccepted += 1;
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
   });
@@ -183,6 +189,9 @@ export const startFakeUpstream = async (routes: Record<string, WireRoute> = open
     clearFaults: () => faults.splice(0),
     get abortedByClient() {
       return abortedByClient;
+    },
+    get connectionsAccepted() {
+      return connectionsAccepted;
     },
     close: async () => {
       for (const socket of sockets) socket.destroy();

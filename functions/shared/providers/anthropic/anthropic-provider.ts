@@ -6,7 +6,7 @@ import type {
 } from '../../protocols/anthropic-messages/anthropic-messages-result.js';
 import type { ChatCompletionChunk } from '../../protocols/openai-chat/chat-completion-result.js';
 import type { Channel } from '../../store/channels.js';
-import type { MessagesProvider } from '../messages-provider.js';
+import type { MessagesCall, MessagesProvider } from '../messages-provider.js';
 import type { ChatProvider } from '../provider.js';
 import {
   isSuccess,
@@ -107,6 +107,10 @@ export const anthropicChatProvider: ChatProvider = {
   },
 };
 
+/** Starts a native Messages stream; resolves once the upstream accepted it with an event stream. */
+export const openAnthropicMessagesStream = (call: MessagesCall): Promise<UpstreamResponse> =>
+  openStream(call, { ...call.request, model: call.upstreamModel, stream: true });
+
 /** The Messages API served natively: the client's body with the upstream's model name put in. */
 export const anthropicMessagesProvider: MessagesProvider = {
   async create(call) {
@@ -117,8 +121,7 @@ export const anthropicMessagesProvider: MessagesProvider = {
   },
 
   async stream(call) {
-    const response = await openStream(call, { ...call.request, model: call.upstreamModel, stream: true });
-    return anthropicEvents(response, call.timeouts.idleMs);
+    return anthropicEvents(await openAnthropicMessagesStream(call), call.timeouts.idleMs);
   },
 
   async countTokens(call) {
