@@ -47,16 +47,6 @@ export interface UpstreamResponse {
  * ClientAbortedError.
  */
 export const sendUpstream = (request: UpstreamRequest): Promise<UpstreamResponse> =>
-  sendOnce(request).catch((error: unknown) => {
-    // A pooled connection the upstream closed while idle fails at once, before the request reached
-    // anyone: sending again on a fresh connection is what a client that did not pool would have done.
-    if (error instanceof StaleConnectionError) return sendOnce(request);
-    throw error;
-  });
-
-class StaleConnectionError extends Error {}
-
-const sendOnce = (request: UpstreamRequest): Promise<UpstreamResponse> =>
   new Promise((resolve, reject) => {
     if (request.signal.aborted) return reject(abortError(request.signal));
     const url = new URL(request.url);
@@ -107,8 +97,6 @@ const sendOnce = (request: UpstreamRequest): Promise<UpstreamResponse> =>
       clearTimeout(firstByteTimer);
       request.signal.removeEventListener('abort', onAbort);
       if (settled) return;
-      if (!failure && outgoing.reusedSocket && (error as NodeJS.ErrnoException).code === 'ECONNRESET')
-        return reject(new StaleConnectionError(error.message));
       const reason = failure ?? error;
       reject(reason instanceof GatewayError ? reason : upstreamUnreachable(reason));
     });
