@@ -35,7 +35,7 @@ export const resetPeakRss = (pid: number): void => {
 
 export const hasTaskset = spawnSync('taskset', ['-c', '0', 'true']).status === 0;
 
-/** Pins a running process (and, with `all`, its threads) to one CPU, when taskset is there. */
+/** Pins a running process, every thread of it, to one CPU, when taskset is there. */
 export const pin = (pid: number, cpu: number): void => {
   if (hasTaskset) spawnSync('taskset', ['-a', '-p', '-c', String(cpu), String(pid)], { stdio: 'ignore' });
 };
