@@ -29,6 +29,9 @@ const inProcessOnly = [
   'lifecycle-refusals', // starts and kills gateways of its own
   'lifecycle-signals', // starts and signals gateways of its own
   'built-in-demo-channel', // needs a gateway whose only channel is the built-in one
+  'store-calls-per-request', // counts the AWS calls of the functions in the test's process
+  'bookkeeping-after-waiting-io', // watches the store calls of the test's process
+  'concurrent-invocations', // waits on the local runtime's invocation-end events
 ];
 
 /**
@@ -38,6 +41,7 @@ const inProcessOnly = [
  */
 const fakeInTestProcess = [
   'lambda-payload-limits', // answers with bodies of its own making, sized against Lambda's limit
+  'stream-pass-through', // holds each upstream event until the test releases it, and counts sockets
 ];
 
 const loopback = new Set(['127.0.0.1', 'localhost', '[::1]']);

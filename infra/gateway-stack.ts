@@ -9,6 +9,7 @@ import { GatewayMonitoring } from './constructs/gateway-monitoring.js';
 import { GatewayTables } from './constructs/gateway-tables.js';
 import { parseCorsOrigins } from '../functions/shared/http/cors-policy.js';
 import { scaleSettingsFrom } from './constructs/scale-settings.js';
+import { computeKindFrom, ManagedInstances } from './constructs/managed-instances.js';
 
 export interface ModelGatewayStackProps extends StackProps {
   /** The routes to serve; the shared route table by default. */
@@ -22,6 +23,9 @@ export interface ModelGatewayStackProps extends StackProps {
 }
 
 /** The whole gateway: tables, one function per endpoint group, and the REST API in front. */
+/** The function groups whose requests wait on an upstream. */
+const RELAYING_GROUPS = ['chat', 'embeddings', 'images', 'audio'];
+
 export class ModelGatewayStack extends Stack {
   readonly tables: GatewayTables;
   readonly functions: GatewayFunctions;
@@ -42,6 +46,12 @@ export class ModelGatewayStack extends Stack {
       corsOrigins,
       reservedConcurrency: { admin: scale.adminReservedConcurrency },
     });
+    // `-c compute=managed-instances`: the relaying functions share multi-concurrency environments.
+    if (computeKindFrom(this.node.tryGetContext('compute')) === 'managed-instances') {
+      new ManagedInstances(this, 'ManagedInstances', {
+        functions: RELAYING_GROUPS.flatMap((group) => this.functions.functions[group] ?? []),
+      });
+    }
     this.api = new GatewayApi(this, 'Api', {
       functions: this.functions.functions,
       groups: this.functions.groups,

@@ -6,9 +6,14 @@ import type { GatewayResponse } from '../shared/http/response.js';
 import { upstreamCallFor } from '../shared/upstream/upstream-call.js';
 import { withFailover } from '../shared/routing/with-failover.js';
 import type { AnthropicMessagesRequest } from '../shared/protocols/anthropic-messages/anthropic-messages-request.js';
-import type { AnthropicUsage } from '../shared/protocols/anthropic-messages/anthropic-messages-result.js';
+import type {
+  AnthropicStreamEvent,
+  AnthropicUsage,
+} from '../shared/protocols/anthropic-messages/anthropic-messages-result.js';
+import { channelCall, type ClientOptions } from '../shared/routing/channel-call.js';
+import { openMessagesPassThrough } from '../shared/streaming/open-pass-through.js';
+import type { PassThroughStream } from '../shared/streaming/pass-through-stream.js';
 import type { Channel } from '../shared/store/channels.js';
-import type { ClientOptions } from '../shared/routing/channel-call.js';
 import { SseStream, sseResponse, type OutgoingEvent } from '../shared/streaming/sse-response.js';
 import { streamMessageEvents } from './messages-channel.js';
 import { anthropicTokenUsage } from '../shared/protocols/anthropic-messages/messages-usage.js';
@@ -30,11 +35,21 @@ export const streamMessages = async (
   clientOptions: ClientOptions,
 ): Promise<GatewayResponse> => {
   const upstreamCall = upstreamCallFor(client);
-  const { result: events } = await withFailover(
+  const passThroughOptions = {
+    publicModel: model.id,
+    onUsage: (usage: Partial<AnthropicUsage>) => meter.usage(anthropicTokenUsage(usage)),
+  };
+  const { result } = await withFailover(
     channels,
-    (candidate) => streamMessageEvents(body, candidate, model, upstreamCall.signal, inputTokens, clientOptions),
+    (candidate): Promise<PassThroughStream | AsyncIterable<AnthropicStreamEvent>> =>
+      openMessagesPassThrough(
+        channelCall(body, candidate, model, upstreamCall.signal, clientOptions),
+        passThroughOptions,
+      ) ?? streamMessageEvents(body, candidate, model, upstreamCall.signal, inputTokens, clientOptions),
     { signal: upstreamCall.signal, meter },
   );
+  const passThrough = 'events' in result ? result : undefined;
+  const events: Iterable<AnthropicStreamEvent> | AsyncIterable<AnthropicStreamEvent> = 'events' in result ? [] : result;
 
   let usage: Partial<AnthropicUsage> = {};
   let outputText = '';
@@ -61,10 +76,13 @@ export const streamMessages = async (
     }
   }
 
-  const stream = new SseStream(clientEvents(), {
+  const stream = new SseStream(passThrough?.events ?? clientEvents(), {
     abort: () => upstreamCall.abort(),
     onFinish: meter.recordWhenStreamEnds(() =>
-      anthropicTokenUsage({ input_tokens: inputTokens, output_tokens: estimateTokens(outputText) }, 'estimate'),
+      anthropicTokenUsage(
+        { input_tokens: inputTokens, output_tokens: estimateTokens(passThrough?.completionText() ?? outputText) },
+        'estimate',
+      ),
     ),
     errorEvent: (error) => ({ event: 'error', data: errorBody(toGatewayError(error), 'anthropic') }),
   });

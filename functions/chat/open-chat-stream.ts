@@ -5,7 +5,13 @@ import { upstreamCallFor } from '../shared/upstream/upstream-call.js';
 import { channelCall } from '../shared/routing/channel-call.js';
 import { withFailover } from '../shared/routing/with-failover.js';
 import type { ChatCompletionRequest } from '../shared/protocols/openai-chat/chat-completion-request.js';
-import { toTokenUsage, type ChatCompletionChunk } from '../shared/protocols/openai-chat/chat-completion-result.js';
+import {
+  toTokenUsage,
+  type ChatCompletionChunk,
+  type TokenUsage,
+} from '../shared/protocols/openai-chat/chat-completion-result.js';
+import { openChatPassThrough, type ChatPassThroughOptions } from '../shared/streaming/open-pass-through.js';
+import type { PassThroughStream } from '../shared/streaming/pass-through-stream.js';
 import type { Channel } from '../shared/store/channels.js';
 
 export interface OpenChatStream {
@@ -15,12 +21,21 @@ export interface OpenChatStream {
   completionText(): string;
   /** Closes the upstream call (the client went away). */
   abort(): void;
+  /** Set instead of `chunks` when the channel speaks the client's protocol and its bytes are relayed. */
+  readonly passThrough?: PassThroughStream;
+}
+
+export interface OpenChatStreamOptions {
+  /** The client speaks OpenAI chat: a channel that does too may relay its stream without translation. */
+  readonly passThrough?: Omit<ChatPassThroughOptions, 'onUsage'>;
 }
 
 /**
  * Opens a chat stream on the first channel that accepts it (failover before the first byte) and
  * meters it: every endpoint that streams through chat (completions, Gemini-style) starts here.
  */
+async function* noChunks(): AsyncGenerator<ChatCompletionChunk> {}
+
 export const openChatStream = async (
   request: ChatCompletionRequest,
   model: CatalogModel,
@@ -28,16 +43,36 @@ export const openChatStream = async (
   meter: RequestMeter,
   /** The request's signal: the client leaving closes the upstream call at once. */
   client: AbortSignal,
+  options: OpenChatStreamOptions = {},
 ): Promise<OpenChatStream> => {
   const upstreamCall = upstreamCallFor(client);
+  const passThroughOptions = options.passThrough && {
+    ...options.passThrough,
+    onUsage: (usage: TokenUsage) => meter.usage(usage),
+  };
   const { result } = await withFailover(
     channels,
-    (candidate) => chatProviders[candidate.type]!.stream(channelCall(request, candidate, model, upstreamCall.signal)),
+    (candidate): Promise<PassThroughStream | AsyncIterable<ChatCompletionChunk>> => {
+      const call = channelCall(request, candidate, model, upstreamCall.signal);
+      return (
+        (passThroughOptions && openChatPassThrough(call, passThroughOptions)) ??
+        chatProviders[candidate.type]!.stream(call)
+      );
+    },
     { signal: upstreamCall.signal, meter },
   );
+  if ('events' in result) {
+    return {
+      chunks: noChunks(),
+      completionText: result.completionText,
+      abort: () => upstreamCall.abort(),
+      passThrough: result,
+    };
+  }
+  const chunks = result;
   let text = '';
   async function* metered(): AsyncGenerator<ChatCompletionChunk> {
-    for await (const chunk of result) {
+    for await (const chunk of chunks) {
       if (chunk.usage) meter.usage(toTokenUsage(chunk.usage));
       for (const choice of chunk.choices) {
         if (typeof choice.delta?.content === 'string') text += choice.delta.content;

@@ -19,8 +19,10 @@ export const streamChat = async (
   meter: RequestMeter,
   client: AbortSignal,
 ): Promise<GatewayResponse> => {
-  const upstream = await openChatStream(body, model, channels, meter, client);
   const includeUsage = body.stream_options?.include_usage === true;
+  const upstream = await openChatStream(body, model, channels, meter, client, {
+    passThrough: { publicModel: model.id, includeUsage },
+  });
   async function* clientEvents(): AsyncGenerator<OutgoingEvent> {
     for await (const chunk of upstream.chunks) {
       if (!includeUsage) {
@@ -31,7 +33,7 @@ export const streamChat = async (
       yield { data: chunk };
     }
   }
-  const stream = new SseStream(clientEvents(), {
+  const stream = new SseStream(upstream.passThrough?.events ?? clientEvents(), {
     terminator: 'data: [DONE]\n\n',
     abort: upstream.abort,
     onFinish: meter.recordWhenStreamEnds(() => estimateChatUsage(body.messages, upstream.completionText())),

@@ -4,38 +4,68 @@ import { fileURLToPath } from 'node:url';
 import { generateApiKey } from '../../functions/shared/auth/api-key.js';
 import { startFakeUpstream } from '../support/fake-upstream/fake-upstream.js';
 import { percentile, post, type Timing } from './http-client.js';
+import { startPortkey } from './portkey-server.js';
+import { cpuMicros, hasTaskset, peakRssMb, pin, resetPeakRss } from './process-stats.js';
 
 /**
- * `npm run bench`: the gateway's own cost, measured against calling the same loopback upstream
- * directly in the same run (DESIGN §6). Sequential latency, throughput at a fixed concurrency, CPU
- * per request, stream time to first byte, and peak memory of the gateway process.
+ * `npm run bench`: the gateway's own cost per request against a floor (a minimal node:http forwarder)
+ * and Portkey's open-source gateway, in one run, on the same loopback fake upstream (DESIGN §6). Each
+ * server runs in its own process pinned to CPU 1; the load, the fake upstream and the gateway's store
+ * (a separate process, as DynamoDB is a separate service) share CPU 0. Budgets are ratios to the
+ * floor and to Portkey measured in the same run, printed with PASS or FAIL.
  */
-const SEQUENTIAL = Number(process.env.BENCH_REQUESTS ?? 400);
-const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 32);
-const THROUGHPUT_SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
+const SEQUENTIAL = Number(process.env.BENCH_REQUESTS ?? 500);
+const LOADED = Number(process.env.BENCH_LOADED_REQUESTS ?? 4000);
+const STREAMS = Number(process.env.BENCH_STREAMS ?? 800);
+const WARM_UP = Number(process.env.BENCH_WARM_UP ?? 300);
+const SERVER_CPU = 1;
+const LOAD_CPU = 0;
 
-const adminKey = generateApiKey().key;
+pin(process.pid, LOAD_CPU);
+const upstreamKey = 'sk-bench-upstream';
 const upstream = await startFakeUpstream();
-const child: ChildProcess = fork(fileURLToPath(new URL('./gateway-process.ts', import.meta.url)), {
-  // BENCH_CPU_PROFILE=dir writes a V8 CPU profile of the gateway process there, for finding hot spots.
-  execArgv: [
-    '--import',
-    'tsx',
-    ...(process.env.BENCH_CPU_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROFILE}`] : []),
-  ],
-  env: { ...process.env, BENCH_ADMIN_KEY: adminKey, GATEWAY_LOG_LEVEL: 'error' },
-});
-const ask = async <T>(kind: string): Promise<T> => {
-  child.send({ kind });
-  for (;;) {
-    const [message] = (await once(child, 'message')) as [{ kind: string } & T];
-    if (message.kind === kind) return message;
-  }
+const tsx = ['--import', 'tsx'];
+const forked = async (module: string, env: Record<string, string>): Promise<[ChildProcess, any]> => {
+  const child = fork(fileURLToPath(new URL(module, import.meta.url)), {
+    execArgv: [
+      ...tsx,
+      ...(process.env.BENCH_CPU_PROFILE && module.includes('gateway')
+        ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROFILE}`]
+        : []),
+    ],
+    env: { ...process.env, ...env },
+  });
+  const [ready] = (await once(child, 'message')) as [any];
+  pin(child.pid!, SERVER_CPU);
+  return [child, ready];
 };
-const [{ url, store }] = (await once(child, 'message')) as [{ kind: 'ready'; url: string; store: string }];
 
+// The gateway, its store re-pinned beside the load: the store is DynamoDB's stand-in, not the gateway.
+const adminKey = generateApiKey().key;
+const [gatewayChild, gatewayReady] = await forked('./gateway-process.ts', {
+  BENCH_ADMIN_KEY: adminKey,
+  GATEWAY_LOG_LEVEL: 'error',
+});
+if (gatewayReady.storeProcessId) pin(gatewayReady.storeProcessId, LOAD_CPU);
+const [floorChild, floorReady] = await forked('./floor-forwarder.ts', {
+  FLOOR_UPSTREAM: upstream.baseUrl,
+  FLOOR_UPSTREAM_KEY: upstreamKey,
+});
+const stopAll = () => {
+  for (const child of [gatewayChild, floorChild]) if (child.connected) child.send({ kind: 'stop' });
+  if (typeof portkey !== 'string') portkey.process.kill();
+};
+// The forked servers leave when this process's IPC channel closes; Portkey is killed on any exit.
+process.once('exit', () => {
+  if (typeof portkey !== 'string') portkey.process.kill();
+});
+let portkey: Awaited<ReturnType<typeof startPortkey>> = 'not started';
+portkey = await startPortkey(18_000 + Math.floor(Math.random() * 2000));
+if (typeof portkey !== 'string') pin(portkey.process.pid!, SERVER_CPU);
+
+const gatewayUrl = gatewayReady.url as string;
 const admin = async (method: string, path: string, body: unknown) => {
-  const response = await fetch(`${url}${path}`, {
+  const response = await fetch(`${gatewayUrl}${path}`, {
     method,
     headers: { authorization: `Bearer ${adminKey}`, 'content-type': 'application/json' },
     body: JSON.stringify(body),
@@ -43,11 +73,10 @@ const admin = async (method: string, path: string, body: unknown) => {
   if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
   return response.json() as Promise<any>;
 };
-
 await admin('PUT', '/admin/v1/channels/bench', {
   type: 'openai',
   baseUrl: upstream.baseUrl,
-  apiKey: 'sk-bench-upstream',
+  apiKey: upstreamKey,
   models: ['bench-model'],
 });
 await admin('PUT', '/admin/v1/models/bench-model', { pricing: { inputPerMTok: 1, outputPerMTok: 2 } });
@@ -55,124 +84,184 @@ const plainAccount = await admin('POST', '/admin/v1/accounts', { name: 'bench pl
 const plainKey = (await admin('POST', '/admin/v1/keys', { accountId: plainAccount.id })).key as string;
 const limitedAccount = await admin('POST', '/admin/v1/accounts', {
   name: 'bench limited',
-  quota: { limit: 1_000_000 },
-  rateLimit: { rpm: 10_000_000, tpm: 1_000_000_000 },
+  quota: { limit: 1_000_000_000 },
+  rateLimit: { rpm: 100_000_000, tpm: 1_000_000_000 },
 });
 const limitedKey = (await admin('POST', '/admin/v1/keys', { accountId: limitedAccount.id })).key as string;
 
+// The fake upstream streams one chunk per word: a role chunk, 18 words and a finish chunk make 20.
+const STREAM_PROMPT =
+  'one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen';
 const body = (stream: boolean) =>
-  JSON.stringify({ model: 'bench-model', stream, messages: [{ role: 'user', content: 'How fast is this gateway?' }] });
-const direct = (stream = false) =>
-  post(`${upstream.baseUrl}/chat/completions`, { authorization: 'Bearer sk-bench-upstream' }, body(stream));
-const viaGateway = (key: string, stream = false) =>
-  post(`${url}/v1/chat/completions`, { authorization: `Bearer ${key}` }, body(stream));
+  JSON.stringify({
+    model: 'bench-model',
+    stream,
+    messages: [{ role: 'user', content: stream ? STREAM_PROMPT : 'How fast is this gateway?' }],
+  });
+const bodies = { plain: body(false), stream: body(true) };
 
-const sequential = async (call: () => Promise<Timing>, count = SEQUENTIAL): Promise<Timing[]> => {
-  const timings: Timing[] = [];
-  for (let index = 0; index < count; index++) {
-    const timing = await call();
-    if (timing.status !== 200) throw new Error(`status ${timing.status}`);
-    timings.push(timing);
-  }
-  return timings;
+interface Target {
+  readonly name: string;
+  readonly pid: number;
+  readonly call: (stream: boolean) => Promise<Timing>;
+}
+const gatewayCall = (key: string) => (stream: boolean) =>
+  post(`${gatewayUrl}/v1/chat/completions`, { authorization: `Bearer ${key}` }, stream ? bodies.stream : bodies.plain);
+const floor: Target = {
+  name: 'floor',
+  pid: floorChild.pid!,
+  call: (stream) => post(`${floorReady.url}/v1/chat/completions`, {}, stream ? bodies.stream : bodies.plain),
 };
+const portkeyTarget: Target | undefined =
+  typeof portkey === 'string'
+    ? undefined
+    : {
+        name: 'Portkey',
+        pid: portkey.process.pid!,
+        call: (stream) =>
+          post(
+            `${portkey.url}/v1/chat/completions`,
+            {
+              authorization: `Bearer ${upstreamKey}`,
+              'x-portkey-provider': 'openai',
+              'x-portkey-custom-host': upstream.baseUrl,
+            },
+            stream ? bodies.stream : bodies.plain,
+          ),
+      };
+const gateway: Target = { name: 'model-gateway', pid: gatewayChild.pid!, call: gatewayCall(plainKey) };
+const gatewayLimited: Target = { name: 'model-gateway, limits', pid: gatewayChild.pid!, call: gatewayCall(limitedKey) };
 
-const throughput = async (call: () => Promise<Timing>): Promise<number> => {
-  const deadline = Date.now() + THROUGHPUT_SECONDS * 1000;
-  let completed = 0;
+/** `count` calls, `concurrency` at a time; every answer must be a 200. */
+const run = async (target: Target, count: number, concurrency: number, stream = false, warmUp = false) => {
+  const timings: Timing[] = [];
+  let next = 0;
+  const started = process.hrtime.bigint();
+  const cpuBefore = cpuMicros(target.pid);
   await Promise.all(
-    Array.from({ length: CONCURRENCY }, async () => {
-      while (Date.now() < deadline) {
-        await call();
-        completed += 1;
+    Array.from({ length: concurrency }, async () => {
+      while (next < count) {
+        next += 1;
+        const timing = await target.call(stream);
+        // A warm-up may meet pooled connections the upstream closed while the previous server ran.
+        if (timing.status !== 200 && !warmUp) throw new Error(`${target.name}: status ${timing.status}`);
+        timings.push(timing);
       }
     }),
   );
-  return completed / THROUGHPUT_SECONDS;
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  return { timings, cpuMs: (cpuMicros(target.pid) - cpuBefore) / 1000 / count, perSecond: count / seconds };
 };
 
-const cpuMicros = async () => {
-  const { usage, storeMicros } = await ask<{ usage: NodeJS.CpuUsage; storeMicros?: number }>('cpu');
-  return { gateway: usage.user + usage.system, store: storeMicros };
+interface Figures {
+  cpuMs: number;
+  sequentialCpuMs: number;
+  perSecond: number;
+  streamCpuMs: number;
+  firstByteMs: number;
+  p50: number;
+  p99: number;
+  peakRssMb: number;
+}
+const notes: string[] = [];
+/** Streams through a comparison server that cannot stream this upstream are reported as missing, not fatal. */
+const streamsOf = async (target: Target) => {
+  try {
+    await run(target, WARM_UP, 8, true, true);
+    return await run(target, STREAMS, 16, true);
+  } catch (error) {
+    if (target === gateway || target === floor) throw error;
+    notes.push(`${target.name} streams not measured: ${(error as Error).message}`);
+    return { timings: [], cpuMs: Number.NaN, perSecond: Number.NaN };
+  }
 };
-
-const ms = (value: number) => `${value.toFixed(3)} ms`;
-
-// Warm up both paths (JIT, connection pools, caches).
-await sequential(() => direct(), 100);
-await sequential(() => viaGateway(plainKey), 100);
-await sequential(() => viaGateway(limitedKey), 100);
-
-const directTimings = await sequential(() => direct());
-const cpuBefore = await cpuMicros();
-const plainTimings = await sequential(() => viaGateway(plainKey));
-const cpuAfter = await cpuMicros();
-const cpuPerRequest = cpuAfter.gateway - cpuBefore.gateway;
-const storeCpuPerRequest =
-  cpuAfter.store !== undefined && cpuBefore.store !== undefined ? cpuAfter.store - cpuBefore.store : undefined;
-const limitedTimings = await sequential(() => viaGateway(limitedKey));
-const directStream = await sequential(() => direct(true), 200);
-const gatewayStream = await sequential(() => viaGateway(plainKey, true), 200);
-const directRps = await throughput(() => direct());
-const gatewayRps = await throughput(() => viaGateway(plainKey));
-const memory = await ask<{ maxRssKb: number; storeMaxRssKb?: number }>('memory');
-
-const totals = (timings: Timing[]) => timings.map((timing) => timing.totalMs);
-const added = (timings: Timing[], p: number) => percentile(totals(timings), p) - percentile(totals(directTimings), p);
-const rows: [string, string, string][] = [
-  ['added latency p50, key without limits', ms(added(plainTimings, 50)), '≤ 1 ms'],
-  ['added latency p99, key without limits', ms(added(plainTimings, 99)), ''],
-  ['added latency p50, rate limit + quota', ms(added(limitedTimings, 50)), '≤ 3 ms'],
-  ['added latency p99, rate limit + quota', ms(added(limitedTimings, 99)), ''],
-  ['gateway CPU per request', ms(cpuPerRequest / 1000 / SEQUENTIAL), '≤ 0.3 ms'],
-  [
-    'stream time to first byte, added p50',
-    ms(
-      percentile(
-        gatewayStream.map((timing) => timing.firstByteMs),
-        50,
-      ) -
-        percentile(
-          directStream.map((timing) => timing.firstByteMs),
-          50,
-        ),
+const measure = async (target: Target): Promise<Figures> => {
+  await run(target, WARM_UP, 8, false, true);
+  const sequential = await run(target, SEQUENTIAL, 1);
+  resetPeakRss(target.pid);
+  const loaded = await run(target, LOADED, 32);
+  const rss = peakRssMb(target.pid);
+  const streams = await streamsOf(target);
+  const totals = sequential.timings.map((timing) => timing.totalMs);
+  return {
+    cpuMs: loaded.cpuMs,
+    sequentialCpuMs: sequential.cpuMs,
+    perSecond: loaded.perSecond,
+    streamCpuMs: streams.cpuMs,
+    firstByteMs: percentile(
+      streams.timings.map((timing) => timing.firstByteMs),
+      50,
     ),
-    '≤ 1 ms',
-  ],
-  [`requests/s at concurrency ${CONCURRENCY}, direct`, directRps.toFixed(0), ''],
-  [`requests/s at concurrency ${CONCURRENCY}, gateway`, gatewayRps.toFixed(0), ''],
-  ['peak memory of the gateway process', `${(memory.maxRssKb / 1024).toFixed(0)} MB`, '≤ 150 MB'],
-  // The embedded store runs in its own process (as DynamoDB is its own service): shown apart, not in the budgets.
-  ...(storeCpuPerRequest !== undefined
-    ? [
-        ['embedded store CPU per request (own process)', ms(storeCpuPerRequest / 1000 / SEQUENTIAL), ''] as [
-          string,
-          string,
-          string,
-        ],
-      ]
-    : []),
-  ...(memory.storeMaxRssKb !== undefined
-    ? [
-        ['peak memory of the embedded store process', `${(memory.storeMaxRssKb / 1024).toFixed(0)} MB`, ''] as [
-          string,
-          string,
-          string,
-        ],
-      ]
-    : []),
-];
-process.stdout.write(
-  `model-gateway bench: ${SEQUENTIAL} sequential requests per path, loopback fake upstream, embedded store ${store}\n\n`,
-);
-for (const [name, value, target] of rows)
-  process.stdout.write(`${name.padEnd(46)} ${value.padStart(12)}   ${target}\n`);
-process.stdout.write(
-  `\ndirect p50 ${ms(percentile(totals(directTimings), 50))}, gateway p50 ${ms(percentile(totals(plainTimings), 50))}\n`,
-);
+    p50: percentile(totals, 50),
+    p99: percentile(totals, 99),
+    peakRssMb: rss,
+  };
+};
 
-// The gateway answers `stop` by closing and exiting: wait for the exit, not for a reply.
-child.send({ kind: 'stop' });
-await once(child, 'exit');
+const results = new Map<string, Figures>();
+for (const target of [floor, ...(portkeyTarget ? [portkeyTarget] : []), gateway, gatewayLimited])
+  results.set(target.name, await measure(target));
+
+gatewayChild.send({ kind: 'handler-path', key: plainKey, body: bodies.plain, count: SEQUENTIAL });
+const [handlerPath] = (await once(gatewayChild, 'message')) as [{ micros: number }];
+
+// Report.
+const ms = (value: number, digits = 2) => (Number.isFinite(value) ? `${value.toFixed(digits)} ms` : '—');
+const columns = [...results.keys()];
+const row = (name: string, value: (figures: Figures) => string) =>
+  `| ${name} | ${columns.map((column) => value(results.get(column)!)).join(' | ')} |`;
+const lines = [
+  `| figure | ${columns.join(' | ')} |`,
+  `|---|${columns.map(() => '---').join('|')}|`,
+  row('CPU per request, c=32', (figures) => ms(figures.cpuMs, 3)),
+  row('CPU per stream (20 chunks), c=16', (figures) => ms(figures.streamCpuMs, 3)),
+  row('requests/s on one core, c=32', (figures) => figures.perSecond.toFixed(0)),
+  row('stream time to first byte p50, c=16', (figures) => ms(figures.firstByteMs)),
+  row('latency p50, c=1', (figures) => ms(figures.p50, 3)),
+  row('latency p99, c=1', (figures) => ms(figures.p99, 3)),
+  row('peak RSS under 32-way load', (figures) => `${figures.peakRssMb.toFixed(0)} MB`),
+];
+const out = (line = '') => process.stdout.write(`${line}\n`);
+out(
+  `model-gateway bench: ${SEQUENTIAL} sequential, ${LOADED} at c=32, ${STREAMS} streams at c=16; ` +
+    `servers pinned to CPU ${SERVER_CPU}${hasTaskset ? '' : ' (taskset missing: not pinned)'}; ` +
+    `store in its own process; Portkey: ${typeof portkey === 'string' ? portkey : 'measured'}`,
+);
+out();
+for (const line of lines) out(line);
+
+const g = results.get(gateway.name)!;
+const l = results.get(gatewayLimited.name)!;
+const f = results.get(floor.name)!;
+const p = portkeyTarget ? results.get(portkeyTarget.name) : undefined;
+const targets: [string, number, string, boolean][] = [
+  ['CPU per request ≤ 3× floor (no limits)', g.cpuMs / f.cpuMs, '×', g.cpuMs <= 3 * f.cpuMs],
+  ['CPU per request ≤ 4× floor (rate limit + quota)', l.cpuMs / f.cpuMs, '×', l.cpuMs <= 4 * f.cpuMs],
+  ...(p
+    ? ([
+        ["CPU per request ≤ ⅓ Portkey's", g.cpuMs / p.cpuMs, '×', g.cpuMs <= p.cpuMs / 3],
+        ["requests/s ≥ 3× Portkey's", g.perSecond / p.perSecond, '×', g.perSecond >= 3 * p.perSecond],
+      ] as [string, number, string, boolean][])
+    : []),
+  ['stream first byte adds ≤ 1 ms (c=16)', g.firstByteMs - f.firstByteMs, 'ms', g.firstByteMs - f.firstByteMs <= 1],
+  ['added latency p50 ≤ 0.5 ms (c=1)', g.p50 - f.p50, 'ms', g.p50 - f.p50 <= 0.5],
+  ['added latency p99 ≤ 2 ms (c=1)', g.p99 - f.p99, 'ms', g.p99 - f.p99 <= 2],
+  ['peak RSS ≤ 150 MB (c=32)', g.peakRssMb, 'MB', g.peakRssMb <= 150],
+];
+out();
+for (const [name, value, unit, pass] of targets)
+  out(`${pass ? 'PASS' : 'FAIL'}  ${name.padEnd(48)} ${value.toFixed(unit === '×' ? 2 : 3)} ${unit}`);
+const handlerMs = handlerPath.micros / 1000;
+out();
+out(`chat handler path alone (proxy event in, no HTTP server): ${ms(handlerMs, 3)} CPU per request, c=1`);
+out(
+  `local runtime's HTTP server + API Gateway emulation (not paid on Lambda): about ` +
+    `${ms(Math.max(0, g.sequentialCpuMs - handlerMs), 3)} of the ${ms(g.sequentialCpuMs, 3)} per request over HTTP, c=1`,
+);
+for (const note of notes) out(note);
+out('figures measure the store as a separate process (as deployed), not the embedded default of `npm start`');
+
+stopAll();
+await Promise.all([once(gatewayChild, 'exit'), once(floorChild, 'exit')]);
 await upstream.close();
 process.exit(0);

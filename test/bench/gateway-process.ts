@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { startLocalGateway } from '../../infra/local/local-gateway.js';
+import { handlerPathCpuMicros } from './handler-path.js';
 
 /**
  * The gateway under measurement, in its own process so that its CPU time and memory are its own.
@@ -41,8 +42,13 @@ const storeMaxRssKb = (): number | undefined => {
   return match ? Number(match[1]) : undefined;
 };
 
-process.send!({ kind: 'ready', url: gateway.url, store });
-process.on('message', (message: { kind: string }) => {
+process.send!({ kind: 'ready', url: gateway.url, store, storeProcessId: gateway.storeProcessId });
+process.on('message', (message: { kind: string; key?: string; body?: string; count?: number }) => {
+  if (message.kind === 'handler-path') {
+    void handlerPathCpuMicros(message.key!, message.body!, message.count!).then((micros) =>
+      process.send!({ kind: 'handler-path', micros }),
+    );
+  }
   if (message.kind === 'cpu') process.send!({ kind: 'cpu', usage: process.cpuUsage(), storeMicros: storeCpuMicros() });
   if (message.kind === 'memory') {
     process.send!({
@@ -54,3 +60,4 @@ process.on('message', (message: { kind: string }) => {
   }
   if (message.kind === 'stop') void gateway.close().then(() => process.exit(0));
 });
+process.on('disconnect', () => void gateway.close().then(() => process.exit(0)));

@@ -8,11 +8,12 @@ import { ClientAbortedError } from '../upstream/upstream-errors.js';
 export type StreamOutcome =
   { readonly kind: 'completed' } | { readonly kind: 'failed'; readonly error: unknown } | { readonly kind: 'aborted' };
 
-/** One event to send: `data` is serialised as JSON; `event` names it (Anthropic-style streams). */
-export interface OutgoingEvent {
-  readonly event?: string;
-  readonly data: unknown;
-}
+/**
+ * One event to send: `data` is serialised as JSON; `event` names it (Anthropic-style streams). A
+ * same-protocol relay gives `raw` instead: SSE text already framed, sent as it is.
+ */
+export type OutgoingEvent =
+  { readonly event?: string; readonly data: unknown; readonly raw?: undefined } | { readonly raw: string };
 
 export interface SseOptions {
   /** Sent after the last event of a completed stream (`data: [DONE]` for OpenAI-style clients). */
@@ -29,9 +30,11 @@ export interface SseOptions {
 }
 
 const serialise = (event: OutgoingEvent): string =>
-  event.event === undefined
-    ? `data: ${JSON.stringify(event.data)}\n\n`
-    : `event: ${event.event}\ndata: ${JSON.stringify(event.data)}\n\n`;
+  event.raw !== undefined
+    ? event.raw
+    : event.event === undefined
+      ? `data: ${JSON.stringify(event.data)}\n\n`
+      : `event: ${event.event}\ndata: ${JSON.stringify(event.data)}\n\n`;
 
 /**
  * A Readable of SSE text pulled from an async source of events: each event goes out the moment it

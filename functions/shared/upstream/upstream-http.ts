@@ -135,7 +135,9 @@ export async function* withIdleTimeout(body: IncomingMessage, idleMs: number): A
   };
   arm();
   try {
-    for await (const chunk of body as AsyncIterable<Buffer>) {
+    // Not destroyed on an early return: a reader that stopped at its protocol's last event hands the
+    // rest of the body (the chunked terminator) back to be drained, which keeps the socket reusable.
+    for await (const chunk of body.iterator({ destroyOnReturn: false }) as AsyncIterable<Buffer>) {
       arm();
       yield chunk;
     }
@@ -144,5 +146,30 @@ export async function* withIdleTimeout(body: IncomingMessage, idleMs: number): A
     throw upstreamUnreachable(error);
   } finally {
     clearTimeout(timer);
+    if (!body.readableEnded) settleUnreadBody(body, idleMs);
   }
 }
+
+const completeBodies = new WeakSet<IncomingMessage>();
+
+/**
+ * Marks a body whose last meaningful event has been read (OpenAI's `[DONE]`): once the reader stops,
+ * the few bytes left are drained so the keep-alive connection goes back to the pool instead of being
+ * closed. Any other early stop (an error, a broken stream) still tears the connection down.
+ */
+export const markBodyComplete = (body: IncomingMessage): void => {
+  completeBodies.add(body);
+};
+
+const settleUnreadBody = (body: IncomingMessage, idleMs: number): void => {
+  if (!completeBodies.has(body)) {
+    body.destroy();
+    return;
+  }
+  // An upstream that keeps talking after its last event does not get to hold the socket.
+  const guard = setTimeout(() => body.destroy(), Math.min(idleMs, 5_000));
+  guard.unref();
+  body.once('close', () => clearTimeout(guard));
+  body.once('end', () => clearTimeout(guard));
+  body.resume();
+};

@@ -33,6 +33,8 @@ export type Fault =
   | { readonly kind: 'stall-mid-stream'; readonly afterEvents: number }
   | { readonly kind: 'cut-mid-stream'; readonly afterEvents: number }
   | { readonly kind: 'slow-stream'; readonly gapMs: number }
+  /** Each event after the first waits for `gate(index)`: a test decides when the next one leaves (in-process only). */
+  | { readonly kind: 'gated-stream'; readonly gate: (index: number) => Promise<void> }
   | { readonly kind: 'echo'; readonly status: number; readonly headers?: Record<string, string> }
   | {
       readonly kind: 'echo-mid-stream';
@@ -66,6 +68,8 @@ export interface FakeUpstream {
   readonly abortedByClient: number;
   /** The same count, wherever the fake runs. */
   abortedCount(): Promise<number>;
+  /** TCP connections accepted so far (in-process only): fewer than requests means keep-alive reuse. */
+  readonly connectionsAccepted: number;
   close(): Promise<void>;
 }
 
@@ -216,8 +220,10 @@ export const memoryFakeState = (): FakeState & {
 export const startFakeUpstream = async (routes: Record<string, WireRoute> = openAiRoutes): Promise<FakeUpstream> => {
   const state = memoryFakeState();
   const sockets = new Set<Socket>();
+  let connectionsAccepted = 0;
   const server: Server = createServer(answerAsFake(routes, state));
   server.on('connection', (socket) => {
+    connectionsAccepted += 1;
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
   });
@@ -239,6 +245,9 @@ export const startFakeUpstream = async (routes: Record<string, WireRoute> = open
       return state.aborted();
     },
     abortedCount: async () => state.aborted(),
+    get connectionsAccepted() {
+      return connectionsAccepted;
+    },
     close: async () => {
       for (const socket of sockets) socket.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -53,6 +53,9 @@ export const openRemoteFakeUpstream = async (
       return inProcessOnly('abortedByClient', 'abortedCount');
     },
     abortedCount: async () => ((await control('GET', `/${id}/aborted`)) as { count: number }).count,
+    get connectionsAccepted(): number {
+      throw new Error('connectionsAccepted counts the sockets of a fake in this process only.');
+    },
     close: async () => {
       await control('DELETE', `/${id}`);
     },

@@ -8,7 +8,7 @@ import type { ChatCompletionChunk } from '../../protocols/openai-chat/chat-compl
 import type { Channel } from '../../store/channels.js';
 import { noClientOptions, type ClientOptions } from '../../routing/channel-call.js';
 import { anthropicChannelBetas } from './anthropic-betas.js';
-import type { MessagesProvider } from '../messages-provider.js';
+import type { MessagesCall, MessagesProvider } from '../messages-provider.js';
 import type { ChatProvider } from '../provider.js';
 import {
   isSuccess,
@@ -126,6 +126,10 @@ export const anthropicChatProvider: ChatProvider = {
   },
 };
 
+/** Starts a native Messages stream; resolves once the upstream accepted it with an event stream. */
+export const openAnthropicMessagesStream = (call: MessagesCall): Promise<UpstreamResponse> =>
+  openStream(call, { ...withVerifiableThinking(call.request), model: call.upstreamModel, stream: true });
+
 /** The Messages API served natively: the client's body with the upstream's model name put in. */
 export const anthropicMessagesProvider: MessagesProvider = {
   async create(call) {
@@ -136,9 +140,7 @@ export const anthropicMessagesProvider: MessagesProvider = {
   },
 
   async stream(call) {
-    const body = withVerifiableThinking(call.request);
-    const response = await openStream(call, { ...body, model: call.upstreamModel, stream: true });
-    return anthropicEvents(response, call.timeouts.idleMs);
+    return anthropicEvents(await openAnthropicMessagesStream(call), call.timeouts.idleMs);
   },
 
   async countTokens(call) {

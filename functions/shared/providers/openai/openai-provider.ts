@@ -1,4 +1,9 @@
-import { readUpstreamText, sendUpstream, type UpstreamResponse } from '../../upstream/upstream-http.js';
+import {
+  markBodyComplete,
+  readUpstreamText,
+  sendUpstream,
+  type UpstreamResponse,
+} from '../../upstream/upstream-http.js';
 import { upstreamBrokenResponse, upstreamStatusError, UpstreamError } from '../../upstream/upstream-errors.js';
 import type { ChatCompletion, ChatCompletionChunk } from '../../protocols/openai-chat/chat-completion-result.js';
 import { readSse } from '../../upstream/read-sse.js';
@@ -53,11 +58,23 @@ const post = (call: ChatCall, body: ChatCompletionRequest) =>
     timeouts: call.timeouts,
   });
 
+/** The error an upstream's `{"error": …}` stream event stands for, if the event is one. */
+export const openAiStreamError = (payload: unknown): UpstreamError | undefined => {
+  const error = openAiErrorSchema.safeParse(payload);
+  if (!error.success || !error.data.error) return undefined;
+  return new UpstreamError(`The upstream provider failed mid-stream: ${error.data.error.message ?? 'unknown error'}`, {
+    status: 502,
+    code: 'upstream_error',
+    retryable: false,
+  });
+};
+
 async function* openAiChunks(response: UpstreamResponse, idleMs: number): AsyncGenerator<ChatCompletionChunk> {
   let done = false;
   for await (const event of readSse(response.body, idleMs)) {
     if (event.data === '[DONE]') {
       done = true;
+      markBodyComplete(response.body);
       break;
     }
     let payload: unknown;
@@ -66,23 +83,34 @@ async function* openAiChunks(response: UpstreamResponse, idleMs: number): AsyncG
     } catch {
       throw upstreamBrokenResponse('a stream event was not JSON');
     }
-    const error = openAiErrorSchema.safeParse(payload);
-    if (error.success && error.data.error) {
-      throw new UpstreamError(
-        `The upstream provider failed mid-stream: ${error.data.error.message ?? 'unknown error'}`,
-        {
-          status: 502,
-          code: 'upstream_error',
-          retryable: false,
-        },
-      );
-    }
+    const error = openAiStreamError(payload);
+    if (error) throw error;
     if (!openAiChunkSchema.safeParse(payload).success) throw upstreamBrokenResponse('a stream event had no choices');
     yield payload as ChatCompletionChunk;
   }
   if (!done) throw upstreamBrokenResponse('the stream ended before [DONE]');
-  response.body.resume();
 }
+
+/**
+ * Starts a streamed chat completion and resolves once the upstream accepted it with an event stream;
+ * rejects (before anything reached the client) otherwise.
+ */
+export const openOpenAiStream = async (call: ChatCall): Promise<UpstreamResponse> => {
+  // Usage is always asked for: the gateway needs it for accounting even when the client does not.
+  const response = await post(call, {
+    ...call.request,
+    model: call.upstreamModel,
+    stream: true,
+    stream_options: { ...call.request.stream_options, include_usage: true },
+  });
+  if (response.status < 200 || response.status >= 300) throw await openAiStatusError(response, call.timeouts.idleMs);
+  const contentType = String(response.headers['content-type'] ?? '');
+  if (!contentType.includes('text/event-stream')) {
+    response.body.resume();
+    throw upstreamBrokenResponse(`expected an event stream, got '${contentType || 'no content type'}'`);
+  }
+  return response;
+};
 
 export const openAiProvider: ChatProvider = {
   async complete(call) {
@@ -101,19 +129,6 @@ export const openAiProvider: ChatProvider = {
   },
 
   async stream(call) {
-    // Usage is always asked for: the gateway needs it for accounting even when the client does not.
-    const response = await post(call, {
-      ...call.request,
-      model: call.upstreamModel,
-      stream: true,
-      stream_options: { ...call.request.stream_options, include_usage: true },
-    });
-    if (response.status < 200 || response.status >= 300) throw await openAiStatusError(response, call.timeouts.idleMs);
-    const contentType = String(response.headers['content-type'] ?? '');
-    if (!contentType.includes('text/event-stream')) {
-      response.body.resume();
-      throw upstreamBrokenResponse(`expected an event stream, got '${contentType || 'no content type'}'`);
-    }
-    return openAiChunks(response, call.timeouts.idleMs);
+    return openAiChunks(await openOpenAiStream(call), call.timeouts.idleMs);
   },
 };

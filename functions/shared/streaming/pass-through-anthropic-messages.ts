@@ -1,0 +1,97 @@
+import type { EventSourceMessage } from 'eventsource-parser';
+import type { AnthropicUsage } from '../protocols/anthropic-messages/anthropic-messages-result.js';
+import { anthropicStreamError } from '../providers/anthropic/anthropic-stream.js';
+import { upstreamBrokenResponse } from '../upstream/upstream-errors.js';
+import { markBodyComplete, type UpstreamResponse } from '../upstream/upstream-http.js';
+import { frameEvent, passThroughEvents, stringMembers } from './pass-through-events.js';
+import type { PassThroughStream } from './pass-through-stream.js';
+
+export interface AnthropicMessagesPassThroughOptions {
+  /** The model id the client asked for, which replaces the upstream's in `message_start`. */
+  readonly publicModel: string;
+  readonly idleMs: number;
+  /** Told of the usage reported so far, at every `message_delta`. */
+  readonly onUsage: (usage: Partial<AnthropicUsage>) => void;
+}
+
+const ANSWER_TEXT = stringMembers(['text', 'partial_json', 'thinking']);
+
+interface WireEvent {
+  type?: unknown;
+  message?: { model?: unknown; usage?: Record<string, unknown> | null };
+  usage?: Record<string, unknown> | null;
+  error?: { type?: string | null; message?: string | null };
+}
+
+const numbersOf = (usage: Record<string, unknown> | null | undefined): Partial<AnthropicUsage> =>
+  Object.fromEntries(Object.entries(usage ?? {}).filter(([, value]) => typeof value === 'number'));
+
+/**
+ * An Anthropic Messages stream relayed to a Messages client as the upstream sent it. Only the events
+ * that carry what the gateway must change or read are parsed: `message_start` (the model name, input
+ * usage), `message_delta` (output usage) and `error`; the content deltas, which are nearly all of a
+ * stream, go on untouched. Event types newer than the gateway go on too: the client speaks the same
+ * protocol and its versioning policy asks clients to ignore what they do not know.
+ */
+export const anthropicMessagesPassThrough = (
+  response: UpstreamResponse,
+  options: AnthropicMessagesPassThroughOptions,
+): PassThroughStream => {
+  let stopped = false;
+  let usage: Partial<AnthropicUsage> = {};
+  let answerText = '';
+
+  const parsed = (data: string): WireEvent => {
+    try {
+      const payload: unknown = JSON.parse(data);
+      if (payload !== null && typeof payload === 'object') return payload as WireEvent;
+    } catch {
+      // reported below
+    }
+    throw upstreamBrokenResponse('a stream event was not JSON');
+  };
+
+  const step = ({ event, data }: EventSourceMessage): string | undefined => {
+    if (stopped || data === '') return undefined;
+    switch (event) {
+      case 'content_block_delta':
+        for (const match of data.matchAll(ANSWER_TEXT)) answerText += match[1];
+        return frameEvent(data, event);
+      case 'content_block_start':
+      case 'content_block_stop':
+      case 'ping':
+        return frameEvent(data, event);
+      case 'message_stop':
+        stopped = true;
+        markBodyComplete(response.body);
+        return frameEvent(data, event);
+      default:
+        break;
+    }
+    // The rest is parsed: events the gateway reads or changes, and any whose name is missing.
+    const payload = parsed(data);
+    const type = typeof payload.type === 'string' ? payload.type : event;
+    if (type === undefined) throw upstreamBrokenResponse('a stream event had no type');
+    if (type === 'error') throw anthropicStreamError(payload.error ?? {});
+    if (type === 'message_start' && payload.message) {
+      payload.message.model = options.publicModel;
+      usage = numbersOf(payload.message.usage);
+    }
+    if (type === 'message_delta') {
+      usage = { ...usage, ...numbersOf(payload.usage) };
+      options.onUsage(usage);
+    }
+    if (type === 'message_stop') {
+      stopped = true;
+      markBodyComplete(response.body);
+    }
+    if (type === 'content_block_delta') for (const match of data.matchAll(ANSWER_TEXT)) answerText += match[1];
+    return frameEvent(type === 'message_start' ? JSON.stringify(payload) : data, type);
+  };
+
+  async function* events() {
+    yield* passThroughEvents(response.body, options.idleMs, step, () => stopped);
+    if (!stopped) throw upstreamBrokenResponse('the stream ended before message_stop');
+  }
+  return { events: events(), completionText: () => answerText };
+};

@@ -1,0 +1,41 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+
+/** CPU time and peak memory of another process, read from /proc (Linux), and CPU pinning. */
+
+const clockTicksPerSecond = (() => {
+  try {
+    return Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' })) || 100;
+  } catch {
+    return 100;
+  }
+})();
+
+/** User + system CPU of a process in microseconds (fields 14 and 15 of /proc/PID/stat). */
+export const cpuMicros = (pid: number): number => {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) / clockTicksPerSecond) * 1e6;
+};
+
+/** The peak resident set of a process so far, in MB (VmHWM). */
+export const peakRssMb = (pid: number): number => {
+  const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return match ? Number(match[1]) / 1024 : Number.NaN;
+};
+
+/** Resets the peak resident set (writing 5 to clear_refs), so that a figure covers one phase. */
+export const resetPeakRss = (pid: number): void => {
+  try {
+    execFileSync('sh', ['-c', `echo 5 > /proc/${pid}/clear_refs`]);
+  } catch {
+    // Not permitted here: the peak then covers the whole run, which only overstates it.
+  }
+};
+
+export const hasTaskset = spawnSync('taskset', ['-c', '0', 'true']).status === 0;
+
+/** Pins a running process, every thread of it, to one CPU, when taskset is there. */
+export const pin = (pid: number, cpu: number): void => {
+  if (hasTaskset) spawnSync('taskset', ['-a', '-p', '-c', String(cpu), String(pid)], { stdio: 'ignore' });
+};

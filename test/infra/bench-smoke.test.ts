@@ -1,0 +1,32 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+
+/**
+ * `npm run bench` is not part of the suite (its figures need a quiet machine), but it must keep
+ * running: a few requests per phase, Portkey left out so that no install is attempted.
+ */
+test('the bench runs end to end with tiny settings and prints every target', async () => {
+  const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'test/bench/bench.ts'], {
+    env: {
+      ...process.env,
+      BENCH_PORTKEY: 'off',
+      BENCH_REQUESTS: '5',
+      BENCH_LOADED_REQUESTS: '40',
+      BENCH_STREAMS: '8',
+      BENCH_WARM_UP: '4',
+    },
+    timeout: 240_000,
+  });
+  expect(stdout).toContain('| CPU per request, c=32 |');
+  expect(stdout).toContain('Portkey: skipped (BENCH_PORTKEY=off)');
+  for (const target of [
+    '≤ 3× floor',
+    '≤ 4× floor',
+    'first byte adds ≤ 1 ms',
+    'p50 ≤ 0.5 ms',
+    'p99 ≤ 2 ms',
+    'RSS ≤ 150 MB',
+  ])
+    expect(stdout).toMatch(new RegExp(`(PASS|FAIL) +.*${target.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
+  expect(stdout).toMatch(/API Gateway emulation \(not paid on Lambda\): about \d/);
+}, 300_000);
