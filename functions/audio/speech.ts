@@ -6,7 +6,7 @@ import { withHeaders } from '../shared/accounting/with-headers.js';
 import { resolveUsableModel } from '../shared/catalog/resolve-model.js';
 import type { GatewayResponse } from '../shared/http/response.js';
 import { gatewayHandler } from '../shared/middleware/gateway-handler.js';
-import { speechProviders } from '../shared/providers/speech-providers.js';
+import { adapterOf } from '../shared/providers/provider-registry.js';
 import { orderChannels } from '../shared/routing/order-channels.js';
 import { abortError, noChannel } from '../shared/upstream/upstream-errors.js';
 import { upstreamCallFor } from '../shared/upstream/upstream-call.js';
@@ -65,7 +65,7 @@ export const speech = gatewayHandler(
   async (request): Promise<GatewayResponse> => {
     const { body, principal } = request;
     const model = await resolveUsableModel(principal, body.model);
-    const channels = orderChannels(model, 'speech', (channel) => speechProviders[channel.type] !== undefined);
+    const channels = orderChannels(model, 'speech');
     const meter = startMeter(request, model, 'speech', true);
     meter.usage(characterUsage(body.input.length));
     const upstreamCall = upstreamCallFor(request.signal);
@@ -81,7 +81,8 @@ export const speech = gatewayHandler(
       meter.admitted(admission);
       const { result: audio } = await withFailover(
         channels,
-        (candidate) => speechProviders[candidate.type]!.speak(channelCall(body, candidate, model, upstreamCall.signal)),
+        (candidate) =>
+          adapterOf(candidate.type, 'speech').speak(channelCall(body, candidate, model, upstreamCall.signal)),
         { signal: upstreamCall.signal, meter },
       );
       return withHeaders(

@@ -4,7 +4,6 @@ import { startMeter } from '../shared/accounting/request-meter.js';
 import { withHeaders } from '../shared/accounting/with-headers.js';
 import { resolveUsableModel } from '../shared/catalog/resolve-model.js';
 import { gatewayHandler } from '../shared/middleware/gateway-handler.js';
-import { chatProviders } from '../shared/providers/chat-providers.js';
 import { orderChannels } from '../shared/routing/order-channels.js';
 import { noChannel } from '../shared/upstream/upstream-errors.js';
 import { chatCompletionRequestSchema } from '../shared/protocols/openai-chat/chat-completion-request.js';
@@ -20,7 +19,7 @@ export const chatCompletions = gatewayHandler(
   async (request) => {
     const { body, principal } = request;
     const model = await resolveUsableModel(principal, body.model);
-    const channels = orderChannels(model, 'chat', (channel) => chatProviders[channel.type] !== undefined);
+    const channels = orderChannels(model, 'chat');
     const stream = body.stream === true;
     const meter = startMeter(request, model, 'chat', stream);
     try {

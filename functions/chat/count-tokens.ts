@@ -1,7 +1,7 @@
 import { resolveUsableModel } from '../shared/catalog/resolve-model.js';
 import { json } from '../shared/http/response.js';
 import { gatewayHandler } from '../shared/middleware/gateway-handler.js';
-import { messagesProviders } from '../shared/providers/messages-providers.js';
+import { adapterOf, hasAdapter } from '../shared/providers/provider-registry.js';
 import { orderChannels } from '../shared/routing/order-channels.js';
 import { UpstreamError } from '../shared/upstream/upstream-errors.js';
 import { channelCall } from '../shared/routing/channel-call.js';
@@ -9,7 +9,6 @@ import { withFailover } from '../shared/routing/with-failover.js';
 import { anthropicCountTokensRequestSchema } from '../shared/protocols/anthropic-messages/anthropic-messages-request.js';
 import { estimateAnthropicInput } from '../shared/protocols/anthropic-messages/estimate-anthropic-input.js';
 import { messagesUnsupported } from './messages.js';
-import { servesMessages } from './messages-channel.js';
 
 /**
  * POST /v1/messages/count_tokens: the upstream's own count where a channel speaks the Messages
@@ -26,14 +25,12 @@ export const countTokens = gatewayHandler(
   async ({ body, principal, signal, trace }) => {
     const model = await resolveUsableModel(principal, body.model);
     if (!model.endpoints.includes('messages')) throw messagesUnsupported(model.id);
-    const native = orderChannels(model, 'messages', servesMessages).filter(
-      (channel) => messagesProviders[channel.type] !== undefined,
-    );
+    const native = orderChannels(model, 'messages', (channel) => hasAdapter(channel.type, 'messages'));
     if (native.length > 0) {
       try {
         const { result } = await withFailover(
           native,
-          (channel) => messagesProviders[channel.type]!.countTokens(channelCall(body, channel, model, signal)),
+          (channel) => adapterOf(channel.type, 'messages').countTokens(channelCall(body, channel, model, signal)),
           { signal, meter: trace },
         );
         return json(200, { input_tokens: result });

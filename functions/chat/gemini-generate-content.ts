@@ -6,7 +6,7 @@ import { resolveUsableModel } from '../shared/catalog/resolve-model.js';
 import { unknownUrl } from '../shared/errors.js';
 import { json } from '../shared/http/response.js';
 import { gatewayHandler } from '../shared/middleware/gateway-handler.js';
-import { chatProviders } from '../shared/providers/chat-providers.js';
+import { adapterOf } from '../shared/providers/provider-registry.js';
 import { orderChannels } from '../shared/routing/order-channels.js';
 import { noChannel } from '../shared/upstream/upstream-errors.js';
 import { channelCall } from '../shared/routing/channel-call.js';
@@ -55,7 +55,7 @@ export const geminiGenerateContent = gatewayHandler(
         totalTokens: estimateTokens(chatRequest.messages.map((message) => contentText(message.content)).join('\n')),
       });
     }
-    const channels = orderChannels(model, 'chat', (channel) => chatProviders[channel.type] !== undefined);
+    const channels = orderChannels(model, 'chat');
     const meter = startMeter(request, model, 'chat', stream);
     try {
       if (channels.length === 0) throw noChannel(model.id, `/v1beta/models/${model.id}:${parsed.action}`);
@@ -75,7 +75,7 @@ export const geminiGenerateContent = gatewayHandler(
       const { result } = await withFailover(
         channels,
         (candidate) =>
-          chatProviders[candidate.type]!.complete(channelCall(chatRequest, candidate, model, request.signal)),
+          adapterOf(candidate.type, 'chat').complete(channelCall(chatRequest, candidate, model, request.signal)),
         { signal: request.signal, meter },
       );
       if (result.usage) meter.usage(toTokenUsage(result.usage));

@@ -1,6 +1,5 @@
 import type { CatalogModel } from '../shared/catalog/model-catalog.js';
-import { chatProviders } from '../shared/providers/chat-providers.js';
-import { messagesProviders } from '../shared/providers/messages-providers.js';
+import { adapterOf, providerRegistry } from '../shared/providers/provider-registry.js';
 import { channelCall } from '../shared/routing/channel-call.js';
 import type { AnthropicMessagesRequest } from '../shared/protocols/anthropic-messages/anthropic-messages-request.js';
 import type {
@@ -17,19 +16,15 @@ import { createChatToAnthropicStream } from '../shared/protocols/anthropic-messa
  * format, otherwise translated to chat and back. Either way the caller sees Anthropic shapes.
  */
 
-/** Whether a channel can serve /v1/messages at all (natively or through chat). */
-export const servesMessages = (channel: Channel) =>
-  messagesProviders[channel.type] !== undefined || chatProviders[channel.type] !== undefined;
-
 export const createMessage = async (
   body: AnthropicMessagesRequest,
   channel: Channel,
   model: CatalogModel,
   signal: AbortSignal,
 ): Promise<AnthropicMessage> => {
-  const native = messagesProviders[channel.type];
+  const native = providerRegistry[channel.type].messages;
   if (native) return native.create(channelCall(body, channel, model, signal));
-  const completion = await chatProviders[channel.type]!.complete(
+  const completion = await adapterOf(channel.type, 'chat').complete(
     channelCall(anthropicToChatRequest(body), channel, model, signal),
   );
   return chatToAnthropicMessage(completion, model.id);
@@ -42,9 +37,9 @@ export const streamMessageEvents = async (
   signal: AbortSignal,
   inputTokens: number,
 ): Promise<AsyncIterable<AnthropicStreamEvent>> => {
-  const native = messagesProviders[channel.type];
+  const native = providerRegistry[channel.type].messages;
   if (native) return native.stream(channelCall(body, channel, model, signal));
-  const chunks = await chatProviders[channel.type]!.stream(
+  const chunks = await adapterOf(channel.type, 'chat').stream(
     channelCall(anthropicToChatRequest(body), channel, model, signal),
   );
   const translator = createChatToAnthropicStream({ model: model.id, inputTokens });

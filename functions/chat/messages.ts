@@ -10,7 +10,7 @@ import { noChannel } from '../shared/upstream/upstream-errors.js';
 import { withFailover } from '../shared/routing/with-failover.js';
 import { anthropicMessagesRequestSchema } from '../shared/protocols/anthropic-messages/anthropic-messages-request.js';
 import { estimateAnthropicInput } from '../shared/protocols/anthropic-messages/estimate-anthropic-input.js';
-import { createMessage, servesMessages } from './messages-channel.js';
+import { createMessage } from './messages-channel.js';
 import { streamMessages } from './messages-stream.js';
 import { anthropicTokenUsage } from '../shared/protocols/anthropic-messages/messages-usage.js';
 
@@ -34,7 +34,7 @@ export const messages = gatewayHandler(
     const { body, principal } = request;
     const model = await resolveUsableModel(principal, body.model);
     if (!model.endpoints.includes('messages')) throw messagesUnsupported(model.id);
-    const channels = orderChannels(model, 'messages', servesMessages);
+    const channels = orderChannels(model, 'messages');
     const stream = body.stream === true;
     const meter = startMeter(request, model, 'messages', stream);
     try {

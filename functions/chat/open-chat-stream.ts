@@ -1,6 +1,6 @@
 import type { RequestMeter } from '../shared/accounting/request-meter.js';
 import type { CatalogModel } from '../shared/catalog/model-catalog.js';
-import { chatProviders } from '../shared/providers/chat-providers.js';
+import { adapterOf } from '../shared/providers/provider-registry.js';
 import { upstreamCallFor } from '../shared/upstream/upstream-call.js';
 import { channelCall } from '../shared/routing/channel-call.js';
 import { withFailover } from '../shared/routing/with-failover.js';
@@ -32,7 +32,8 @@ export const openChatStream = async (
   const upstreamCall = upstreamCallFor(client);
   const { result } = await withFailover(
     channels,
-    (candidate) => chatProviders[candidate.type]!.stream(channelCall(request, candidate, model, upstreamCall.signal)),
+    (candidate) =>
+      adapterOf(candidate.type, 'chat').stream(channelCall(request, candidate, model, upstreamCall.signal)),
     { signal: upstreamCall.signal, meter },
   );
   let text = '';

@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { channelCall } from '../shared/routing/channel-call.js';
 import type { CatalogModel } from '../shared/catalog/model-catalog.js';
-import { chatProviders } from '../shared/providers/chat-providers.js';
-import { responsesProviders } from '../shared/providers/responses-providers.js';
+import { adapterOf, hasAdapter } from '../shared/providers/provider-registry.js';
 import { orderChannels } from '../shared/routing/order-channels.js';
 import type { ResponsesRequest } from '../shared/protocols/openai-responses/responses-request.js';
 import type { ResponseObject, ResponseStreamEvent } from '../shared/protocols/openai-responses/responses-result.js';
@@ -19,17 +18,12 @@ import { toChatRequest } from '../shared/protocols/openai-responses/responses-to
  * endpoint list allows `responses`; otherwise by translation to chat when it serves chat.
  */
 export const isNative = (channel: Channel): boolean =>
-  responsesProviders[channel.type] !== undefined &&
-  (channel.endpoints === null || channel.endpoints.includes('responses'));
+  hasAdapter(channel.type, 'responses') && (channel.endpoints === null || channel.endpoints.includes('responses'));
 
 /** Native channels and chat channels in one order: priority first, native before translated among equals. */
 export const responsesChannels = (model: CatalogModel): Channel[] => {
   const native = orderChannels(model, 'responses', isNative);
-  const translated = orderChannels(
-    model,
-    'chat',
-    (channel) => !isNative(channel) && chatProviders[channel.type] !== undefined,
-  );
+  const translated = orderChannels(model, 'chat', (channel) => !isNative(channel));
   return [...native, ...translated].sort((a, b) => b.priority - a.priority);
 };
 
@@ -49,11 +43,11 @@ export const createOn = async (
   signal: AbortSignal,
 ): Promise<ResponseObject> => {
   if (isNative(channel)) {
-    const response = await responsesProviders[channel.type]!.create(channelCall(request, channel, model, signal));
+    const response = await adapterOf(channel.type, 'responses').create(channelCall(request, channel, model, signal));
     response.model = model.id;
     return response;
   }
-  const completion = await chatProviders[channel.type]!.complete(
+  const completion = await adapterOf(channel.type, 'chat').complete(
     channelCall(toChatRequest({ ...request, stream: false }), channel, model, signal),
   );
   return fromChatCompletion(completion, context);
@@ -75,12 +69,12 @@ export const streamOn = async (
   signal: AbortSignal,
 ): Promise<AsyncIterable<ResponseStreamEvent>> => {
   if (isNative(channel)) {
-    const events = await responsesProviders[channel.type]!.stream(channelCall(request, channel, model, signal));
+    const events = await adapterOf(channel.type, 'responses').stream(channelCall(request, channel, model, signal));
     return (async function* nativeEvents() {
       for await (const event of events) yield withPublicModel(event, model.id);
     })();
   }
-  const chunks = await chatProviders[channel.type]!.stream(
+  const chunks = await adapterOf(channel.type, 'chat').stream(
     channelCall(toChatRequest({ ...request, stream: true }), channel, model, signal),
   );
   return responsesEventsFromChat(chunks, context);

@@ -5,7 +5,7 @@ import { withHeaders } from '../shared/accounting/with-headers.js';
 import { resolveUsableModel } from '../shared/catalog/resolve-model.js';
 import { json } from '../shared/http/response.js';
 import { gatewayHandler } from '../shared/middleware/gateway-handler.js';
-import { embeddingsProviders } from '../shared/providers/embeddings-providers.js';
+import { adapterOf } from '../shared/providers/provider-registry.js';
 import { orderChannels } from '../shared/routing/order-channels.js';
 import { noChannel } from '../shared/upstream/upstream-errors.js';
 import { channelCall } from '../shared/routing/channel-call.js';
@@ -18,7 +18,7 @@ export const embeddings = gatewayHandler(
   async (request) => {
     const { body, principal } = request;
     const model = await resolveUsableModel(principal, body.model);
-    const channels = orderChannels(model, 'embeddings', (channel) => embeddingsProviders[channel.type] !== undefined);
+    const channels = orderChannels(model, 'embeddings');
     const meter = startMeter(request, model, 'embeddings', false);
     try {
       if (channels.length === 0) throw noChannel(model.id, '/v1/embeddings');
@@ -35,7 +35,8 @@ export const embeddings = gatewayHandler(
       meter.admitted(admission);
       const { result } = await withFailover(
         channels,
-        (candidate) => embeddingsProviders[candidate.type]!.embed(channelCall(body, candidate, model, request.signal)),
+        (candidate) =>
+          adapterOf(candidate.type, 'embeddings').embed(channelCall(body, candidate, model, request.signal)),
         { signal: request.signal, meter },
       );
       const promptTokens = result.usage?.prompt_tokens ?? 0;

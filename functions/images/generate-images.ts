@@ -5,7 +5,7 @@ import { withHeaders } from '../shared/accounting/with-headers.js';
 import { resolveUsableModel } from '../shared/catalog/resolve-model.js';
 import { json } from '../shared/http/response.js';
 import { gatewayHandler } from '../shared/middleware/gateway-handler.js';
-import { imagesProviders } from '../shared/providers/images-providers.js';
+import { adapterOf } from '../shared/providers/provider-registry.js';
 import { orderChannels } from '../shared/routing/order-channels.js';
 import { noChannel } from '../shared/upstream/upstream-errors.js';
 import { channelCall } from '../shared/routing/channel-call.js';
@@ -51,7 +51,7 @@ export const generateImages = gatewayHandler(
   async (request) => {
     const { body, principal } = request;
     const model = await resolveUsableModel(principal, body.model);
-    const channels = orderChannels(model, 'images', (channel) => imagesProviders[channel.type] !== undefined);
+    const channels = orderChannels(model, 'images');
     const meter = startMeter(request, model, 'images', false);
     try {
       if (channels.length === 0) throw noChannel(model.id, '/v1/images/generations');
@@ -65,7 +65,8 @@ export const generateImages = gatewayHandler(
       meter.admitted(admission);
       const { result } = await withFailover(
         channels,
-        (candidate) => imagesProviders[candidate.type]!.generate(channelCall(body, candidate, model, request.signal)),
+        (candidate) =>
+          adapterOf(candidate.type, 'images').generate(channelCall(body, candidate, model, request.signal)),
         { signal: request.signal, meter },
       );
       meter.usage(imageUsage(result, body.prompt));

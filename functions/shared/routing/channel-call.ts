@@ -1,18 +1,10 @@
 import type { CatalogModel } from '../catalog/model-catalog.js';
+import type { ChannelCall } from '../providers/channel-call.js';
 import type { Channel } from '../store/channels.js';
 import { upstreamModelName } from './order-channels.js';
-import { channelTimeouts, type UpstreamTimeouts } from '../upstream/upstream-http.js';
+import { channelTimeouts } from '../upstream/upstream-http.js';
 
-/** One call to one channel, as every provider takes it: the request under the upstream's model name. */
-export interface ChannelCall<Request> {
-  readonly request: Request;
-  readonly upstreamModel: string;
-  readonly channel: Channel;
-  /** Aborted when the client goes away. */
-  readonly signal: AbortSignal;
-  readonly timeouts: UpstreamTimeouts;
-}
-
+/** The call a provider gets for a channel chosen by the router: the upstream's model name and timeouts put in. */
 export const channelCall = <Request>(
   request: Request,
   channel: Channel,
