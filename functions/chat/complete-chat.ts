@@ -1,4 +1,4 @@
-import type { RequestMeter } from '../shared/accounting/request-meter.js';
+import type { RequestMeter } from '../shared/middleware/request-meter.js';
 import type { CatalogModel } from '../shared/catalog/model-catalog.js';
 import { json, type GatewayResponse } from '../shared/http/response.js';
 import { adapterOf } from '../shared/providers/provider-registry.js';

@@ -1,14 +1,11 @@
-import { admit } from '../shared/accounting/admission.js';
 import { contentText, estimateTokens } from '../shared/accounting/estimate-tokens.js';
-import { startMeter } from '../shared/accounting/request-meter.js';
-import { withHeaders } from '../shared/accounting/with-headers.js';
 import { resolveUsableModel } from '../shared/catalog/resolve-model.js';
 import { unknownUrl } from '../shared/errors.js';
 import { json } from '../shared/http/response.js';
 import { gatewayHandler } from '../shared/middleware/gateway-handler.js';
+import { meteredRequest } from '../shared/middleware/metered-request.js';
 import { adapterOf } from '../shared/providers/provider-registry.js';
 import { orderChannels } from '../shared/routing/order-channels.js';
-import { noChannel } from '../shared/upstream/upstream-errors.js';
 import { channelCall } from '../shared/routing/channel-call.js';
 import { withFailover } from '../shared/routing/with-failover.js';
 import { toTokenUsage } from '../shared/protocols/openai-chat/chat-completion-result.js';
@@ -56,22 +53,21 @@ export const geminiGenerateContent = gatewayHandler(
       });
     }
     const channels = orderChannels(model, 'chat');
-    const meter = startMeter(request, model, 'chat', stream);
-    try {
-      if (channels.length === 0) throw noChannel(model.id, `/v1beta/models/${model.id}:${parsed.action}`);
-      const admission = await admit(principal, {
-        model,
+    const plan = {
+      model,
+      endpoint: 'chat',
+      stream,
+      channels,
+      path: `/v1beta/models/${model.id}:${parsed.action}`,
+      admission: {
         promptTokens: estimateTokens(chatRequest.messages.map((message) => contentText(message.content)).join('\n')),
         maxOutputTokens: chatRequest.max_completion_tokens ?? chatRequest.max_tokens,
         request: body,
         choices: chatRequest.n,
-      });
-      meter.admitted(admission);
-      if (stream)
-        return withHeaders(
-          await streamGeminiContent(chatRequest, model, channels, meter, request.signal),
-          admission.headers,
-        );
+      },
+    } as const;
+    return meteredRequest(request, plan, async (meter) => {
+      if (stream) return streamGeminiContent(chatRequest, model, channels, meter, request.signal);
       const { result } = await withFailover(
         channels,
         (candidate) =>
@@ -79,11 +75,7 @@ export const geminiGenerateContent = gatewayHandler(
         { signal: request.signal, meter },
       );
       if (result.usage) meter.usage(toTokenUsage(result.usage));
-      request.defer(meter.record('success', 200));
-      return withHeaders(json(200, chatToGeminiResponse(result, model.id)), admission.headers);
-    } catch (error) {
-      request.defer(meter.failed(error));
-      throw error;
-    }
+      return json(200, chatToGeminiResponse(result, model.id));
+    });
   },
 );

@@ -1,4 +1,4 @@
-import type { RequestMeter } from '../shared/accounting/request-meter.js';
+import type { RequestMeter } from '../shared/middleware/request-meter.js';
 import { estimateTokens } from '../shared/accounting/estimate-tokens.js';
 import type { CatalogModel } from '../shared/catalog/model-catalog.js';
 import { errorBody, toGatewayError } from '../shared/http/error-response.js';

@@ -1,4 +1,4 @@
-import type { RequestMeter } from '../shared/accounting/request-meter.js';
+import type { RequestMeter } from '../shared/middleware/request-meter.js';
 import type { CatalogModel } from '../shared/catalog/model-catalog.js';
 import { adapterOf } from '../shared/providers/provider-registry.js';
 import { upstreamCallFor } from '../shared/upstream/upstream-call.js';

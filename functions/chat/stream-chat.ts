@@ -1,5 +1,5 @@
 import { estimateChatUsage } from '../shared/accounting/estimate-tokens.js';
-import type { RequestMeter } from '../shared/accounting/request-meter.js';
+import type { RequestMeter } from '../shared/middleware/request-meter.js';
 import type { CatalogModel } from '../shared/catalog/model-catalog.js';
 import type { GatewayResponse } from '../shared/http/response.js';
 import type { ChatCompletionRequest } from '../shared/protocols/openai-chat/chat-completion-request.js';
