@@ -11,7 +11,7 @@ import { abortError } from '../shared/upstream/upstream-errors.js';
 import { upstreamCallFor } from '../shared/upstream/upstream-call.js';
 import { channelCall } from '../shared/routing/channel-call.js';
 import { withFailover } from '../shared/routing/with-failover.js';
-import type { TokenUsage } from '../shared/protocols/openai-chat/chat-completion-result.js';
+import type { TokenUsage } from '../shared/accounting/token-usage.js';
 import { speechRequestSchema } from '../shared/schemas/speech-request.js';
 
 /**

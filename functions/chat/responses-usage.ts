@@ -1,5 +1,5 @@
 import { estimateTokens } from '../shared/accounting/estimate-tokens.js';
-import type { TokenUsage } from '../shared/protocols/openai-chat/chat-completion-result.js';
+import type { TokenUsage } from '../shared/accounting/token-usage.js';
 import type { ResponsesRequest } from '../shared/protocols/openai-responses/responses-request.js';
 import type { ResponsesUsage } from '../shared/protocols/openai-responses/responses-result.js';
 

@@ -7,7 +7,7 @@ import { adapterOf } from '../shared/providers/provider-registry.js';
 import { orderChannels } from '../shared/routing/order-channels.js';
 import { channelCall } from '../shared/routing/channel-call.js';
 import { withFailover } from '../shared/routing/with-failover.js';
-import type { TokenUsage } from '../shared/protocols/openai-chat/chat-completion-result.js';
+import type { TokenUsage } from '../shared/accounting/token-usage.js';
 import { imagesRequestSchema, type ImagesResult } from '../shared/schemas/images-request.js';
 
 /**

@@ -2,7 +2,7 @@ import { admit, type AdmissionInput } from '../accounting/admission.js';
 import { withHeaders } from '../accounting/with-headers.js';
 import type { CatalogModel } from '../catalog/model-catalog.js';
 import type { GatewayResponse } from '../http/response.js';
-import type { TokenUsage } from '../protocols/openai-chat/chat-completion-result.js';
+import type { TokenUsage } from '../accounting/token-usage.js';
 import type { Channel, EndpointKind } from '../store/channels.js';
 import { noChannel } from '../upstream/upstream-errors.js';
 import type { GatewayRequest } from './gateway-handler.js';

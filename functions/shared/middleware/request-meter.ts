@@ -6,7 +6,7 @@ import { toGatewayError } from '../http/error-response.js';
 import { FunctionTimeoutError } from './function-deadline.js';
 import type { GatewayRequest } from './gateway-handler.js';
 import { ClientAbortedError, UpstreamError } from '../upstream/upstream-errors.js';
-import type { TokenUsage } from '../protocols/openai-chat/chat-completion-result.js';
+import type { TokenUsage } from '../accounting/token-usage.js';
 import type { StreamOutcome } from '../streaming/sse-response.js';
 import type { Channel, EndpointKind } from '../store/channels.js';
 

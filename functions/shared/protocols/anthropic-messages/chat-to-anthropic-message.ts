@@ -1,7 +1,7 @@
-import { toAnthropicStopReason } from '../../providers/anthropic/map-anthropic-stop-reason.js';
+import { toAnthropicStopReason } from './anthropic-stop-reason.js';
+import { parseToolInput } from '../openai-chat/tool-arguments.js';
 import type { AnthropicMessage, AnthropicResponseBlock, AnthropicUsage } from './anthropic-messages-result.js';
 import type { ChatCompletion, ChatUsage } from '../openai-chat/chat-completion-result.js';
-import { parseNestedJson } from '../../http/json-depth.js';
 
 /** OpenAI usage as Anthropic's: cached input is counted apart from `input_tokens`. */
 export const toAnthropicUsage = (usage: ChatUsage | null | undefined): AnthropicUsage => {
@@ -12,16 +12,6 @@ export const toAnthropicUsage = (usage: ChatUsage | null | undefined): Anthropic
     cache_creation_input_tokens: 0,
     cache_read_input_tokens: cached,
   };
-};
-
-/** A tool call's JSON-string arguments as Anthropic's `input` object. */
-export const parseToolInput = (text: string): unknown => {
-  try {
-    const parsed: unknown = parseNestedJson(text || '{}');
-    return parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? parsed : {};
-  } catch {
-    return {};
-  }
 };
 
 export const anthropicMessageId = (upstreamId: string) =>

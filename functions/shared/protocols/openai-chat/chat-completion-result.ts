@@ -1,3 +1,4 @@
+import type { TokenUsage } from '../../accounting/token-usage.js';
 /** The chat completion result and stream chunk shapes (OpenAI wire format) the gateway emits. */
 
 export interface ChatUsage {
@@ -73,17 +74,6 @@ export interface ChatCompletionChunk {
   usage?: ChatUsage | null;
   system_fingerprint?: string;
   [extra: string]: unknown;
-}
-
-/** Token counts as the accounting layer records them. */
-export interface TokenUsage {
-  readonly promptTokens: number;
-  readonly completionTokens: number;
-  readonly totalTokens: number;
-  readonly cachedTokens: number;
-  readonly reasoningTokens: number;
-  /** `upstream` when the provider reported the counts, `estimate` when the gateway counted. */
-  readonly source: 'upstream' | 'estimate';
 }
 
 export const toTokenUsage = (usage: ChatUsage): TokenUsage => ({
