@@ -3,12 +3,14 @@ import { estimateTokens } from '../shared/accounting/estimate-tokens.js';
 import type { CatalogModel } from '../shared/catalog/model-catalog.js';
 import { errorBody, toGatewayError } from '../shared/http/error-response.js';
 import type { GatewayResponse } from '../shared/http/response.js';
-import { upstreamCallFor } from '../shared/upstream/upstream-call.js';
-import { withFailover } from '../shared/routing/with-failover.js';
+import { meteredStream } from '../shared/middleware/metered-stream.js';
 import type { AnthropicMessagesRequest } from '../shared/protocols/anthropic-messages/anthropic-messages-request.js';
-import type { AnthropicUsage } from '../shared/protocols/anthropic-messages/anthropic-messages-result.js';
+import type {
+  AnthropicStreamEvent,
+  AnthropicUsage,
+} from '../shared/protocols/anthropic-messages/anthropic-messages-result.js';
 import type { Channel } from '../shared/store/channels.js';
-import { SseStream, sseResponse, type OutgoingEvent } from '../shared/streaming/sse-response.js';
+import type { OutgoingEvent } from '../shared/streaming/sse-response.js';
 import { streamMessageEvents } from './messages-channel.js';
 import { anthropicTokenUsage } from '../shared/protocols/anthropic-messages/messages-usage.js';
 
@@ -19,7 +21,7 @@ const definedEntries = (usage: object | null | undefined) =>
  * A streamed Messages answer: Anthropic's named events (`event: <type>`), under the public model id,
  * forwarded as they arrive; a failure mid-stream becomes one `error` event in Anthropic's envelope.
  */
-export const streamMessages = async (
+export const streamMessages = (
   body: AnthropicMessagesRequest,
   model: CatalogModel,
   channels: readonly Channel[],
@@ -27,16 +29,9 @@ export const streamMessages = async (
   client: AbortSignal,
   inputTokens: number,
 ): Promise<GatewayResponse> => {
-  const upstreamCall = upstreamCallFor(client);
-  const { result: events } = await withFailover(
-    channels,
-    (candidate) => streamMessageEvents(body, candidate, model, upstreamCall.signal, inputTokens),
-    { signal: upstreamCall.signal, meter },
-  );
-
   let usage: Partial<AnthropicUsage> = {};
   let outputText = '';
-  async function* clientEvents(): AsyncGenerator<OutgoingEvent> {
+  async function* clientEvents(events: AsyncIterable<AnthropicStreamEvent>): AsyncGenerator<OutgoingEvent> {
     for await (const event of events) {
       switch (event.type) {
         case 'message_start':
@@ -59,12 +54,14 @@ export const streamMessages = async (
     }
   }
 
-  const stream = new SseStream(clientEvents(), {
-    abort: () => upstreamCall.abort(),
-    onFinish: meter.recordWhenStreamEnds(() =>
+  return meteredStream({
+    channels,
+    meter,
+    client,
+    open: (channel, signal) => streamMessageEvents(body, channel, model, signal, inputTokens),
+    toClient: clientEvents,
+    estimate: () =>
       anthropicTokenUsage({ input_tokens: inputTokens, output_tokens: estimateTokens(outputText) }, 'estimate'),
-    ),
-    errorEvent: (error) => ({ event: 'error', data: errorBody(toGatewayError(error), 'anthropic') }),
+    framing: { errorEvent: (error) => ({ event: 'error', data: errorBody(toGatewayError(error), 'anthropic') }) },
   });
-  return sseResponse(stream);
 };

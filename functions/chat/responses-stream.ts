@@ -1,14 +1,13 @@
 import type { CatalogModel } from '../shared/catalog/model-catalog.js';
 import { toGatewayError } from '../shared/http/error-response.js';
 import type { GatewayResponse } from '../shared/http/response.js';
+import { meteredStream } from '../shared/middleware/metered-stream.js';
 import type { RequestMeter } from '../shared/middleware/request-meter.js';
 import type { ResponsesRequest } from '../shared/protocols/openai-responses/responses-request.js';
 import type { ResponseStreamEvent, ResponsesUsage } from '../shared/protocols/openai-responses/responses-result.js';
 import type { ResponseContext } from '../shared/protocols/openai-responses/responses-from-chat.js';
-import { withFailover } from '../shared/routing/with-failover.js';
 import type { Channel } from '../shared/store/channels.js';
-import { SseStream, sseResponse, type OutgoingEvent } from '../shared/streaming/sse-response.js';
-import { upstreamCallFor } from '../shared/upstream/upstream-call.js';
+import type { OutgoingEvent } from '../shared/streaming/sse-response.js';
 import { streamOn } from './responses-relay.js';
 import { estimateResponsesUsage, responsesTokenUsage } from './responses-usage.js';
 
@@ -16,23 +15,17 @@ import { estimateResponsesUsage, responsesTokenUsage } from './responses-usage.j
  * A streamed /v1/responses answer: typed events from the first channel that starts a stream, the
  * usage they report metered, and a failure after the first event sent as one `error` event.
  */
-export const streamResponse = async (
+export const streamResponse = (
   body: ResponsesRequest,
   context: ResponseContext,
   model: CatalogModel,
   channels: readonly Channel[],
   meter: RequestMeter,
-  signal: AbortSignal,
+  client: AbortSignal,
 ): Promise<GatewayResponse> => {
-  const upstreamCall = upstreamCallFor(signal);
-  const { result: events } = await withFailover(
-    channels,
-    (candidate) => streamOn(candidate, body, context, model, upstreamCall.signal),
-    { signal: upstreamCall.signal, meter },
-  );
   let outputText = '';
   let lastSequence = -1;
-  async function* clientEvents(): AsyncGenerator<OutgoingEvent> {
+  async function* clientEvents(events: AsyncIterable<ResponseStreamEvent>): AsyncGenerator<OutgoingEvent> {
     for await (const event of events) {
       if (typeof event.delta === 'string') outputText += event.delta;
       const usage = (event.response as { usage?: ResponsesUsage | null } | undefined)?.usage;
@@ -41,21 +34,26 @@ export const streamResponse = async (
       yield { event: event.type, data: event };
     }
   }
-  const sse = new SseStream(clientEvents(), {
-    abort: () => upstreamCall.abort(),
-    onFinish: meter.recordWhenStreamEnds(() => estimateResponsesUsage(body, outputText)),
-    // A failure after the first event: one `error` event (the SDK raises it), then the end.
-    errorEvent: (error): OutgoingEvent => {
-      const failure = toGatewayError(error);
-      const data: ResponseStreamEvent = {
-        type: 'error',
-        sequence_number: lastSequence + 1,
-        code: failure.code ?? failure.type,
-        message: failure.expose ? failure.message : 'The server had an error while processing your request.',
-        param: failure.param,
-      };
-      return { event: 'error', data };
+  return meteredStream({
+    channels,
+    meter,
+    client,
+    open: (channel, upstreamSignal) => streamOn(channel, body, context, model, upstreamSignal),
+    toClient: clientEvents,
+    estimate: () => estimateResponsesUsage(body, outputText),
+    framing: {
+      // A failure after the first event: one `error` event (the SDK raises it), then the end.
+      errorEvent: (error): OutgoingEvent => {
+        const failure = toGatewayError(error);
+        const data: ResponseStreamEvent = {
+          type: 'error',
+          sequence_number: lastSequence + 1,
+          code: failure.code ?? failure.type,
+          message: failure.expose ? failure.message : 'The server had an error while processing your request.',
+          param: failure.param,
+        };
+        return { event: 'error', data };
+      },
     },
   });
-  return sseResponse(sse);
 };
