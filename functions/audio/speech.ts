@@ -5,7 +5,7 @@ import { resolveUsableModel } from '../shared/catalog/resolve-model.js';
 import type { GatewayResponse } from '../shared/http/response.js';
 import { gatewayHandler } from '../shared/middleware/gateway-handler.js';
 import { meteredRequest } from '../shared/middleware/metered-request.js';
-import { adapterOf } from '../shared/providers/provider-registry.js';
+import { speechAdapterOf } from '../shared/providers/speech-adapters.js';
 import { orderChannels } from '../shared/routing/order-channels.js';
 import { abortError } from '../shared/upstream/upstream-errors.js';
 import { upstreamCallFor } from '../shared/upstream/upstream-call.js';
@@ -79,8 +79,7 @@ export const speech = gatewayHandler(
       const upstreamCall = upstreamCallFor(request.signal);
       const { result: audio } = await withFailover(
         channels,
-        (candidate) =>
-          adapterOf(candidate.type, 'speech').speak(channelCall(body, candidate, model, upstreamCall.signal)),
+        (candidate) => speechAdapterOf(candidate.type).speak(channelCall(body, candidate, model, upstreamCall.signal)),
         { signal: upstreamCall.signal, meter },
       );
       return {

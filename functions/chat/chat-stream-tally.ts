@@ -1,7 +1,7 @@
 import type { RequestMeter } from '../shared/middleware/request-meter.js';
 import type { ChatCompletionRequest } from '../shared/protocols/openai-chat/chat-completion-request.js';
 import { toTokenUsage, type ChatCompletionChunk } from '../shared/protocols/openai-chat/chat-completion-result.js';
-import { adapterOf } from '../shared/providers/provider-registry.js';
+import { chatAdapterOf } from '../shared/providers/chat-adapters.js';
 import { channelCall } from '../shared/routing/channel-call.js';
 import type { CatalogModel } from '../shared/catalog/model-catalog.js';
 import type { Channel } from '../shared/store/channels.js';
@@ -10,7 +10,7 @@ import type { Channel } from '../shared/store/channels.js';
 export const openChatOn =
   (request: ChatCompletionRequest, model: CatalogModel) =>
   (channel: Channel, signal: AbortSignal): Promise<AsyncIterable<ChatCompletionChunk>> =>
-    adapterOf(channel.type, 'chat').stream(channelCall(request, channel, model, signal));
+    chatAdapterOf(channel.type).stream(channelCall(request, channel, model, signal));
 
 /**
  * Reads chat chunks on their way to the client: reported usage goes to the meter, and the answer

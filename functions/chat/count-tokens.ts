@@ -1,7 +1,8 @@
 import { resolveUsableModel } from '../shared/catalog/resolve-model.js';
 import { json } from '../shared/http/response.js';
 import { gatewayHandler } from '../shared/middleware/gateway-handler.js';
-import { adapterOf, hasAdapter } from '../shared/providers/provider-registry.js';
+import { hasAdapter } from '../shared/providers/provider-capabilities.js';
+import { messagesAdapterOf } from '../shared/providers/messages-adapters.js';
 import { orderChannels } from '../shared/routing/order-channels.js';
 import { UpstreamError } from '../shared/upstream/upstream-errors.js';
 import { channelCall } from '../shared/routing/channel-call.js';
@@ -30,7 +31,7 @@ export const countTokens = gatewayHandler(
       try {
         const { result } = await withFailover(
           native,
-          (channel) => adapterOf(channel.type, 'messages').countTokens(channelCall(body, channel, model, signal)),
+          (channel) => messagesAdapterOf(channel.type).countTokens(channelCall(body, channel, model, signal)),
           { signal, meter: trace },
         );
         return json(200, { input_tokens: result });

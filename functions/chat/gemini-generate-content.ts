@@ -4,7 +4,7 @@ import { unknownUrl } from '../shared/errors.js';
 import { json } from '../shared/http/response.js';
 import { gatewayHandler } from '../shared/middleware/gateway-handler.js';
 import { meteredRequest } from '../shared/middleware/metered-request.js';
-import { adapterOf } from '../shared/providers/provider-registry.js';
+import { chatAdapterOf } from '../shared/providers/chat-adapters.js';
 import { orderChannels } from '../shared/routing/order-channels.js';
 import { channelCall } from '../shared/routing/channel-call.js';
 import { withFailover } from '../shared/routing/with-failover.js';
@@ -71,7 +71,7 @@ export const geminiGenerateContent = gatewayHandler(
       const { result } = await withFailover(
         channels,
         (candidate) =>
-          adapterOf(candidate.type, 'chat').complete(channelCall(chatRequest, candidate, model, request.signal)),
+          chatAdapterOf(candidate.type).complete(channelCall(chatRequest, candidate, model, request.signal)),
         { signal: request.signal, meter },
       );
       if (result.usage) meter.usage(toTokenUsage(result.usage));

@@ -1,5 +1,7 @@
 import type { CatalogModel } from '../shared/catalog/model-catalog.js';
-import { adapterOf, providerRegistry } from '../shared/providers/provider-registry.js';
+import { hasAdapter } from '../shared/providers/provider-capabilities.js';
+import { chatAdapterOf } from '../shared/providers/chat-adapters.js';
+import { messagesAdapterOf } from '../shared/providers/messages-adapters.js';
 import { channelCall } from '../shared/routing/channel-call.js';
 import type { AnthropicMessagesRequest } from '../shared/protocols/anthropic-messages/anthropic-messages-request.js';
 import type {
@@ -22,9 +24,9 @@ export const createMessage = async (
   model: CatalogModel,
   signal: AbortSignal,
 ): Promise<AnthropicMessage> => {
-  const native = providerRegistry[channel.type].messages;
-  if (native) return native.create(channelCall(body, channel, model, signal));
-  const completion = await adapterOf(channel.type, 'chat').complete(
+  if (hasAdapter(channel.type, 'messages'))
+    return messagesAdapterOf(channel.type).create(channelCall(body, channel, model, signal));
+  const completion = await chatAdapterOf(channel.type).complete(
     channelCall(anthropicToChatRequest(body), channel, model, signal),
   );
   return chatToAnthropicMessage(completion, model.id);
@@ -37,9 +39,9 @@ export const streamMessageEvents = async (
   signal: AbortSignal,
   inputTokens: number,
 ): Promise<AsyncIterable<AnthropicStreamEvent>> => {
-  const native = providerRegistry[channel.type].messages;
-  if (native) return native.stream(channelCall(body, channel, model, signal));
-  const chunks = await adapterOf(channel.type, 'chat').stream(
+  if (hasAdapter(channel.type, 'messages'))
+    return messagesAdapterOf(channel.type).stream(channelCall(body, channel, model, signal));
+  const chunks = await chatAdapterOf(channel.type).stream(
     channelCall(anthropicToChatRequest(body), channel, model, signal),
   );
   const translator = createChatToAnthropicStream({ model: model.id, inputTokens });

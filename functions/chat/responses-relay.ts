@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { channelCall } from '../shared/routing/channel-call.js';
 import type { CatalogModel } from '../shared/catalog/model-catalog.js';
-import { adapterOf, hasAdapter } from '../shared/providers/provider-registry.js';
+import { hasAdapter } from '../shared/providers/provider-capabilities.js';
+import { chatAdapterOf } from '../shared/providers/chat-adapters.js';
+import { responsesAdapterOf } from '../shared/providers/responses-adapters.js';
 import { orderChannels } from '../shared/routing/order-channels.js';
 import type { ResponsesRequest } from '../shared/protocols/openai-responses/responses-request.js';
 import type { ResponseObject, ResponseStreamEvent } from '../shared/protocols/openai-responses/responses-result.js';
@@ -43,11 +45,11 @@ export const createOn = async (
   signal: AbortSignal,
 ): Promise<ResponseObject> => {
   if (isNative(channel)) {
-    const response = await adapterOf(channel.type, 'responses').create(channelCall(request, channel, model, signal));
+    const response = await responsesAdapterOf(channel.type).create(channelCall(request, channel, model, signal));
     response.model = model.id;
     return response;
   }
-  const completion = await adapterOf(channel.type, 'chat').complete(
+  const completion = await chatAdapterOf(channel.type).complete(
     channelCall(toChatRequest({ ...request, stream: false }), channel, model, signal),
   );
   return fromChatCompletion(completion, context);
@@ -69,12 +71,12 @@ export const streamOn = async (
   signal: AbortSignal,
 ): Promise<AsyncIterable<ResponseStreamEvent>> => {
   if (isNative(channel)) {
-    const events = await adapterOf(channel.type, 'responses').stream(channelCall(request, channel, model, signal));
+    const events = await responsesAdapterOf(channel.type).stream(channelCall(request, channel, model, signal));
     return (async function* nativeEvents() {
       for await (const event of events) yield withPublicModel(event, model.id);
     })();
   }
-  const chunks = await adapterOf(channel.type, 'chat').stream(
+  const chunks = await chatAdapterOf(channel.type).stream(
     channelCall(toChatRequest({ ...request, stream: true }), channel, model, signal),
   );
   return responsesEventsFromChat(chunks, context);

@@ -3,7 +3,7 @@ import { resolveUsableModel } from '../shared/catalog/resolve-model.js';
 import { json } from '../shared/http/response.js';
 import { gatewayHandler } from '../shared/middleware/gateway-handler.js';
 import { meteredRequest } from '../shared/middleware/metered-request.js';
-import { adapterOf } from '../shared/providers/provider-registry.js';
+import { embeddingsAdapterOf } from '../shared/providers/embeddings-adapters.js';
 import { orderChannels } from '../shared/routing/order-channels.js';
 import { channelCall } from '../shared/routing/channel-call.js';
 import { withFailover } from '../shared/routing/with-failover.js';
@@ -31,8 +31,7 @@ export const embeddings = gatewayHandler(
     return meteredRequest(request, plan, async (meter) => {
       const { result } = await withFailover(
         channels,
-        (candidate) =>
-          adapterOf(candidate.type, 'embeddings').embed(channelCall(body, candidate, model, request.signal)),
+        (candidate) => embeddingsAdapterOf(candidate.type).embed(channelCall(body, candidate, model, request.signal)),
         { signal: request.signal, meter },
       );
       const promptTokens = result.usage?.prompt_tokens ?? 0;

@@ -3,7 +3,7 @@ import { resolveUsableModel } from '../shared/catalog/resolve-model.js';
 import { json } from '../shared/http/response.js';
 import { gatewayHandler } from '../shared/middleware/gateway-handler.js';
 import { meteredRequest } from '../shared/middleware/metered-request.js';
-import { adapterOf } from '../shared/providers/provider-registry.js';
+import { imagesAdapterOf } from '../shared/providers/images-adapters.js';
 import { orderChannels } from '../shared/routing/order-channels.js';
 import { channelCall } from '../shared/routing/channel-call.js';
 import { withFailover } from '../shared/routing/with-failover.js';
@@ -61,8 +61,7 @@ export const generateImages = gatewayHandler(
     return meteredRequest(request, plan, async (meter) => {
       const { result } = await withFailover(
         channels,
-        (candidate) =>
-          adapterOf(candidate.type, 'images').generate(channelCall(body, candidate, model, request.signal)),
+        (candidate) => imagesAdapterOf(candidate.type).generate(channelCall(body, candidate, model, request.signal)),
         { signal: request.signal, meter },
       );
       meter.usage(imageUsage(result, body.prompt));

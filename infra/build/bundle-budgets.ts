@@ -45,8 +45,8 @@ export const bundleBudgets: Readonly<Record<FunctionGroup, BundleBudget>> = {
   },
   // 360.4 KB measured: aws-jwt-verify (≈ 17 KB) checks operators' console sessions.
   admin: { ceilingBytes: kilobytes(365), overBudget: `${dynamoZodAndSecrets} aws-jwt-verify ≈ 17 KB.` },
-  // 331.2 KB measured.
-  embeddings: { ceilingBytes: kilobytes(335), overBudget: dynamoZodAndSecrets },
+  // 339.5 KB measured: the Gemini adapter (batchEmbedContents, ≈ 4.5 KB with its error schema) joined OpenAI's.
+  embeddings: { ceilingBytes: kilobytes(343), overBudget: dynamoZodAndSecrets },
   // 332.4 KB measured.
   images: { ceilingBytes: kilobytes(336), overBudget: dynamoZodAndSecrets },
   // 331.5 KB measured.

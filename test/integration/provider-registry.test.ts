@@ -1,4 +1,8 @@
-import { providerRegistry, servedEndpoints } from '../../functions/shared/providers/provider-registry.js';
+import {
+  defaultOwner,
+  providerCapabilities,
+  servedEndpoints,
+} from '../../functions/shared/providers/provider-capabilities.js';
 import { endpointKinds, type ChannelType, type EndpointKind } from '../../functions/shared/store/channels.js';
 import { endpointPaths } from '../../functions/models/endpoint-paths.js';
 import { anthropicRoutes } from '../support/fake-upstream/anthropic-wire.js';
@@ -14,7 +18,7 @@ import { runId } from '../support/gateway-target.js';
 import { startTestGateway, type HttpResult, type TestGateway } from '../support/test-gateway.js';
 
 /**
- * Walks the provider registry: for every channel type and every endpoint it advertises, a request
+ * Walks the provider registry (the capability table and the adapters it requires): for every channel type and every endpoint it advertises, a request
  * through the gateway to a channel of that type (on the fake upstream speaking the vendor's wire)
  * must answer. An advertised capability without a working adapter fails here, by construction.
  */
@@ -163,7 +167,7 @@ const awsEnvironment = {
 };
 const savedEnvironment = Object.fromEntries(Object.keys(awsEnvironment).map((name) => [name, process.env[name]]));
 
-const channelTypes = Object.keys(providerRegistry) as ChannelType[];
+const channelTypes = Object.keys(providerCapabilities) as ChannelType[];
 const publicModel = (type: ChannelType) => `registry-${type}-${runId}`;
 const upstreams = new Map<ChannelType, FakeUpstream>();
 let gateway: TestGateway;
@@ -211,7 +215,7 @@ describe.each(channelTypes)('a %s channel', (type) => {
     expect(list.status).toBe(200);
     const entry = list.body.data.find((listed: { id: string }) => listed.id === model);
     expect(entry.supported_endpoints).toEqual(servedEndpoints(type).map((kind) => endpointPaths[kind]));
-    expect(entry.owned_by).toBe(providerRegistry[type].owner);
+    expect(entry.owned_by).toBe(defaultOwner(type));
   });
 
   const cases = servedEndpoints(type).flatMap((kind) =>

@@ -3,6 +3,7 @@ import { fakeSpeechAudio, openAiSpeechRoutes } from '../support/fake-upstream/op
 import type { FakeUpstream } from '../support/fake-upstream/fake-upstream.js';
 import { startOpenAiChannel, type OpenAiChannelSetup } from '../support/openai-channel-setup.js';
 import type { TestGateway } from '../support/test-gateway.js';
+import { waitFor } from '../support/wait-for.js';
 
 let upstream: FakeUpstream;
 let gateway: TestGateway;
@@ -96,9 +97,7 @@ describe('POST /v1/audio/speech on an OpenAI-compatible channel', () => {
     const before = upstream.abortedByClient;
     controller.abort();
 
-    const deadline = Date.now() + 3000;
-    while (upstream.abortedByClient === before && Date.now() < deadline)
-      await new Promise((resolve) => setTimeout(resolve, 20));
+    await waitFor(() => upstream.abortedByClient !== before, 3000);
     expect(upstream.abortedByClient).toBe(before + 1);
   });
 });

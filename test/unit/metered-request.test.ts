@@ -129,6 +129,8 @@ describe('meteredRequest', () => {
 
   it('puts the admission rate-limit headers on the answer, and refuses past the limit without serving', async () => {
     const principal = principalOf({ rpm: 1 });
+    // Rate-limit windows are calendar minutes: both requests must fall in one.
+    if (60_000 - (Date.now() % 60_000) < 5000) await new Promise((resolve) => setTimeout(resolve, 5100));
     const first = requestFor(principal);
     const response = await meteredRequest(first.request, planFor(), async () => json(200, {}));
     await first.settled();

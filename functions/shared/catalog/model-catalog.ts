@@ -1,5 +1,5 @@
 import type { Principal } from '../auth/principal.js';
-import { providerRegistry, servedEndpoints } from '../providers/provider-registry.js';
+import { defaultOwner, servedEndpoints } from '../providers/provider-capabilities.js';
 import { listChannels, type Channel, type EndpointKind, endpointKinds } from '../store/channels.js';
 import { listModelSettings, type ModelSettings } from '../store/models.js';
 import { cacheTtlMs, TtlCache } from '../store/ttl-cache.js';
@@ -56,7 +56,7 @@ export const buildCatalog = (channels: readonly Channel[], settings: readonly Mo
     const model: CatalogModel = {
       id,
       canonicalId: id,
-      ownedBy: modelSettings?.ownedBy ?? providerRegistry[described[0]!.type].owner,
+      ownedBy: modelSettings?.ownedBy ?? defaultOwner(described[0]!.type),
       created: Math.min(...named.map((channel) => epochSeconds(channel.createdAt))),
       endpoints: endpointKinds.filter((kind) => kinds.has(kind)),
       channels: serving,

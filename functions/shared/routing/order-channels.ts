@@ -1,5 +1,5 @@
 import type { CatalogModel } from '../catalog/model-catalog.js';
-import { typeServes } from '../providers/provider-registry.js';
+import { typeServes } from '../providers/provider-capabilities.js';
 import type { Channel, EndpointKind } from '../store/channels.js';
 
 /** Weighted random order: a channel of weight 3 comes first three times as often as one of weight 1. */

@@ -7,7 +7,7 @@ import { upstreamBrokenResponse } from '../../upstream/upstream-errors.js';
 import type { EmbeddingsCall, EmbeddingsProvider } from '../embeddings-provider.js';
 import { float32Base64 } from '../float32-base64.js';
 import { isSuccess, readJsonBody } from '../upstream-json.js';
-import { GEMINI_BASE_URL, geminiHeaders, geminiStatusError } from './gemini-provider.js';
+import { GEMINI_BASE_URL, geminiHeaders, geminiStatusError } from './gemini-http.js';
 
 /** The parts of a `BatchEmbedContentsResponse` we read: one `values` list per request, in order. */
 const batchEmbedResponseSchema = z.looseObject({
