@@ -47,6 +47,3 @@ export const modelPut = z.strictObject(modelFields);
 export const idPath = z.object({ id: resourceId });
 export const modelPath = z.object({ model: modelId });
 export const keyListQuery = z.object({ accountId: resourceId });
-
-export type AccountPatch = z.output<typeof accountPatch>;
-export type KeyPatch = z.output<typeof keyPatch>;

@@ -1,18 +1,17 @@
 import { Readable } from 'node:stream';
-import { admit } from '../shared/accounting/admission.js';
-import { startMeter, usageStatusFor, type RequestMeter } from '../shared/accounting/request-meter.js';
+import { usageStatusFor, type RequestMeter } from '../shared/middleware/request-meter.js';
 import type { UsageStatus } from '../shared/accounting/usage-records.js';
-import { withHeaders } from '../shared/accounting/with-headers.js';
 import { resolveUsableModel } from '../shared/catalog/resolve-model.js';
 import type { GatewayResponse } from '../shared/http/response.js';
 import { gatewayHandler } from '../shared/middleware/gateway-handler.js';
-import { speechProviders } from '../shared/providers/speech-providers.js';
+import { meteredRequest } from '../shared/middleware/metered-request.js';
+import { speechAdapterOf } from '../shared/providers/speech-adapters.js';
 import { orderChannels } from '../shared/routing/order-channels.js';
-import { abortError, noChannel } from '../shared/upstream/upstream-errors.js';
+import { abortError } from '../shared/upstream/upstream-errors.js';
 import { upstreamCallFor } from '../shared/upstream/upstream-call.js';
 import { channelCall } from '../shared/routing/channel-call.js';
 import { withFailover } from '../shared/routing/with-failover.js';
-import type { TokenUsage } from '../shared/protocols/openai-chat/chat-completion-result.js';
+import type { TokenUsage } from '../shared/accounting/token-usage.js';
 import { speechRequestSchema } from '../shared/schemas/speech-request.js';
 
 /**
@@ -65,36 +64,29 @@ export const speech = gatewayHandler(
   async (request): Promise<GatewayResponse> => {
     const { body, principal } = request;
     const model = await resolveUsableModel(principal, body.model);
-    const channels = orderChannels(model, 'speech', (channel) => speechProviders[channel.type] !== undefined);
-    const meter = startMeter(request, model, 'speech', true);
-    meter.usage(characterUsage(body.input.length));
-    const upstreamCall = upstreamCallFor(request.signal);
-    try {
-      if (channels.length === 0) throw noChannel(model.id, '/v1/audio/speech');
+    const channels = orderChannels(model, 'speech');
+    const plan = {
+      model,
+      endpoint: 'speech',
+      stream: true,
+      channels,
+      path: '/v1/audio/speech',
       // Speech usage counts input characters as its tokens (`characterUsage`), so admission does too.
-      const admission = await admit(principal, {
-        model,
-        promptTokens: body.input.length,
-        maxOutputTokens: 0,
-        request: body,
-      });
-      meter.admitted(admission);
+      admission: { promptTokens: body.input.length, maxOutputTokens: 0, request: body },
+      knownUsage: characterUsage(body.input.length),
+    } as const;
+    return meteredRequest(request, plan, async (meter) => {
+      const upstreamCall = upstreamCallFor(request.signal);
       const { result: audio } = await withFailover(
         channels,
-        (candidate) => speechProviders[candidate.type]!.speak(channelCall(body, candidate, model, upstreamCall.signal)),
+        (candidate) => speechAdapterOf(candidate.type).speak(channelCall(body, candidate, model, upstreamCall.signal)),
         { signal: upstreamCall.signal, meter },
       );
-      return withHeaders(
-        {
-          statusCode: 200,
-          headers: { 'content-type': audio.contentType, 'cache-control': 'no-cache' },
-          body: audioBody(audio.body, upstreamCall, meter, request.defer),
-        },
-        admission.headers,
-      );
-    } catch (error) {
-      request.defer(meter.failed(error));
-      throw error;
-    }
+      return {
+        statusCode: 200,
+        headers: { 'content-type': audio.contentType, 'cache-control': 'no-cache' },
+        body: audioBody(audio.body, upstreamCall, meter, request.defer),
+      };
+    });
   },
 );

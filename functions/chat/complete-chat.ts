@@ -1,7 +1,7 @@
-import type { RequestMeter } from '../shared/accounting/request-meter.js';
+import type { RequestMeter } from '../shared/middleware/request-meter.js';
 import type { CatalogModel } from '../shared/catalog/model-catalog.js';
 import { json, type GatewayResponse } from '../shared/http/response.js';
-import { chatProviders } from '../shared/providers/chat-providers.js';
+import { chatAdapterOf } from '../shared/providers/chat-adapters.js';
 import { channelCall } from '../shared/routing/channel-call.js';
 import { withFailover } from '../shared/routing/with-failover.js';
 import type { ChatCompletionRequest } from '../shared/protocols/openai-chat/chat-completion-request.js';
@@ -18,7 +18,7 @@ export const completeChat = async (
 ): Promise<GatewayResponse> => {
   const { result } = await withFailover(
     channels,
-    (candidate) => chatProviders[candidate.type]!.complete(channelCall(body, candidate, model, signal)),
+    (candidate) => chatAdapterOf(candidate.type).complete(channelCall(body, candidate, model, signal)),
     { signal, meter },
   );
   if (result.usage) meter.usage(toTokenUsage(result.usage));

@@ -1,7 +1,8 @@
 import { resolveUsableModel } from '../shared/catalog/resolve-model.js';
 import { json } from '../shared/http/response.js';
 import { gatewayHandler } from '../shared/middleware/gateway-handler.js';
-import { messagesProviders } from '../shared/providers/messages-providers.js';
+import { hasAdapter } from '../shared/providers/provider-capabilities.js';
+import { messagesAdapterOf } from '../shared/providers/messages-adapters.js';
 import { orderChannels } from '../shared/routing/order-channels.js';
 import { UpstreamError } from '../shared/upstream/upstream-errors.js';
 import { channelCall } from '../shared/routing/channel-call.js';
@@ -10,7 +11,6 @@ import { anthropicCountTokensRequestSchema } from '../shared/protocols/anthropic
 import { estimateAnthropicInput } from '../shared/protocols/anthropic-messages/estimate-anthropic-input.js';
 import { anthropicClientOptions } from '../shared/protocols/anthropic-messages/anthropic-client-options.js';
 import { messagesUnsupported } from './messages.js';
-import { servesMessages } from './messages-channel.js';
 
 /**
  * POST /v1/messages/count_tokens: the upstream's own count where a channel speaks the Messages
@@ -27,16 +27,14 @@ export const countTokens = gatewayHandler(
   async ({ body, principal, signal, trace, headers, event }) => {
     const model = await resolveUsableModel(principal, body.model);
     if (!model.endpoints.includes('messages')) throw messagesUnsupported(model.id);
-    const native = orderChannels(model, 'messages', servesMessages).filter(
-      (channel) => messagesProviders[channel.type] !== undefined,
-    );
+    const native = orderChannels(model, 'messages', (channel) => hasAdapter(channel.type, 'messages'));
     if (native.length > 0) {
       const clientOptions = anthropicClientOptions(headers, event.multiValueHeaders);
       try {
         const { result } = await withFailover(
           native,
           (channel) =>
-            messagesProviders[channel.type]!.countTokens(channelCall(body, channel, model, signal, clientOptions)),
+            messagesAdapterOf(channel.type).countTokens(channelCall(body, channel, model, signal, clientOptions)),
           { signal, meter: trace },
         );
         return json(200, { input_tokens: result });

@@ -1,14 +1,10 @@
-import { admit } from '../shared/accounting/admission.js';
 import { contentText, estimateTokens } from '../shared/accounting/estimate-tokens.js';
-import { startMeter } from '../shared/accounting/request-meter.js';
-import { withHeaders } from '../shared/accounting/with-headers.js';
 import { resolveUsableModel } from '../shared/catalog/resolve-model.js';
 import { unknownUrl } from '../shared/errors.js';
 import { json } from '../shared/http/response.js';
 import { gatewayHandler } from '../shared/middleware/gateway-handler.js';
-import { chatProviders } from '../shared/providers/chat-providers.js';
+import { meteredRequest } from '../shared/middleware/metered-request.js';
 import { orderChannels } from '../shared/routing/order-channels.js';
-import { noChannel } from '../shared/upstream/upstream-errors.js';
 import { withFailover } from '../shared/routing/with-failover.js';
 import { geminiGenerateContentRequestSchema } from '../shared/protocols/gemini/gemini-generate-content-request.js';
 import { geminiToChatRequest } from '../shared/protocols/gemini/gemini-to-chat-request.js';
@@ -50,34 +46,32 @@ export const geminiGenerateContent = gatewayHandler(
     const model = await resolveUsableModel(principal, parsed.model);
     const stream = parsed.action === 'streamGenerateContent';
     const chatRequest = fitChatRequest(geminiToChatRequest(body, model.id, stream), model);
-    const channels = orderChannels(model, 'chat', (channel) => chatProviders[channel.type] !== undefined);
+    const channels = orderChannels(model, 'chat');
     if (parsed.action === 'countTokens')
       return json(200, await countGeminiTokens(body, chatRequest, model, channels, request.signal));
     const forms = { native: body, chat: chatRequest };
-    const meter = startMeter(request, model, 'chat', stream);
-    try {
-      if (channels.length === 0) throw noChannel(model.id, `/v1beta/models/${model.id}:${parsed.action}`);
-      const admission = await admit(principal, {
-        model,
+    const plan = {
+      model,
+      endpoint: 'chat',
+      stream,
+      channels,
+      path: `/v1beta/models/${model.id}:${parsed.action}`,
+      admission: {
         promptTokens: estimateTokens(chatRequest.messages.map((message) => contentText(message.content)).join('\n')),
         maxOutputTokens: chatRequest.max_completion_tokens ?? chatRequest.max_tokens,
         request: body,
         choices: chatRequest.n,
-      });
-      meter.admitted(admission);
-      if (stream)
-        return withHeaders(await streamGeminiContent(forms, model, channels, meter, request.signal), admission.headers);
+      },
+    } as const;
+    return meteredRequest(request, plan, async (meter) => {
+      if (stream) return streamGeminiContent(forms, model, channels, meter, request.signal);
       const { result } = await withFailover(
         channels,
         (candidate) => generateOn(candidate, forms, model, request.signal),
         { signal: request.signal, meter },
       );
       if (result.usage) meter.usage(result.usage);
-      request.defer(meter.record('success', 200));
-      return withHeaders(json(200, result.body), admission.headers);
-    } catch (error) {
-      request.defer(meter.failed(error));
-      throw error;
-    }
+      return json(200, result.body);
+    });
   },
 );

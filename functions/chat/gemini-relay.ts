@@ -1,7 +1,7 @@
-import type { TokenUsage } from '../shared/protocols/openai-chat/chat-completion-result.js';
+import type { TokenUsage } from '../shared/accounting/token-usage.js';
 import { toTokenUsage } from '../shared/protocols/openai-chat/chat-completion-result.js';
 import type { CatalogModel } from '../shared/catalog/model-catalog.js';
-import { chatProviders } from '../shared/providers/chat-providers.js';
+import { chatAdapterOf } from '../shared/providers/chat-adapters.js';
 import { geminiNative } from '../shared/providers/gemini/gemini-native.js';
 import { toChatUsage } from '../shared/providers/gemini/gemini-response.js';
 import type { GeminiUsage } from '../shared/providers/gemini/gemini-api.js';
@@ -64,7 +64,7 @@ export const generateOn = async (
     const answer = await geminiNative.generate(channelCall(request.native, channel, model, signal), model.id);
     return { body: answer.body, usage: usageOf(answer.usage) };
   }
-  const completion = await chatProviders[channel.type]!.complete(channelCall(request.chat, channel, model, signal));
+  const completion = await chatAdapterOf(channel.type).complete(channelCall(request.chat, channel, model, signal));
   return {
     body: chatToGeminiResponse(completion, model.id),
     usage: completion.usage ? toTokenUsage(completion.usage) : undefined,
@@ -86,7 +86,7 @@ export const streamOn = async (
       }
     })();
   }
-  const chunks = await chatProviders[channel.type]!.stream(channelCall(request.chat, channel, model, signal));
+  const chunks = await chatAdapterOf(channel.type).stream(channelCall(request.chat, channel, model, signal));
   const translator = createChatToGeminiStream(model.id);
   return (async function* translatedSteps(): AsyncGenerator<GeminiStreamStep> {
     for await (const chunk of chunks) {

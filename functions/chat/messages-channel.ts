@@ -1,7 +1,9 @@
 import type { CatalogModel } from '../shared/catalog/model-catalog.js';
-import { chatProviders } from '../shared/providers/chat-providers.js';
-import { messagesProviders } from '../shared/providers/messages-providers.js';
-import { channelCall, type ClientOptions } from '../shared/routing/channel-call.js';
+import { hasAdapter } from '../shared/providers/provider-capabilities.js';
+import { chatAdapterOf } from '../shared/providers/chat-adapters.js';
+import { messagesAdapterOf } from '../shared/providers/messages-adapters.js';
+import { channelCall } from '../shared/routing/channel-call.js';
+import type { ClientOptions } from '../shared/providers/channel-call.js';
 import type { AnthropicMessagesRequest } from '../shared/protocols/anthropic-messages/anthropic-messages-request.js';
 import type {
   AnthropicMessage,
@@ -17,10 +19,6 @@ import { createChatToAnthropicStream } from '../shared/protocols/anthropic-messa
  * format, otherwise translated to chat and back. Either way the caller sees Anthropic shapes.
  */
 
-/** Whether a channel can serve /v1/messages at all (natively or through chat). */
-export const servesMessages = (channel: Channel) =>
-  messagesProviders[channel.type] !== undefined || chatProviders[channel.type] !== undefined;
-
 export const createMessage = async (
   body: AnthropicMessagesRequest,
   channel: Channel,
@@ -28,9 +26,9 @@ export const createMessage = async (
   signal: AbortSignal,
   clientOptions: ClientOptions,
 ): Promise<AnthropicMessage> => {
-  const native = messagesProviders[channel.type];
-  if (native) return native.create(channelCall(body, channel, model, signal, clientOptions));
-  const completion = await chatProviders[channel.type]!.complete(
+  if (hasAdapter(channel.type, 'messages'))
+    return messagesAdapterOf(channel.type).create(channelCall(body, channel, model, signal, clientOptions));
+  const completion = await chatAdapterOf(channel.type).complete(
     channelCall(anthropicToChatRequest(body, { reasoning: model.reasoning }), channel, model, signal, clientOptions),
   );
   return chatToAnthropicMessage(completion, model.id);
@@ -44,9 +42,9 @@ export const streamMessageEvents = async (
   inputTokens: number,
   clientOptions: ClientOptions,
 ): Promise<AsyncIterable<AnthropicStreamEvent>> => {
-  const native = messagesProviders[channel.type];
-  if (native) return native.stream(channelCall(body, channel, model, signal, clientOptions));
-  const chunks = await chatProviders[channel.type]!.stream(
+  if (hasAdapter(channel.type, 'messages'))
+    return messagesAdapterOf(channel.type).stream(channelCall(body, channel, model, signal, clientOptions));
+  const chunks = await chatAdapterOf(channel.type).stream(
     channelCall(anthropicToChatRequest(body, { reasoning: model.reasoning }), channel, model, signal, clientOptions),
   );
   const translator = createChatToAnthropicStream({ model: model.id, inputTokens });

@@ -1,20 +1,19 @@
-import type { RequestMeter } from '../shared/accounting/request-meter.js';
+import type { RequestMeter } from '../shared/middleware/request-meter.js';
 import { estimateTokens } from '../shared/accounting/estimate-tokens.js';
 import type { CatalogModel } from '../shared/catalog/model-catalog.js';
 import { errorBody, toGatewayError } from '../shared/http/error-response.js';
 import type { GatewayResponse } from '../shared/http/response.js';
-import { upstreamCallFor } from '../shared/upstream/upstream-call.js';
-import { withFailover } from '../shared/routing/with-failover.js';
+import { meteredStream } from '../shared/middleware/metered-stream.js';
 import type { AnthropicMessagesRequest } from '../shared/protocols/anthropic-messages/anthropic-messages-request.js';
 import type {
   AnthropicStreamEvent,
   AnthropicUsage,
 } from '../shared/protocols/anthropic-messages/anthropic-messages-result.js';
-import { channelCall, type ClientOptions } from '../shared/routing/channel-call.js';
+import { channelCall } from '../shared/routing/channel-call.js';
+import type { ClientOptions } from '../shared/providers/channel-call.js';
 import { openMessagesPassThrough } from '../shared/streaming/open-pass-through.js';
-import type { PassThroughStream } from '../shared/streaming/pass-through-stream.js';
 import type { Channel } from '../shared/store/channels.js';
-import { SseStream, sseResponse, type OutgoingEvent } from '../shared/streaming/sse-response.js';
+import type { OutgoingEvent } from '../shared/streaming/sse-response.js';
 import { streamMessageEvents } from './messages-channel.js';
 import { anthropicTokenUsage } from '../shared/protocols/anthropic-messages/messages-usage.js';
 
@@ -25,7 +24,7 @@ const definedEntries = (usage: object | null | undefined) =>
  * A streamed Messages answer: Anthropic's named events (`event: <type>`), under the public model id,
  * forwarded as they arrive; a failure mid-stream becomes one `error` event in Anthropic's envelope.
  */
-export const streamMessages = async (
+export const streamMessages = (
   body: AnthropicMessagesRequest,
   model: CatalogModel,
   channels: readonly Channel[],
@@ -34,26 +33,9 @@ export const streamMessages = async (
   inputTokens: number,
   clientOptions: ClientOptions,
 ): Promise<GatewayResponse> => {
-  const upstreamCall = upstreamCallFor(client);
-  const passThroughOptions = {
-    publicModel: model.id,
-    onUsage: (usage: Partial<AnthropicUsage>) => meter.usage(anthropicTokenUsage(usage)),
-  };
-  const { result } = await withFailover(
-    channels,
-    (candidate): Promise<PassThroughStream | AsyncIterable<AnthropicStreamEvent>> =>
-      openMessagesPassThrough(
-        channelCall(body, candidate, model, upstreamCall.signal, clientOptions),
-        passThroughOptions,
-      ) ?? streamMessageEvents(body, candidate, model, upstreamCall.signal, inputTokens, clientOptions),
-    { signal: upstreamCall.signal, meter },
-  );
-  const passThrough = 'events' in result ? result : undefined;
-  const events: Iterable<AnthropicStreamEvent> | AsyncIterable<AnthropicStreamEvent> = 'events' in result ? [] : result;
-
   let usage: Partial<AnthropicUsage> = {};
   let outputText = '';
-  async function* clientEvents(): AsyncGenerator<OutgoingEvent> {
+  async function* clientEvents(events: AsyncIterable<AnthropicStreamEvent>): AsyncGenerator<OutgoingEvent> {
     for await (const event of events) {
       switch (event.type) {
         case 'message_start':
@@ -76,15 +58,22 @@ export const streamMessages = async (
     }
   }
 
-  const stream = new SseStream(passThrough?.events ?? clientEvents(), {
-    abort: () => upstreamCall.abort(),
-    onFinish: meter.recordWhenStreamEnds(() =>
+  return meteredStream({
+    channels,
+    meter,
+    client,
+    open: (channel, signal) => streamMessageEvents(body, channel, model, signal, inputTokens, clientOptions),
+    openPassThrough: (channel, signal) =>
+      openMessagesPassThrough(channelCall(body, channel, model, signal, clientOptions), {
+        publicModel: model.id,
+        onUsage: (reported: Partial<AnthropicUsage>) => meter.usage(anthropicTokenUsage(reported)),
+      }),
+    toClient: clientEvents,
+    estimate: (relayedText) =>
       anthropicTokenUsage(
-        { input_tokens: inputTokens, output_tokens: estimateTokens(passThrough?.completionText() ?? outputText) },
+        { input_tokens: inputTokens, output_tokens: estimateTokens(relayedText ?? outputText) },
         'estimate',
       ),
-    ),
-    errorEvent: (error) => ({ event: 'error', data: errorBody(toGatewayError(error), 'anthropic') }),
+    framing: { errorEvent: (error) => ({ event: 'error', data: errorBody(toGatewayError(error), 'anthropic') }) },
   });
-  return sseResponse(stream);
 };

@@ -1,16 +1,13 @@
-import { admit } from '../shared/accounting/admission.js';
-import { startMeter } from '../shared/accounting/request-meter.js';
-import { withHeaders } from '../shared/accounting/with-headers.js';
 import { resolveUsableModel } from '../shared/catalog/resolve-model.js';
 import { invalidValue } from '../shared/errors.js';
 import { json } from '../shared/http/response.js';
 import { gatewayHandler } from '../shared/middleware/gateway-handler.js';
+import { meteredRequest } from '../shared/middleware/metered-request.js';
 import { orderChannels } from '../shared/routing/order-channels.js';
-import { noChannel } from '../shared/upstream/upstream-errors.js';
 import { withFailover } from '../shared/routing/with-failover.js';
 import { anthropicMessagesRequestSchema } from '../shared/protocols/anthropic-messages/anthropic-messages-request.js';
 import { estimateAnthropicInput } from '../shared/protocols/anthropic-messages/estimate-anthropic-input.js';
-import { createMessage, servesMessages } from './messages-channel.js';
+import { createMessage } from './messages-channel.js';
 import { streamMessages } from './messages-stream.js';
 import { anthropicClientOptions } from '../shared/protocols/anthropic-messages/anthropic-client-options.js';
 import { anthropicTokenUsage } from '../shared/protocols/anthropic-messages/messages-usage.js';
@@ -35,25 +32,20 @@ export const messages = gatewayHandler(
     const { body, principal } = request;
     const model = await resolveUsableModel(principal, body.model);
     if (!model.endpoints.includes('messages')) throw messagesUnsupported(model.id);
-    const channels = orderChannels(model, 'messages', servesMessages);
+    const channels = orderChannels(model, 'messages');
     const stream = body.stream === true;
-    const meter = startMeter(request, model, 'messages', stream);
     const clientOptions = anthropicClientOptions(request.headers, request.event.multiValueHeaders);
-    try {
-      if (channels.length === 0) throw noChannel(model.id, '/v1/messages');
-      const promptTokens = estimateAnthropicInput(body);
-      const admission = await admit(principal, {
-        model,
-        promptTokens,
-        maxOutputTokens: body.max_tokens,
-        request: body,
-      });
-      meter.admitted(admission);
-      if (stream)
-        return withHeaders(
-          await streamMessages(body, model, channels, meter, request.signal, promptTokens, clientOptions),
-          admission.headers,
-        );
+    const promptTokens = estimateAnthropicInput(body);
+    const plan = {
+      model,
+      endpoint: 'messages',
+      stream,
+      channels,
+      path: '/v1/messages',
+      admission: { promptTokens, maxOutputTokens: body.max_tokens, request: body },
+    } as const;
+    return meteredRequest(request, plan, async (meter) => {
+      if (stream) return streamMessages(body, model, channels, meter, request.signal, promptTokens, clientOptions);
       const { result } = await withFailover(
         channels,
         (candidate) => createMessage(body, candidate, model, request.signal, clientOptions),
@@ -61,11 +53,7 @@ export const messages = gatewayHandler(
       );
       meter.usage(anthropicTokenUsage(result.usage));
       result.model = model.id;
-      request.defer(meter.record('success', 200));
-      return withHeaders(json(200, result), admission.headers);
-    } catch (error) {
-      request.defer(meter.failed(error));
-      throw error;
-    }
+      return json(200, result);
+    });
   },
 );

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { channelCall } from '../shared/routing/channel-call.js';
 import type { CatalogModel } from '../shared/catalog/model-catalog.js';
-import { chatProviders } from '../shared/providers/chat-providers.js';
-import { responsesProviders } from '../shared/providers/responses-providers.js';
+import { hasAdapter } from '../shared/providers/provider-capabilities.js';
+import { chatAdapterOf } from '../shared/providers/chat-adapters.js';
+import { responsesAdapterOf } from '../shared/providers/responses-adapters.js';
 import { orderChannels } from '../shared/routing/order-channels.js';
 import type { ResponsesRequest } from '../shared/protocols/openai-responses/responses-request.js';
 import type { ResponseObject, ResponseStreamEvent } from '../shared/protocols/openai-responses/responses-result.js';
@@ -20,17 +21,12 @@ import { fitChatRequest } from '../shared/protocols/openai-chat/fit-chat-request
  * endpoint list allows `responses`; otherwise by translation to chat when it serves chat.
  */
 export const isNative = (channel: Channel): boolean =>
-  responsesProviders[channel.type] !== undefined &&
-  (channel.endpoints === null || channel.endpoints.includes('responses'));
+  hasAdapter(channel.type, 'responses') && (channel.endpoints === null || channel.endpoints.includes('responses'));
 
 /** Native channels and chat channels in one order: priority first, native before translated among equals. */
 export const responsesChannels = (model: CatalogModel): Channel[] => {
   const native = orderChannels(model, 'responses', isNative);
-  const translated = orderChannels(
-    model,
-    'chat',
-    (channel) => !isNative(channel) && chatProviders[channel.type] !== undefined,
-  );
+  const translated = orderChannels(model, 'chat', (channel) => !isNative(channel));
   return [...native, ...translated].sort((a, b) => b.priority - a.priority);
 };
 
@@ -50,11 +46,11 @@ export const createOn = async (
   signal: AbortSignal,
 ): Promise<ResponseObject> => {
   if (isNative(channel)) {
-    const response = await responsesProviders[channel.type]!.create(channelCall(request, channel, model, signal));
+    const response = await responsesAdapterOf(channel.type).create(channelCall(request, channel, model, signal));
     response.model = model.id;
     return response;
   }
-  const completion = await chatProviders[channel.type]!.complete(
+  const completion = await chatAdapterOf(channel.type).complete(
     channelCall(fitChatRequest(toChatRequest({ ...request, stream: false }), model), channel, model, signal),
   );
   return fromChatCompletion(completion, context);
@@ -76,12 +72,12 @@ export const streamOn = async (
   signal: AbortSignal,
 ): Promise<AsyncIterable<ResponseStreamEvent>> => {
   if (isNative(channel)) {
-    const events = await responsesProviders[channel.type]!.stream(channelCall(request, channel, model, signal));
+    const events = await responsesAdapterOf(channel.type).stream(channelCall(request, channel, model, signal));
     return (async function* nativeEvents() {
       for await (const event of events) yield withPublicModel(event, model.id);
     })();
   }
-  const chunks = await chatProviders[channel.type]!.stream(
+  const chunks = await chatAdapterOf(channel.type).stream(
     channelCall(fitChatRequest(toChatRequest({ ...request, stream: true }), model), channel, model, signal),
   );
   return responsesEventsFromChat(chunks, context);

@@ -38,8 +38,3 @@ export const requireTouchableKey = (user: ConsoleUser, id: string, key: ApiKeyRe
   if (!key || !mayTouchKey(user, key)) throw notFound(`No key with id '${id}'.`);
   return key;
 };
-
-/** Operators only (the admin pages). */
-export const requireOperator = (user: ConsoleUser): void => {
-  if (!isOperator(user)) throw forbidden('Only operators may do this.');
-};

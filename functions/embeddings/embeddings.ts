@@ -1,13 +1,10 @@
-import { admit } from '../shared/accounting/admission.js';
 import { estimateTokens } from '../shared/accounting/estimate-tokens.js';
-import { startMeter } from '../shared/accounting/request-meter.js';
-import { withHeaders } from '../shared/accounting/with-headers.js';
 import { resolveUsableModel } from '../shared/catalog/resolve-model.js';
 import { json } from '../shared/http/response.js';
 import { gatewayHandler } from '../shared/middleware/gateway-handler.js';
-import { embeddingsProviders } from '../shared/providers/embeddings-providers.js';
+import { meteredRequest } from '../shared/middleware/metered-request.js';
+import { embeddingsAdapterOf } from '../shared/providers/embeddings-adapters.js';
 import { orderChannels } from '../shared/routing/order-channels.js';
-import { noChannel } from '../shared/upstream/upstream-errors.js';
 import { channelCall } from '../shared/routing/channel-call.js';
 import { withFailover } from '../shared/routing/with-failover.js';
 import { embeddingsInputs, embeddingsRequestSchema } from '../shared/schemas/embeddings-request.js';
@@ -18,24 +15,23 @@ export const embeddings = gatewayHandler(
   async (request) => {
     const { body, principal } = request;
     const model = await resolveUsableModel(principal, body.model);
-    const channels = orderChannels(model, 'embeddings', (channel) => embeddingsProviders[channel.type] !== undefined);
-    const meter = startMeter(request, model, 'embeddings', false);
-    try {
-      if (channels.length === 0) throw noChannel(model.id, '/v1/embeddings');
-      const estimatedPromptTokens = embeddingsInputs(body.input).reduce(
-        (sum, input) => sum + (typeof input === 'string' ? estimateTokens(input) : input.length),
-        0,
-      );
-      const admission = await admit(principal, {
-        model,
-        promptTokens: estimatedPromptTokens,
-        maxOutputTokens: 0,
-        request: body,
-      });
-      meter.admitted(admission);
+    const channels = orderChannels(model, 'embeddings');
+    const estimatedPromptTokens = embeddingsInputs(body.input).reduce(
+      (sum, input) => sum + (typeof input === 'string' ? estimateTokens(input) : input.length),
+      0,
+    );
+    const plan = {
+      model,
+      endpoint: 'embeddings',
+      stream: false,
+      channels,
+      path: '/v1/embeddings',
+      admission: { promptTokens: estimatedPromptTokens, maxOutputTokens: 0, request: body },
+    } as const;
+    return meteredRequest(request, plan, async (meter) => {
       const { result } = await withFailover(
         channels,
-        (candidate) => embeddingsProviders[candidate.type]!.embed(channelCall(body, candidate, model, request.signal)),
+        (candidate) => embeddingsAdapterOf(candidate.type).embed(channelCall(body, candidate, model, request.signal)),
         { signal: request.signal, meter },
       );
       const promptTokens = result.usage?.prompt_tokens ?? 0;
@@ -48,11 +44,7 @@ export const embeddings = gatewayHandler(
         source: 'upstream',
       });
       result.model = model.id;
-      request.defer(meter.record('success', 200));
-      return withHeaders(json(200, result), admission.headers);
-    } catch (error) {
-      request.defer(meter.failed(error));
-      throw error;
-    }
+      return json(200, result);
+    });
   },
 );

@@ -1,16 +1,13 @@
-import { admit } from '../shared/accounting/admission.js';
 import { estimateTokens } from '../shared/accounting/estimate-tokens.js';
-import { startMeter } from '../shared/accounting/request-meter.js';
-import { withHeaders } from '../shared/accounting/with-headers.js';
 import { resolveUsableModel } from '../shared/catalog/resolve-model.js';
 import { json } from '../shared/http/response.js';
 import { gatewayHandler } from '../shared/middleware/gateway-handler.js';
-import { imagesProviders } from '../shared/providers/images-providers.js';
+import { meteredRequest } from '../shared/middleware/metered-request.js';
+import { imagesAdapterOf } from '../shared/providers/images-adapters.js';
 import { orderChannels } from '../shared/routing/order-channels.js';
-import { noChannel } from '../shared/upstream/upstream-errors.js';
 import { channelCall } from '../shared/routing/channel-call.js';
 import { withFailover } from '../shared/routing/with-failover.js';
-import type { TokenUsage } from '../shared/protocols/openai-chat/chat-completion-result.js';
+import type { TokenUsage } from '../shared/accounting/token-usage.js';
 import { imagesRequestSchema, type ImagesResult } from '../shared/schemas/images-request.js';
 
 /**
@@ -51,29 +48,24 @@ export const generateImages = gatewayHandler(
   async (request) => {
     const { body, principal } = request;
     const model = await resolveUsableModel(principal, body.model);
-    const channels = orderChannels(model, 'images', (channel) => imagesProviders[channel.type] !== undefined);
-    const meter = startMeter(request, model, 'images', false);
-    try {
-      if (channels.length === 0) throw noChannel(model.id, '/v1/images/generations');
+    const channels = orderChannels(model, 'images');
+    const plan = {
+      model,
+      endpoint: 'images',
+      stream: false,
+      channels,
+      path: '/v1/images/generations',
       // Without upstream token counts, usage counts one completion token an image (`imageUsage`).
-      const admission = await admit(principal, {
-        model,
-        promptTokens: estimateTokens(body.prompt),
-        maxOutputTokens: body.n ?? 1,
-        request: body,
-      });
-      meter.admitted(admission);
+      admission: { promptTokens: estimateTokens(body.prompt), maxOutputTokens: body.n ?? 1, request: body },
+    } as const;
+    return meteredRequest(request, plan, async (meter) => {
       const { result } = await withFailover(
         channels,
-        (candidate) => imagesProviders[candidate.type]!.generate(channelCall(body, candidate, model, request.signal)),
+        (candidate) => imagesAdapterOf(candidate.type).generate(channelCall(body, candidate, model, request.signal)),
         { signal: request.signal, meter },
       );
       meter.usage(imageUsage(result, body.prompt));
-      request.defer(meter.record('success', 200));
-      return withHeaders(json(200, result), admission.headers);
-    } catch (error) {
-      request.defer(meter.failed(error));
-      throw error;
-    }
+      return json(200, result);
+    });
   },
 );

@@ -1,5 +1,5 @@
 import type { CatalogModel } from '../shared/catalog/model-catalog.js';
-import { endpointPaths } from '../shared/providers/channel-capabilities.js';
+import { endpointPaths } from './endpoint-paths.js';
 import type { EndpointKind } from '../shared/store/channels.js';
 
 /** The three list formats of GET /v1/models (spec, DESIGN §3.3). */

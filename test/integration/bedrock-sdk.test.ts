@@ -4,6 +4,7 @@ import { BEDROCK_REQUEST_ID, bedrockExceptionFrame } from '../support/fake-upstr
 import type { FakeUpstream } from '../support/fake-upstream/fake-upstream.js';
 import { startUpstream } from '../support/upstream-target.js';
 import { startTestGateway, type TestGateway } from '../support/test-gateway.js';
+import { waitFor } from '../support/wait-for.js';
 
 const UPSTREAM_MODEL = 'anthropic.claude-fake-v1:0';
 const PNG_BASE64 = 'iVBORw0KGgoAAAANSUhEUg==';
@@ -335,12 +336,11 @@ describe('usage records of bedrock requests', () => {
       }),
     );
 
-    const deadline = Date.now() + 5000;
     let records: any[] = [];
-    while (records.length < 2 && Date.now() < deadline) {
+    await waitFor(async () => {
       records = (await gateway.admin('GET', `/admin/v1/usage?accountId=${account.id}`)).body.data;
-      if (records.length < 2) await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+      return records.length >= 2;
+    });
 
     expect(records).toHaveLength(2);
     for (const record of records) {
@@ -452,12 +452,11 @@ describe('bedrock failures', () => {
   test('the failed requests are recorded against the bedrock channel', async () => {
     const failedOnBedrock = (records: any[]) =>
       records.filter((record) => record.channelId === 'fake-bedrock' && record.status !== 'success');
-    const deadline = Date.now() + 5000;
     let records: any[] = [];
-    while (failedOnBedrock(records).length === 0 && Date.now() < deadline) {
+    await waitFor(async () => {
       records = (await gateway.admin('GET', `/admin/v1/usage?accountId=${accountId}`)).body.data;
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+      return failedOnBedrock(records).length > 0;
+    });
 
     expect(failedOnBedrock(records).length).toBeGreaterThan(0);
   });

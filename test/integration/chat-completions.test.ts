@@ -3,6 +3,7 @@ import type { FakeUpstream } from '../support/fake-upstream/fake-upstream.js';
 import { startUpstream } from '../support/upstream-target.js';
 import { addOfflineDemoChannel } from '../support/offline-demo-channel.js';
 import { startTestGateway, type TestGateway } from '../support/test-gateway.js';
+import { waitFor } from '../support/wait-for.js';
 
 const UPSTREAM_KEY = 'sk-upstream-secret-value-0123456789';
 
@@ -12,14 +13,6 @@ let client: OpenAI;
 let accountId: string;
 
 const sdk = (apiKey: string) => new OpenAI({ apiKey, baseURL: `${gateway.url}/v1`, maxRetries: 0 });
-
-const waitFor = async (condition: () => boolean | Promise<boolean>, timeoutMs = 5000) => {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-};
 
 const usageRecords = async (): Promise<any[]> =>
   (await gateway.admin('GET', `/admin/v1/usage?accountId=${accountId}`)).body.data;

@@ -2,7 +2,7 @@ import OpenAI from 'openai';
 import { handlerInitializations } from '../../infra/local/handlers.js';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream/fake-upstream.js';
 import { describeInProcess } from '../support/gateway-target.js';
-import { waitFor } from '../support/two-channel-setup.js';
+import { waitFor } from '../support/wait-for.js';
 import { startTestGateway, type TestGateway } from '../support/test-gateway.js';
 
 /**

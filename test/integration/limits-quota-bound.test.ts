@@ -2,6 +2,7 @@ import { readSpend } from '../../functions/shared/accounting/spend.js';
 import fc from 'fast-check';
 import { startFakeUpstream, type FakeUpstream, type WireRoute } from '../support/fake-upstream/fake-upstream.js';
 import { startTestGateway, type TestGateway } from '../support/test-gateway.js';
+import { waitFor } from '../support/wait-for.js';
 
 let upstream: FakeUpstream;
 let gateway: TestGateway;
@@ -97,12 +98,11 @@ describe('quota under concurrency', () => {
     for (const result of refused) expect(result.body.error.code).toBe('insufficient_quota');
 
     // Every admitted request is settled once its record is written: wait for all the records.
-    const deadline = Date.now() + 10_000;
     let records: any[] = [];
-    while (records.length < results.length && Date.now() < deadline) {
+    await waitFor(async () => {
       records = (await gateway.admin('GET', `/admin/v1/usage?accountId=${account.id}`)).body.data;
-      if (records.length < results.length) await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+      return records.length >= results.length;
+    }, 10_000);
     const spentByRecords = records.reduce((sum, record) => sum + record.cost, 0);
     const quota = await storedQuota(account.id);
     // The upstream charged the most it could, and still: spending ≤ limit + open reservations (none left).

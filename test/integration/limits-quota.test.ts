@@ -3,6 +3,7 @@ import type { FakeUpstream } from '../support/fake-upstream/fake-upstream.js';
 import { startUpstream } from '../support/upstream-target.js';
 import { itInProcess } from '../support/gateway-target.js';
 import { startTestGateway, type TestGateway } from '../support/test-gateway.js';
+import { waitFor } from '../support/wait-for.js';
 
 let upstream: FakeUpstream;
 let gateway: TestGateway;
@@ -40,14 +41,6 @@ const storedQuota = (accountId: string) => readSpend(accountId);
 /** The account's spending as the admin API shows it. */
 const spent = async (accountId: string): Promise<number> =>
   (await gateway.admin('GET', `/admin/v1/accounts/${accountId}`)).body.quota.used;
-
-const waitFor = async (condition: () => Promise<boolean>, timeoutMs = 5000) => {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-};
 
 describe('quota', () => {
   itInProcess('reads the reservation ledger in the store')(

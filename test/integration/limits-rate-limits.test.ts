@@ -1,6 +1,7 @@
 import type { FakeUpstream } from '../support/fake-upstream/fake-upstream.js';
 import { startUpstream } from '../support/upstream-target.js';
 import { startTestGateway, type HttpResult, type TestGateway } from '../support/test-gateway.js';
+import { waitFor } from '../support/wait-for.js';
 
 let upstream: FakeUpstream;
 let gateway: TestGateway;
@@ -35,14 +36,6 @@ const chat = (key: string, body: Record<string, unknown> = {}) =>
 
 const usageCount = async (accountId: string) =>
   (await gateway.admin('GET', `/admin/v1/usage?accountId=${accountId}`)).body.data.length as number;
-
-const waitFor = async (condition: () => Promise<boolean>, timeoutMs = 5000) => {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-};
 
 const expectRateLimited = (result: HttpResult, type: 'requests' | 'tokens') => {
   expect(result.status).toBe(429);

@@ -2,6 +2,7 @@ import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream/f
 import { driveChat, setUpHotAccount } from '../support/hot-account.js';
 import { recordWrites } from '../support/store-recorder.js';
 import { startTestGateway, type TestGateway } from '../support/test-gateway.js';
+import { waitFor } from '../support/wait-for.js';
 
 let upstream: FakeUpstream;
 let gateway: TestGateway;
@@ -19,14 +20,6 @@ afterAll(async () => {
 const REQUESTS = 80;
 
 /** Waits until `condition` holds: the deferred bookkeeping of the last requests follows their answers. */
-const waitFor = async (condition: () => boolean, timeoutMs = 15_000) => {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-};
-
 describe('hot writes of one busy account', () => {
   test('no partition key receives more than a tenth of the writes of a run of requests', async () => {
     const { key } = await setUpHotAccount(gateway, upstream.baseUrl);
@@ -43,6 +36,7 @@ describe('hot writes of one busy account', () => {
         () =>
           recorder.commands.get('PutItemCommand') === REQUESTS &&
           recorder.commands.get('UpdateItemCommand') === 8 * REQUESTS,
+        15_000,
       );
 
       const total = recorder.totalWrites();

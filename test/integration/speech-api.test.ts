@@ -3,6 +3,7 @@ import { fakeSpeechAudio } from '../support/fake-upstream/openai-speech-wire.js'
 import type { FakeUpstream } from '../support/fake-upstream/fake-upstream.js';
 import { startOpenAiChannel, type OpenAiChannelSetup } from '../support/openai-channel-setup.js';
 import type { TestGateway } from '../support/test-gateway.js';
+import { waitFor } from '../support/wait-for.js';
 
 let upstream: FakeUpstream;
 let gateway: TestGateway;
@@ -99,9 +100,7 @@ describe('POST /v1/audio/speech on an OpenAI-compatible channel', () => {
     const before = await upstream.abortedCount();
     controller.abort();
 
-    const deadline = Date.now() + 3000;
-    while ((await upstream.abortedCount()) === before && Date.now() < deadline)
-      await new Promise((resolve) => setTimeout(resolve, 20));
+    await waitFor(async () => (await upstream.abortedCount()) !== before, 3000);
     expect(await upstream.abortedCount()).toBe(before + 1);
   });
 });

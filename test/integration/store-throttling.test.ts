@@ -4,6 +4,7 @@ import { physicalTableName } from '../../functions/shared/store/tables.js';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream/fake-upstream.js';
 import { injectThrottles } from '../support/store-recorder.js';
 import { startTestGateway, type TestGateway } from '../support/test-gateway.js';
+import { waitFor } from '../support/wait-for.js';
 
 let upstream: FakeUpstream;
 let gateway: TestGateway;
@@ -32,14 +33,6 @@ const chat = (key: string) =>
     body: { model: 'gpt-test', messages: [{ role: 'user', content: 'hello' }] },
   });
 
-const waitFor = async (condition: () => boolean | Promise<boolean>, timeoutMs = 10_000) => {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-};
-
 const usageOf = async (accountId: string) =>
   (await gateway.admin('GET', `/admin/v1/usage?accountId=${accountId}`)).body;
 
@@ -54,7 +47,7 @@ describe('a throttled store', () => {
       const throttles = injectThrottles({ count: 3, matches: on('usage', 'PutItemCommand'), errorName });
       try {
         expect((await chat(key)).status).toBe(200);
-        await waitFor(async () => (await usageOf(account.id)).data.length === 1);
+        await waitFor(async () => (await usageOf(account.id)).data.length === 1, 10_000);
         expect(throttles.injected).toBe(3);
       } finally {
         throttles.stop();
@@ -79,7 +72,7 @@ describe('a throttled store', () => {
     try {
       const answer = await chat(key);
       expect(answer.status).toBe(200);
-      await waitFor(() => lines.length === 1);
+      await waitFor(() => lines.length === 1, 10_000);
     } finally {
       throttles.stop();
       if (level === undefined) delete process.env.GATEWAY_LOG_LEVEL;
@@ -134,7 +127,7 @@ describe('a throttled store', () => {
     try {
       expect((await chat(key)).status).toBe(200);
       // 11 prompt tokens at $1 and 7 completion tokens at $2 per million.
-      await waitFor(async () => (await readSpend(account.id)).used === 0.000025);
+      await waitFor(async () => (await readSpend(account.id)).used === 0.000025, 10_000);
       expect(throttles.injected).toBe(3);
       expect((await readSpend(account.id)).committed).toBe(0.000025);
     } finally {

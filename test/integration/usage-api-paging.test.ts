@@ -1,6 +1,7 @@
 import type { FakeUpstream } from '../support/fake-upstream/fake-upstream.js';
 import { startUpstream } from '../support/upstream-target.js';
 import { startTestGateway, type TestGateway } from '../support/test-gateway.js';
+import { waitFor } from '../support/wait-for.js';
 
 let upstream: FakeUpstream;
 let gateway: TestGateway;
@@ -40,11 +41,7 @@ beforeAll(async () => {
     });
     expect(answer.status).toBe(200);
   }
-  const deadline = Date.now() + 10_000;
-  while ((await usage(`accountId=${accountId}`)).body.data.length < REQUESTS.length) {
-    if (Date.now() > deadline) throw new Error('usage records did not arrive');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+  await waitFor(async () => (await usage(`accountId=${accountId}`)).body.data.length >= REQUESTS.length, 10_000);
 });
 
 afterAll(async () => {

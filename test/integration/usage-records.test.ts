@@ -1,6 +1,7 @@
 import type { FakeUpstream } from '../support/fake-upstream/fake-upstream.js';
 import { startUpstream } from '../support/upstream-target.js';
 import { startTestGateway, type TestGateway } from '../support/test-gateway.js';
+import { waitFor } from '../support/wait-for.js';
 
 let upstream: FakeUpstream;
 let gateway: TestGateway;
@@ -34,13 +35,12 @@ const usage = async (query: string) => {
 };
 
 const waitForRecords = async (query: string, count: number, timeoutMs = 5000) => {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const body = await usage(query);
-    if (body.data.length >= count) return body;
-    if (Date.now() > deadline) throw new Error(`expected ${count} usage records, found ${body.data.length}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+  let body = await usage(query);
+  await waitFor(async () => {
+    body = await usage(query);
+    return body.data.length >= count;
+  }, timeoutMs);
+  return body;
 };
 
 describe('GET /admin/v1/usage', () => {

@@ -7,6 +7,7 @@ import { geminiRoutes } from './fake-upstream/gemini-wire.js';
 import { openAiRoutes } from './fake-upstream/openai-wire.js';
 import { runsRemotely } from './gateway-target.js';
 import { startTestGateway, type TestGateway } from './test-gateway.js';
+import { waitFor } from './wait-for.js';
 
 /**
  * The fault-injection fixture: a public model served by two channels, each on its own fake upstream
@@ -115,14 +116,6 @@ const closedAddress = async (): Promise<string> => {
   const { port } = server.address() as AddressInfo;
   await new Promise<void>((resolve) => server.close(() => resolve()));
   return `http://127.0.0.1:${port}`;
-};
-
-export const waitFor = async (condition: () => boolean | Promise<boolean>, timeoutMs = 5000): Promise<void> => {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 };
 
 /**

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { Readable } from 'node:stream';
-import type { TokenUsage } from '../../functions/shared/protocols/openai-chat/chat-completion-result.js';
+import type { TokenUsage } from '../../functions/shared/accounting/token-usage.js';
 import { openAiChatPassThrough } from '../../functions/shared/streaming/pass-through-openai-chat.js';
 import type { UpstreamResponse } from '../../functions/shared/upstream/upstream-http.js';
 

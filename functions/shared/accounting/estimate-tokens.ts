@@ -1,4 +1,4 @@
-import type { TokenUsage } from '../protocols/openai-chat/chat-completion-result.js';
+import type { TokenUsage } from './token-usage.js';
 
 /**
  * A tokenizer-free estimate for when an upstream reports no usage: about four UTF-8 bytes a token,

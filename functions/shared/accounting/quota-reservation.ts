@@ -1,4 +1,3 @@
-import type { AdmissionInput } from './admission.js';
 import { PROMPT_OVERHEAD_TOKENS, promptTokenBound } from './prompt-token-bound.js';
 
 /**
@@ -10,6 +9,14 @@ export const DEFAULT_OUTPUT_TOKEN_CAP = 32_768;
 
 /** An estimate of about four UTF-8 bytes a token times four is at least the bytes of the text it came from. */
 const BYTES_PER_ESTIMATED_TOKEN = 4;
+
+/** The parts of an admission's input (`AdmissionInput`) that size its reservation. */
+export interface ReservationInput {
+  readonly promptTokens: number;
+  readonly maxOutputTokens?: number | null;
+  readonly request?: unknown;
+  readonly choices?: number | null;
+}
 
 /**
  * The tokens a request reserves on its account's quota: an upper bound of what the upstream can
@@ -28,7 +35,7 @@ const BYTES_PER_ESTIMATED_TOKEN = 4;
  * settling never raises `committed`, and however many requests run at once, spending never passes
  * the limit plus the reservations still open; once all have settled, never the limit.
  */
-export const quotaReservationTokens = (input: AdmissionInput): { promptTokens: number; completionTokens: number } => {
+export const quotaReservationTokens = (input: ReservationInput): { promptTokens: number; completionTokens: number } => {
   const prompt =
     input.request === undefined
       ? PROMPT_OVERHEAD_TOKENS + BYTES_PER_ESTIMATED_TOKEN * Math.max(0, Math.ceil(input.promptTokens))

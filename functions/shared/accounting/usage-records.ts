@@ -1,6 +1,6 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { log } from '../log.js';
-import type { TokenUsage } from '../protocols/openai-chat/chat-completion-result.js';
+import type { TokenUsage } from './token-usage.js';
 import { store } from '../store/client.js';
 import { physicalTableName } from '../store/tables.js';
 import type { EndpointKind } from '../store/channels.js';

@@ -1,5 +1,5 @@
 import type { Principal } from '../auth/principal.js';
-import { channelCapabilities, defaultOwner } from '../providers/channel-capabilities.js';
+import { defaultOwner, servedEndpoints } from '../providers/provider-capabilities.js';
 import { listChannels, type Channel, type EndpointKind, endpointKinds } from '../store/channels.js';
 import { listModelSettings, type ModelSettings } from '../store/models.js';
 import { cacheTtlMs, TtlCache } from '../store/ttl-cache.js';
@@ -29,7 +29,7 @@ export interface ModelCatalog {
 }
 
 const channelEndpoints = (channel: Channel): EndpointKind[] => {
-  const supported = channelCapabilities[channel.type];
+  const supported = servedEndpoints(channel.type);
   return channel.endpoints ? channel.endpoints.filter((kind) => supported.includes(kind)) : [...supported];
 };
 
@@ -59,7 +59,7 @@ export const buildCatalog = (channels: readonly Channel[], settings: readonly Mo
     const model: CatalogModel = {
       id,
       canonicalId: id,
-      ownedBy: modelSettings?.ownedBy ?? defaultOwner[described[0]!.type],
+      ownedBy: modelSettings?.ownedBy ?? defaultOwner(described[0]!.type),
       created: Math.min(...named.map((channel) => epochSeconds(channel.createdAt))),
       endpoints: endpointKinds.filter((kind) => kinds.has(kind)),
       channels: serving,

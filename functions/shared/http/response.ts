@@ -15,9 +15,3 @@ export const json = (statusCode: number, payload: unknown, headers: Record<strin
   headers: { ...JSON_HEADERS, ...headers },
   body: JSON.stringify(payload),
 });
-
-export const noContent = (headers: Record<string, string> = {}): GatewayResponse => ({
-  statusCode: 204,
-  headers,
-  body: '',
-});

@@ -1,4 +1,4 @@
-import type { ChannelCall } from '../routing/channel-call.js';
+import type { ChannelCall } from './channel-call.js';
 import type {
   AnthropicCountTokensRequest,
   AnthropicMessagesRequest,

@@ -1,4 +1,4 @@
-import type { ChannelCall } from '../routing/channel-call.js';
+import type { ChannelCall } from './channel-call.js';
 import type { ChatCompletionRequest } from '../protocols/openai-chat/chat-completion-request.js';
 import type { ChatCompletion, ChatCompletionChunk } from '../protocols/openai-chat/chat-completion-result.js';
 

@@ -1,5 +1,5 @@
 import type { CatalogModel } from '../catalog/model-catalog.js';
-import { channelCapabilities } from '../providers/channel-capabilities.js';
+import { typeServes } from '../providers/provider-capabilities.js';
 import type { Channel, EndpointKind } from '../store/channels.js';
 
 /** Weighted random order: a channel of weight 3 comes first three times as often as one of weight 1. */
@@ -26,13 +26,13 @@ const weightedShuffle = (channels: Channel[], random: () => number): Channel[] =
 export const orderChannels = (
   model: CatalogModel,
   endpoint: EndpointKind,
-  canServe: (channel: Channel) => boolean,
+  canServe: (channel: Channel) => boolean = () => true,
   random: () => number = Math.random,
 ): Channel[] => {
   const eligible = model.channels.filter(
     (channel) =>
       channel.enabled &&
-      channelCapabilities[channel.type].includes(endpoint) &&
+      typeServes(channel.type, endpoint) &&
       (channel.endpoints === null || channel.endpoints.includes(endpoint)) &&
       canServe(channel),
   );

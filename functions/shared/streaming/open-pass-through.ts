@@ -1,10 +1,10 @@
 import type { AnthropicMessagesRequest } from '../protocols/anthropic-messages/anthropic-messages-request.js';
 import type { AnthropicUsage } from '../protocols/anthropic-messages/anthropic-messages-result.js';
 import type { ChatCompletionRequest } from '../protocols/openai-chat/chat-completion-request.js';
-import type { TokenUsage } from '../protocols/openai-chat/chat-completion-result.js';
+import type { TokenUsage } from '../accounting/token-usage.js';
 import { openAnthropicMessagesStream } from '../providers/anthropic/anthropic-provider.js';
 import { openOpenAiStream } from '../providers/openai/openai-provider.js';
-import type { ChannelCall } from '../routing/channel-call.js';
+import type { ChannelCall } from '../providers/channel-call.js';
 import { anthropicMessagesPassThrough } from './pass-through-anthropic-messages.js';
 import { openAiChatPassThrough } from './pass-through-openai-chat.js';
 import type { PassThroughStream } from './pass-through-stream.js';

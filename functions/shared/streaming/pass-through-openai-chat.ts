@@ -1,6 +1,7 @@
 import type { EventSourceMessage } from 'eventsource-parser';
 import { openAiStreamError } from '../providers/openai/openai-provider.js';
-import type { ChatCompletionChunk, TokenUsage } from '../protocols/openai-chat/chat-completion-result.js';
+import type { ChatCompletionChunk } from '../protocols/openai-chat/chat-completion-result.js';
+import type { TokenUsage } from '../accounting/token-usage.js';
 import { toTokenUsage } from '../protocols/openai-chat/chat-completion-result.js';
 import { upstreamBrokenResponse } from '../upstream/upstream-errors.js';
 import { markBodyComplete, type UpstreamResponse } from '../upstream/upstream-http.js';

@@ -82,7 +82,45 @@ const generate =
     );
   };
 
+/** The vector the fake answers for input `index` of a batch: recognisable, float32-exact, `dimensions` long. */
+export const geminiFakeVector = (index: number, dimensions = 3): number[] =>
+  Array.from({ length: dimensions }, (_, position) => (position === 0 ? 0.5 + index : -0.125 * position));
+
+/**
+ * `batchEmbedContents`, strict as Google is: every request names the model of the path as
+ * `models/{model}` and carries text parts; anything else is a 400 INVALID_ARGUMENT.
+ */
+const batchEmbed =
+  (upstreamModel: string): WireRoute =>
+  ({ request, response }: FakeExchange) => {
+    const requests: any[] = Array.isArray(request.body?.requests) ? request.body.requests : [];
+    const valid =
+      requests.length > 0 &&
+      requests.every(
+        (entry) =>
+          entry.model === `models/${upstreamModel}` &&
+          Array.isArray(entry.content?.parts) &&
+          entry.content.parts.every((part: any) => typeof part.text === 'string'),
+      );
+    if (!valid) {
+      response.writeHead(400, { 'content-type': 'application/json' });
+      response.end(
+        JSON.stringify({ error: { code: 400, message: 'Invalid batch request.', status: 'INVALID_ARGUMENT' } }),
+      );
+      return;
+    }
+    response.writeHead(200, { 'content-type': 'application/json' });
+    response.end(
+      JSON.stringify({
+        embeddings: requests.map((entry, index) => ({
+          values: geminiFakeVector(index, entry.outputDimensionality ?? 3),
+        })),
+      }),
+    );
+  };
+
 export const geminiRoutes = (upstreamModel: string): Record<string, WireRoute> => ({
+  [`POST /v1beta/models/${upstreamModel}:batchEmbedContents`]: batchEmbed(upstreamModel),
   [`POST /v1beta/models/${upstreamModel}:generateContent`]: generate(false),
   [`POST /v1beta/models/${upstreamModel}:streamGenerateContent`]: generate(true),
 });

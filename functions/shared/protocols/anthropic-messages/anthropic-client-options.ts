@@ -1,4 +1,4 @@
-import type { ClientOptions } from '../../routing/channel-call.js';
+import type { ClientOptions } from '../client-options.js';
 
 /** A beta or version name as Anthropic spells them (`interleaved-thinking-2025-05-14`, `2023-06-01`). */
 const FEATURE_NAME = /^[a-z0-9][a-z0-9._-]{0,99}$/;

@@ -1,7 +1,7 @@
-import { toAnthropicStopReason } from '../../providers/anthropic/map-anthropic-stop-reason.js';
+import { toAnthropicStopReason } from './anthropic-stop-reason.js';
+import { parseToolInput } from '../openai-chat/tool-arguments.js';
 import type { AnthropicMessage, AnthropicResponseBlock, AnthropicUsage } from './anthropic-messages-result.js';
 import type { ChatCompletion, ChatUsage } from '../openai-chat/chat-completion-result.js';
-import { parseNestedJson } from '../../http/json-depth.js';
 import { readThinkingBlocks } from '../openai-chat/thinking-blocks.js';
 
 /** OpenAI usage as Anthropic's: cached input is counted apart from `input_tokens`. */
@@ -26,16 +26,6 @@ const thinkingBlocks = (value: unknown): AnthropicResponseBlock[] =>
       ? { type: 'thinking', thinking: block.thinking, signature: block.signature ?? '' }
       : { type: 'redacted_thinking', data: block.data },
   );
-
-/** A tool call's JSON-string arguments as Anthropic's `input` object. */
-export const parseToolInput = (text: string): unknown => {
-  try {
-    const parsed: unknown = parseNestedJson(text || '{}');
-    return parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? parsed : {};
-  } catch {
-    return {};
-  }
-};
 
 export const anthropicMessageId = (upstreamId: string) =>
   upstreamId.startsWith('msg_') ? upstreamId : `msg_${upstreamId.replace(/^chatcmpl-/, '')}`;

@@ -1,4 +1,4 @@
-import { toAnthropicStopReason } from '../../providers/anthropic/map-anthropic-stop-reason.js';
+import { toAnthropicStopReason } from './anthropic-stop-reason.js';
 import type { AnthropicResponseBlock, AnthropicStreamEvent } from './anthropic-messages-result.js';
 import type { ChatCompletionChunk, ChatUsage, FinishReason } from '../openai-chat/chat-completion-result.js';
 import { anthropicMessageId, toAnthropicUsage } from './chat-to-anthropic-message.js';

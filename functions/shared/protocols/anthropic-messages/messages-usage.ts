@@ -1,5 +1,5 @@
 import type { AnthropicUsage } from './anthropic-messages-result.js';
-import type { TokenUsage } from '../openai-chat/chat-completion-result.js';
+import type { TokenUsage } from '../../accounting/token-usage.js';
 
 /** Anthropic usage as the accounting layer records it: all input, cached and cache-written included. */
 export const anthropicTokenUsage = (

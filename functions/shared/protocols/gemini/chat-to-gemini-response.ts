@@ -1,6 +1,6 @@
-import { toGeminiFinishReason } from '../../providers/gemini/map-gemini-finish-reason.js';
+import { toGeminiFinishReason } from './gemini-finish-reason.js';
 import type { ChatCompletion, ChatToolCall, ChatUsage } from '../openai-chat/chat-completion-result.js';
-import { parseToolInput } from '../anthropic-messages/chat-to-anthropic-message.js';
+import { parseToolInput } from '../openai-chat/tool-arguments.js';
 import { thoughtSignatureOf } from '../openai-chat/thought-signature.js';
 
 /** Google's generateContent answer shapes, as the gateway emits them. */

@@ -1,4 +1,4 @@
-import { toGeminiFinishReason } from '../../providers/gemini/map-gemini-finish-reason.js';
+import { toGeminiFinishReason } from './gemini-finish-reason.js';
 import type { ChatCompletionChunk, ChatUsage, FinishReason } from '../openai-chat/chat-completion-result.js';
 import {
   functionCallPart,

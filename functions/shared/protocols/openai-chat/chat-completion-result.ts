@@ -1,4 +1,5 @@
 import type { ThoughtSignatureCarrier } from './thought-signature.js';
+import type { TokenUsage } from '../../accounting/token-usage.js';
 /** The chat completion result and stream chunk shapes (OpenAI wire format) the gateway emits. */
 
 export interface ChatUsage {
@@ -74,19 +75,6 @@ export interface ChatCompletionChunk {
   usage?: ChatUsage | null;
   system_fingerprint?: string;
   [extra: string]: unknown;
-}
-
-/** Token counts as the accounting layer records them. */
-export interface TokenUsage {
-  readonly promptTokens: number;
-  readonly completionTokens: number;
-  readonly totalTokens: number;
-  readonly cachedTokens: number;
-  /** Prompt tokens written to the upstream's prompt cache (Anthropic, Bedrock); part of promptTokens. */
-  readonly cacheWriteTokens?: number;
-  readonly reasoningTokens: number;
-  /** `upstream` when the provider reported the counts, `estimate` when the gateway counted. */
-  readonly source: 'upstream' | 'estimate';
 }
 
 /** The cache writes a translated usage carries (`prompt_tokens_details.cache_write_tokens`, the gateway's field). */

@@ -11,12 +11,9 @@ import {
   toAnthropicOutputConfig,
 } from '../../protocols/anthropic-messages/anthropic-output-format.js';
 
+import { DEFAULT_MAX_TOKENS, thinkingBudgets } from '../claude-thinking.js';
+
 /** OpenAI chat request → Anthropic Messages request: pure, so it is tested on plain data. */
-
-export const DEFAULT_MAX_TOKENS = 4096;
-
-/** Thinking budgets for OpenAI's reasoning efforts; `minimal` turns thinking off. */
-export const thinkingBudgets = { low: 1024, medium: 4096, high: 16_384 } as const;
 
 type AnthropicBlock = Record<string, unknown> & { type: string };
 

@@ -16,7 +16,7 @@ import type {
 } from '../../protocols/openai-chat/chat-completion-request.js';
 import { toBedrockFile, toBedrockImage } from './bedrock-media.js';
 import { parseNestedJson } from '../../http/json-depth.js';
-import { DEFAULT_MAX_TOKENS, thinkingBudgets } from '../anthropic/convert-to-anthropic-messages.js';
+import { DEFAULT_MAX_TOKENS, thinkingBudgets } from '../claude-thinking.js';
 import { bedrockChannelBetas } from './bedrock-betas.js';
 import { verifiableThinking } from '../../protocols/openai-chat/thinking-blocks.js';
 

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { estimateTokens } from '../../accounting/estimate-tokens.js';
 import { embeddingsInputs, type EmbeddingsResult } from '../../schemas/embeddings-request.js';
-import type { EmbeddingsProvider } from '../embeddings-providers.js';
+import type { EmbeddingsProvider } from '../embeddings-provider.js';
+import { float32Base64 } from '../float32-base64.js';
 
 export const DEMO_EMBEDDING_DIMENSIONS = 1536;
 
@@ -34,13 +35,6 @@ export const demoVector = (input: string | readonly number[], dimensions: number
   const scale = 1 / Math.sqrt(norm || 1);
   for (let index = 0; index < dimensions; index++) vector[index]! *= scale;
   return vector;
-};
-
-/** Little-endian float32, base64: what OpenAI sends for `encoding_format: "base64"`. */
-export const float32Base64 = (vector: Float32Array): string => {
-  const bytes = Buffer.alloc(vector.length * 4);
-  vector.forEach((value, index) => bytes.writeFloatLE(value, index * 4));
-  return bytes.toString('base64');
 };
 
 export const demoEmbeddings: EmbeddingsProvider = {

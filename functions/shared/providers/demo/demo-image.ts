@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { invalidValue } from '../../errors.js';
 import type { ImagesResult } from '../../schemas/images-request.js';
-import type { ImagesProvider } from '../images-providers.js';
+import type { ImagesProvider } from '../images-provider.js';
 import { encodePng } from './png-encoder.js';
 
 /**

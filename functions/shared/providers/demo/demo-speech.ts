@@ -1,6 +1,6 @@
 import { invalidValue } from '../../errors.js';
 import { speechContentTypes, speechVoices } from '../../schemas/speech-request.js';
-import type { SpeechProvider } from '../speech-providers.js';
+import type { SpeechProvider } from '../speech-provider.js';
 import { DEMO_SAMPLE_RATE, toneSamples, wavHeader } from './wav-encoder.js';
 
 /**

@@ -1,10 +1,10 @@
 import { upstreamBrokenResponse } from '../../upstream/upstream-errors.js';
 import { sendUpstream, type UpstreamResponse } from '../../upstream/upstream-http.js';
-import type { ChannelCall } from '../../routing/channel-call.js';
+import type { ChannelCall } from '../channel-call.js';
 import type { GeminiGenerateContentRequest } from '../../protocols/gemini/gemini-generate-content-request.js';
 import { isSuccess, readJsonBody, readJsonEvents, requireEventStream } from '../upstream-json.js';
 import { geminiErrorSchema, geminiResponseSchema, type GeminiUsage } from './gemini-api.js';
-import { GEMINI_BASE_URL, geminiHeaders, geminiStatusError } from './gemini-provider.js';
+import { GEMINI_BASE_URL, geminiHeaders, geminiStatusError } from './gemini-http.js';
 import { geminiStreamError } from './gemini-stream.js';
 
 /**

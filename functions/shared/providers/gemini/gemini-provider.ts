@@ -1,42 +1,18 @@
 import { randomUUID } from 'node:crypto';
-import { upstreamBrokenResponse, upstreamStatusError, type UpstreamError } from '../../upstream/upstream-errors.js';
+import { upstreamBrokenResponse } from '../../upstream/upstream-errors.js';
 import { sendUpstream, type UpstreamResponse } from '../../upstream/upstream-http.js';
 import type { ChatCompletionChunk } from '../../protocols/openai-chat/chat-completion-result.js';
 import type { Channel } from '../../store/channels.js';
 import type { ChatCall, ChatProvider } from '../provider.js';
-import {
-  isSuccess,
-  readErrorBody,
-  readJsonBody,
-  readJsonEvents,
-  requireEventStream,
-  retryAfterHeader,
-} from '../upstream-json.js';
+import { isSuccess, readJsonBody, readJsonEvents, requireEventStream } from '../upstream-json.js';
 import { toGeminiRequest } from './convert-to-gemini-contents.js';
 import { geminiErrorSchema, geminiResponseSchema } from './gemini-api.js';
+import { GEMINI_BASE_URL, geminiHeaders, geminiStatusError } from './gemini-http.js';
 import { fromGeminiResponse } from './gemini-response.js';
 import { createGeminiStreamTranslator, geminiStreamError } from './gemini-stream.js';
 
-/** Google's Gemini API (generateContent): `x-goog-api-key`, the model and method in the path. */
-export const GEMINI_BASE_URL = 'https://generativelanguage.googleapis.com';
-
 const methodUrl = (channel: Channel, model: string, method: 'generateContent' | 'streamGenerateContent') =>
   `${(channel.baseUrl ?? GEMINI_BASE_URL).replace(/\/+$/, '')}/v1beta/models/${encodeURIComponent(model)}:${method}${method === 'streamGenerateContent' ? '?alt=sse' : ''}`;
-
-export const geminiHeaders = (channel: Channel): Record<string, string> => ({
-  'content-type': 'application/json',
-  ...(channel.apiKey ? { 'x-goog-api-key': channel.apiKey } : {}),
-});
-
-/** A Google error body, as the error the client gets. */
-export const geminiStatusError = async (response: UpstreamResponse, idleMs: number): Promise<UpstreamError> => {
-  const parsed = geminiErrorSchema.safeParse(await readErrorBody(response, idleMs));
-  const error = parsed.success ? parsed.data.error : undefined;
-  return upstreamStatusError(response.status, error?.message ?? undefined, {
-    retryAfter: retryAfterHeader(response),
-    code: error?.status ?? null,
-  });
-};
 
 const post = (call: ChatCall, method: 'generateContent' | 'streamGenerateContent') =>
   sendUpstream({

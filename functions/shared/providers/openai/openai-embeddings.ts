@@ -1,5 +1,5 @@
 import type { EmbeddingsResult } from '../../schemas/embeddings-request.js';
-import type { EmbeddingsProvider } from '../embeddings-providers.js';
+import type { EmbeddingsProvider } from '../embeddings-provider.js';
 import { postOpenAiJson } from './openai-json-call.js';
 
 const isEmbeddingsResult = (payload: unknown): payload is EmbeddingsResult =>

@@ -1,5 +1,5 @@
 import type { ImagesResult } from '../../schemas/images-request.js';
-import type { ImagesProvider } from '../images-providers.js';
+import type { ImagesProvider } from '../images-provider.js';
 import { postOpenAiJson } from './openai-json-call.js';
 
 const isImagesResult = (payload: unknown): payload is ImagesResult =>

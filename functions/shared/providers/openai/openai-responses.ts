@@ -3,7 +3,7 @@ import { upstreamBrokenResponse } from '../../upstream/upstream-errors.js';
 import type { ResponseObject, ResponseStreamEvent } from '../../protocols/openai-responses/responses-result.js';
 import { secretRedactor } from '../../security/redact-secrets.js';
 import { readSse } from '../../upstream/read-sse.js';
-import type { ResponsesProvider } from '../responses-providers.js';
+import type { ResponsesProvider } from '../responses-provider.js';
 import { postOpenAi, postOpenAiJson } from './openai-json-call.js';
 
 const isResponse = (payload: unknown): payload is ResponseObject =>

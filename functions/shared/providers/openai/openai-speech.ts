@@ -1,7 +1,7 @@
 import { withIdleTimeout } from '../../upstream/upstream-http.js';
 import { redactSecrets } from '../../security/redact-secrets.js';
 import { speechContentTypes } from '../../schemas/speech-request.js';
-import type { SpeechProvider } from '../speech-providers.js';
+import type { SpeechProvider } from '../speech-provider.js';
 import { postOpenAi } from './openai-json-call.js';
 
 /** `POST {baseUrl}/audio/speech`: the upstream's audio bytes, passed on as they arrive. */

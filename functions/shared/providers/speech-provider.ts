@@ -1,8 +1,5 @@
-import type { ChannelCall } from '../routing/channel-call.js';
 import type { SpeechRequest } from '../schemas/speech-request.js';
-import type { ChannelType } from '../store/channels.js';
-import { demoSpeech } from './demo/demo-speech.js';
-import { openAiSpeech } from './openai/openai-speech.js';
+import type { ChannelCall } from './channel-call.js';
 
 export type SpeechCall = ChannelCall<SpeechRequest>;
 
@@ -16,9 +13,3 @@ export interface SpeechAudio {
 export interface SpeechProvider {
   speak(call: SpeechCall): Promise<SpeechAudio>;
 }
-
-/** The text-to-speech adapter of each channel type; a type without one is skipped when routing speech. */
-export const speechProviders: Readonly<Partial<Record<ChannelType, SpeechProvider>>> = {
-  openai: openAiSpeech,
-  demo: demoSpeech,
-};

@@ -1,14 +1,14 @@
+import type { Admission } from '../accounting/admission.js';
+import { usageCost } from '../accounting/pricing.js';
+import { writeUsageRecord, type UsageStatus } from '../accounting/usage-records.js';
 import type { CatalogModel } from '../catalog/model-catalog.js';
 import { toGatewayError } from '../http/error-response.js';
-import { FunctionTimeoutError } from '../middleware/function-deadline.js';
-import type { GatewayRequest } from '../middleware/gateway-handler.js';
+import { FunctionTimeoutError } from './function-deadline.js';
+import type { GatewayRequest } from './gateway-handler.js';
 import { ClientAbortedError, UpstreamError } from '../upstream/upstream-errors.js';
-import type { TokenUsage } from '../protocols/openai-chat/chat-completion-result.js';
+import type { TokenUsage } from '../accounting/token-usage.js';
 import type { StreamOutcome } from '../streaming/sse-response.js';
 import type { Channel, EndpointKind } from '../store/channels.js';
-import type { Admission } from './admission.js';
-import { usageCost } from './pricing.js';
-import { writeUsageRecord, type UsageStatus } from './usage-records.js';
 
 /**
  * Collects what one request did (which channel served it, after how many attempts, what it used)

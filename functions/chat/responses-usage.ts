@@ -1,0 +1,28 @@
+import { estimateTokens } from '../shared/accounting/estimate-tokens.js';
+import type { TokenUsage } from '../shared/accounting/token-usage.js';
+import type { ResponsesRequest } from '../shared/protocols/openai-responses/responses-request.js';
+import type { ResponsesUsage } from '../shared/protocols/openai-responses/responses-result.js';
+
+/** A Responses `usage` object as the meter records it. */
+export const responsesTokenUsage = (usage: ResponsesUsage, source: TokenUsage['source'] = 'upstream'): TokenUsage => ({
+  promptTokens: usage.input_tokens ?? 0,
+  completionTokens: usage.output_tokens ?? 0,
+  totalTokens: usage.total_tokens ?? (usage.input_tokens ?? 0) + (usage.output_tokens ?? 0),
+  cachedTokens: usage.input_tokens_details?.cached_tokens ?? 0,
+  reasoningTokens: usage.output_tokens_details?.reasoning_tokens ?? 0,
+  source,
+});
+
+/** The gateway's own count, for admission and for a stream that ended without the upstream's usage. */
+export const estimateResponsesUsage = (request: ResponsesRequest, outputText: string): TokenUsage => {
+  const promptTokens = estimateTokens(`${request.instructions ?? ''}${JSON.stringify(request.input ?? '')}`);
+  const completionTokens = estimateTokens(outputText);
+  return {
+    promptTokens,
+    completionTokens,
+    totalTokens: promptTokens + completionTokens,
+    cachedTokens: 0,
+    reasoningTokens: 0,
+    source: 'estimate',
+  };
+};
