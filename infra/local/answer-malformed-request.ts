@@ -36,6 +36,10 @@ const pathOf = (rawPacket: Buffer | undefined): string => {
   return requestLine?.[1] ?? '/';
 };
 
+/** Whether the request line, when the bytes node kept start with one, asks for the head only. */
+const isHeadRequest = (rawPacket: Buffer | undefined): boolean =>
+  rawPacket?.subarray(0, 5).toString('latin1') === 'HEAD ';
+
 /**
  * Node's `clientError` handler: a request the HTTP parser refused (bad request line, oversized or
  * malformed headers, broken chunked encoding) gets a JSON envelope, with a request id, instead of a
@@ -56,6 +60,9 @@ export const answerMalformedRequest = (error: ParserError, socket: Duplex): void
   const timer = setTimeout(() => socket.destroy(), DISCARD_TIMEOUT_MS);
   socket.once('close', () => clearTimeout(timer));
   socket.on('end', () => socket.destroy());
-  socket.end(Buffer.concat([Buffer.from(`${head.join('\r\n')}\r\n\r\n`, 'latin1'), answer.payload]));
+  // An answer to HEAD has no body (its content-length still says what a GET would get), or the
+  // client would read the body as the start of a next response.
+  const body = isHeadRequest(error.rawPacket) ? Buffer.alloc(0) : answer.payload;
+  socket.end(Buffer.concat([Buffer.from(`${head.join('\r\n')}\r\n\r\n`, 'latin1'), body]));
   socket.resume();
 };

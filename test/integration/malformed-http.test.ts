@@ -70,6 +70,22 @@ describe('malformed HTTP on the local server', () => {
     expect(isEnvelopeOfPath(path, status, answer.body)).toBe(true);
   });
 
+  it.each([
+    [
+      'headers over the size limit',
+      `HEAD /v1/models HTTP/1.1\r\nHost: gateway\r\nX-Filler: ${'a'.repeat(64 * 1024)}\r\n\r\n`,
+      431,
+    ],
+    ['an unknown HTTP version', 'HEAD /v1/models HTTP/7.1\r\nHost: gateway\r\n\r\n', 400],
+  ])('answers a HEAD request with %s by its head alone', async (_name, bytes, status) => {
+    const { raw } = await sendRawBytes(gateway.url, bytes);
+    const answer = parseRawAnswer(raw);
+
+    expect(answer.status).toBe(status);
+    expect(Number(answer.headers['content-length'])).toBeGreaterThan(0);
+    expect(answer.body).toBeUndefined();
+  });
+
   it('gives each malformed request its own request id', async () => {
     const first = parseRawAnswer((await sendRawBytes(gateway.url, 'BAD\r\n\r\n')).raw);
     const second = parseRawAnswer((await sendRawBytes(gateway.url, 'BAD\r\n\r\n')).raw);
