@@ -148,7 +148,7 @@ export const channelTypeRules = (
       input: channel.apiKey,
       path: ['apiKey'],
       message:
-        "a channel of type bedrock takes no apiKey: the gateway calls Bedrock with its own AWS credentials (the function's IAM role)",
+        "a channel of type bedrock takes no apiKey, since the gateway calls Bedrock with its own AWS credentials (the function's IAM role)",
     });
   }
 };
