@@ -163,6 +163,17 @@ describe.each([
     expect(upstream().received.length).toBeGreaterThan(0);
   });
 
+  test('a turn with a system message after the user turn (Claude Code 2.1.328) streams an answer', async () => {
+    const { status, events, requestId, text } = await replay('system-message-turn', model);
+
+    expect({ status, text: status === 200 ? '' : text }).toEqual({ status: 200, text: '' });
+    expect(events[0]?.event).toBe('message_start');
+    expect(events.at(-1)?.event).toBe('message_stop');
+    expect(events.some((event) => event.event === 'error')).toBe(false);
+    const record = await usageRecord(requestId);
+    expect(record).toMatchObject({ status: 'success', model, stream: true });
+  });
+
   test('a tool result turn with signed thinking streams the answer that uses the result', async () => {
     const { status, events, requestId, text } = await replay('tool-result-turn', model);
 
@@ -189,6 +200,23 @@ describe('what each channel type receives from Claude Code', () => {
     const record = await usageRecord(requestId);
     // The fake reports 11 input, 3 read from the cache and 2 written to it.
     expect(record).toMatchObject({ promptTokens: 16, cachedTokens: 3, cacheWriteTokens: 2 });
+  });
+
+  test('anthropic gets a system message in the conversation where Claude Code put it, untouched', async () => {
+    const { body } = fixture('system-message-turn');
+    await replay('system-message-turn', 'cc-claude');
+    const sent = lastSent(anthropic).body;
+
+    expect(sent.messages).toEqual(body.messages);
+    expect(sent.output_config).toEqual({ effort: 'high' });
+    expect(sent.thinking).toEqual({ type: 'adaptive', display: 'omitted' });
+  });
+
+  test('openai gets the system message as a chat system message after the user turn', async () => {
+    await replay('system-message-turn', 'gpt-4.1');
+    const roles = lastSent(openai).body.messages.map((message: any) => message.role);
+
+    expect(roles).toEqual(['system', 'user', 'system']);
   });
 
   test('count_tokens reaches anthropic with the betas', async () => {

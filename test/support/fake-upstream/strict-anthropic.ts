@@ -19,6 +19,9 @@ const knownBetas = new Set([
   'effort-2025-11-24',
   'prompt-caching-scope-2026-01-05',
   'structured-outputs-2025-11-13',
+  // Sent by Claude Code 2.1.328 (recorded).
+  'mid-conversation-tool-changes-2026-07-01',
+  'thinking-token-count-2026-05-13',
 ]);
 
 const invalid = (message: string): Refusal => ({

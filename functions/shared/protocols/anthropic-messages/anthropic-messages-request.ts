@@ -47,10 +47,17 @@ export const anthropicContentBlockSchema = z.discriminatedUnion('type', [
   redactedThinkingBlock,
 ]);
 
-const messageSchema = z.looseObject({
-  role: z.enum(['user', 'assistant']),
-  content: z.union([z.string(), z.array(anthropicContentBlockSchema)]),
-});
+const turnContent = z.union([z.string(), z.array(anthropicContentBlockSchema)]);
+
+/**
+ * A turn, or a system message placed in the conversation (after a user turn): newer instructions
+ * that leave the cached prefix above them intact. Claude Code sends these.
+ */
+const messageSchema = z.discriminatedUnion('role', [
+  z.looseObject({ role: z.literal('user'), content: turnContent }),
+  z.looseObject({ role: z.literal('assistant'), content: turnContent }),
+  z.looseObject({ role: z.literal('system'), content: z.union([z.string(), z.array(textBlock)]) }),
+]);
 
 const toolSchema = z.looseObject({
   name: z.string().min(1).max(128),

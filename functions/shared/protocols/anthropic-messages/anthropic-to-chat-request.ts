@@ -168,7 +168,12 @@ export const anthropicToChatRequest = (
   if (system) messages.push(system);
   for (const message of request.messages) {
     if (message.role === 'user') messages.push(...userMessages(message.content));
-    else messages.push(assistantMessage(message.content));
+    else if (message.role === 'assistant') messages.push(assistantMessage(message.content));
+    else {
+      // A system message in the conversation stays where it was said: chat takes system messages anywhere.
+      const instruction = systemMessage(message.content);
+      if (instruction) messages.push(instruction);
+    }
   }
   // Server tools (web search, code execution, tool search, …) exist only at Anthropic: custom tools
   // are translated, and a deferred tool (`defer_loading`) is simply offered.
