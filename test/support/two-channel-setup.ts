@@ -321,15 +321,17 @@ export const describeFailover = (wire: Wire, connect: (key: string, gatewayUrl: 
       }
     });
 
-    it('comes from the second channel at once when the first asks to retry in 1 s, and so does the next one', async () => {
-      setup.first.inject(status429(1));
+    it('comes from the second channel at once when the first asks to retry in 5 s, and so does the next one', async () => {
+      // Waiting out the Retry-After would take 5 s; going to the second channel takes a request's time,
+      // which on a loaded machine can pass a second, so the bound sits between the two.
+      setup.first.inject(status429(5));
 
       const { result: text, ms } = await timed(() => sdk.ask(PAIR_MODEL, { stream }));
       const firstCalls = setup.first.received.length;
       const next = await sdk.ask(PAIR_MODEL, { stream });
 
       expect(text).toBe(ANSWER);
-      expect(ms).toBeLessThan(800);
+      expect(ms).toBeLessThan(4000);
       expect(next).toBe(ANSWER);
       expect(setup.first.received).toHaveLength(firstCalls);
     });
