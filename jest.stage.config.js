@@ -42,6 +42,8 @@ const inProcessOnly = [
 const fakeInTestProcess = [
   'lambda-payload-limits', // answers with bodies of its own making, sized against Lambda's limit
   'stream-pass-through', // holds each upstream event until the test releases it, and counts sockets
+  'provider-registry', // a fake per channel type, started in the test
+  'gemini-embeddings', // its Gemini fake is started in the test
 ];
 
 const loopback = new Set(['127.0.0.1', 'localhost', '[::1]']);

@@ -231,7 +231,7 @@ describe('POST /v1/responses errors', () => {
     });
 
     expect(result.status).toBe(200);
-    expect(upstream.received.at(-1)!.body).not.toHaveProperty('tools');
+    expect((await upstream.receivedRequests()).at(-1)!.body).not.toHaveProperty('tools');
   });
 
   it('answers a 400 naming tool_choice when it forces a hosted tool on a chat-only channel', async () => {
