@@ -11,21 +11,14 @@ import { abortError } from '../shared/upstream/upstream-errors.js';
 import { upstreamCallFor } from '../shared/upstream/upstream-call.js';
 import { channelCall } from '../shared/routing/channel-call.js';
 import { withFailover } from '../shared/routing/with-failover.js';
-import type { TokenUsage } from '../shared/accounting/token-usage.js';
+import { estimatedUsage, type TokenUsage } from '../shared/accounting/token-usage.js';
 import { speechRequestSchema } from '../shared/schemas/speech-request.js';
 
 /**
  * Speech is billed by input characters: the usage record carries them as `promptTokens` (and
  * `totalTokens`), since the accounting layer counts one unit per request kind.
  */
-const characterUsage = (characters: number): TokenUsage => ({
-  promptTokens: characters,
-  completionTokens: 0,
-  totalTokens: characters,
-  cachedTokens: 0,
-  reasoningTokens: 0,
-  source: 'estimate',
-});
+const characterUsage = (characters: number): TokenUsage => estimatedUsage(characters, 0);
 
 /**
  * The audio as a byte stream for the response: chunks go out as they arrive; a client that goes away

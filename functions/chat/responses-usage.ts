@@ -1,5 +1,5 @@
 import { estimateTokens } from '../shared/accounting/estimate-tokens.js';
-import type { TokenUsage } from '../shared/accounting/token-usage.js';
+import { estimatedUsage, type TokenUsage } from '../shared/accounting/token-usage.js';
 import type { ResponsesRequest } from '../shared/protocols/openai-responses/responses-request.js';
 import type { ResponsesUsage } from '../shared/protocols/openai-responses/responses-result.js';
 
@@ -14,15 +14,8 @@ export const responsesTokenUsage = (usage: ResponsesUsage, source: TokenUsage['s
 });
 
 /** The gateway's own count, for admission and for a stream that ended without the upstream's usage. */
-export const estimateResponsesUsage = (request: ResponsesRequest, outputText: string): TokenUsage => {
-  const promptTokens = estimateTokens(`${request.instructions ?? ''}${JSON.stringify(request.input ?? '')}`);
-  const completionTokens = estimateTokens(outputText);
-  return {
-    promptTokens,
-    completionTokens,
-    totalTokens: promptTokens + completionTokens,
-    cachedTokens: 0,
-    reasoningTokens: 0,
-    source: 'estimate',
-  };
-};
+export const estimateResponsesUsage = (request: ResponsesRequest, outputText: string): TokenUsage =>
+  estimatedUsage(
+    estimateTokens(`${request.instructions ?? ''}${JSON.stringify(request.input ?? '')}`),
+    estimateTokens(outputText),
+  );

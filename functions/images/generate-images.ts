@@ -7,7 +7,7 @@ import { imagesAdapterOf } from '../shared/providers/images-adapters.js';
 import { orderChannels } from '../shared/routing/order-channels.js';
 import { channelCall } from '../shared/routing/channel-call.js';
 import { withFailover } from '../shared/routing/with-failover.js';
-import type { TokenUsage } from '../shared/accounting/token-usage.js';
+import { estimatedUsage, type TokenUsage } from '../shared/accounting/token-usage.js';
 import { imagesRequestSchema, type ImagesResult } from '../shared/schemas/images-request.js';
 
 /**
@@ -31,15 +31,7 @@ const imageUsage = (result: ImagesResult, prompt: string): TokenUsage => {
       source: 'upstream',
     };
   }
-  const promptTokens = estimateTokens(prompt);
-  return {
-    promptTokens,
-    completionTokens: result.data.length,
-    totalTokens: promptTokens + result.data.length,
-    cachedTokens: 0,
-    reasoningTokens: 0,
-    source: 'estimate',
-  };
+  return estimatedUsage(estimateTokens(prompt), result.data.length);
 };
 
 /** POST /v1/images/generations: images from the first channel that answers, metered. */

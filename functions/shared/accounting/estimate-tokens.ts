@@ -1,4 +1,4 @@
-import type { TokenUsage } from './token-usage.js';
+import { estimatedUsage, type TokenUsage } from './token-usage.js';
 
 /**
  * A tokenizer-free estimate for when an upstream reports no usage: about four UTF-8 bytes a token,
@@ -15,15 +15,8 @@ export const contentText = (content: unknown): string => {
 };
 
 /** An estimate of a chat request's usage from its messages and the answer text the client saw. */
-export const estimateChatUsage = (messages: readonly { content?: unknown }[], completionText: string): TokenUsage => {
-  const promptTokens = estimateTokens(messages.map((message) => contentText(message.content)).join('\n'));
-  const completionTokens = estimateTokens(completionText);
-  return {
-    promptTokens,
-    completionTokens,
-    totalTokens: promptTokens + completionTokens,
-    cachedTokens: 0,
-    reasoningTokens: 0,
-    source: 'estimate',
-  };
-};
+export const estimateChatUsage = (messages: readonly { content?: unknown }[], completionText: string): TokenUsage =>
+  estimatedUsage(
+    estimateTokens(messages.map((message) => contentText(message.content)).join('\n')),
+    estimateTokens(completionText),
+  );

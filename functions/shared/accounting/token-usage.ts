@@ -10,3 +10,13 @@ export interface TokenUsage {
   /** `upstream` when the provider reported the counts, `estimate` when the gateway counted. */
   readonly source: 'upstream' | 'estimate';
 }
+
+/** Counts the gateway made itself (no upstream report), as the meter records them. */
+export const estimatedUsage = (promptTokens: number, completionTokens: number): TokenUsage => ({
+  promptTokens,
+  completionTokens,
+  totalTokens: promptTokens + completionTokens,
+  cachedTokens: 0,
+  reasoningTokens: 0,
+  source: 'estimate',
+});
