@@ -3,7 +3,7 @@ import { hasAdapter } from '../shared/providers/provider-capabilities.js';
 import { chatAdapterOf } from '../shared/providers/chat-adapters.js';
 import { messagesAdapterOf } from '../shared/providers/messages-adapters.js';
 import { channelCall } from '../shared/routing/channel-call.js';
-import type { ClientOptions } from '../shared/providers/channel-call.js';
+import type { ClientOptions } from '../shared/protocols/client-options.js';
 import type { AnthropicMessagesRequest } from '../shared/protocols/anthropic-messages/anthropic-messages-request.js';
 import type {
   AnthropicMessage,

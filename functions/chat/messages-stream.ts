@@ -10,7 +10,7 @@ import type {
   AnthropicUsage,
 } from '../shared/protocols/anthropic-messages/anthropic-messages-result.js';
 import { channelCall } from '../shared/routing/channel-call.js';
-import type { ClientOptions } from '../shared/providers/channel-call.js';
+import type { ClientOptions } from '../shared/protocols/client-options.js';
 import { openMessagesPassThrough } from '../shared/streaming/open-pass-through.js';
 import type { Channel } from '../shared/store/channels.js';
 import type { OutgoingEvent } from '../shared/streaming/sse-response.js';

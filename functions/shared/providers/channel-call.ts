@@ -2,8 +2,6 @@ import type { Channel } from '../store/channels.js';
 import type { UpstreamTimeouts } from '../upstream/upstream-http.js';
 import type { ClientOptions } from '../protocols/client-options.js';
 
-export { noClientOptions, type ClientOptions } from '../protocols/client-options.js';
-
 /** One call to one channel, as every provider takes it: the request under the upstream's model name. */
 export interface ChannelCall<Request> {
   readonly request: Request;

@@ -1,5 +1,6 @@
 import type { CatalogModel } from '../catalog/model-catalog.js';
-import { noClientOptions, type ChannelCall, type ClientOptions } from '../providers/channel-call.js';
+import type { ChannelCall } from '../providers/channel-call.js';
+import { noClientOptions, type ClientOptions } from '../protocols/client-options.js';
 import type { Channel } from '../store/channels.js';
 import { upstreamModelName } from './order-channels.js';
 import { channelTimeouts } from '../upstream/upstream-http.js';

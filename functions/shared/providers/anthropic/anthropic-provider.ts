@@ -6,7 +6,7 @@ import type {
 } from '../../protocols/anthropic-messages/anthropic-messages-result.js';
 import type { ChatCompletionChunk } from '../../protocols/openai-chat/chat-completion-result.js';
 import type { Channel } from '../../store/channels.js';
-import { noClientOptions, type ClientOptions } from '../channel-call.js';
+import { noClientOptions, type ClientOptions } from '../../protocols/client-options.js';
 import { anthropicChannelBetas } from './anthropic-betas.js';
 import type { MessagesCall, MessagesProvider } from '../messages-provider.js';
 import type { ChatProvider } from '../provider.js';
