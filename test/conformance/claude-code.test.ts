@@ -1,10 +1,10 @@
-import { readFileSync } from 'node:fs';
 import { bedrockRoutes } from '../support/fake-upstream/bedrock-wire.js';
 import { startFakeUpstream, type FakeUpstream, type ReceivedRequest } from '../support/fake-upstream/fake-upstream.js';
 import { geminiRoutes } from '../support/fake-upstream/gemini-wire.js';
 import { strictAnthropicRoutes } from '../support/fake-upstream/strict-anthropic.js';
 import { strictOpenAiRoutes } from '../support/fake-upstream/strict-openai.js';
 import { startTestGateway, type TestGateway } from '../support/test-gateway.js';
+import { recorded, replay as replayRequest, sseEvents, usageRecordOf, type SseEvent } from './replay.js';
 
 /**
  * What Claude Code sends (recorded fixtures: headers and bodies), replayed through every path a
@@ -18,8 +18,7 @@ interface Fixture {
   readonly body: Record<string, unknown>;
 }
 
-const fixture = (name: string): Fixture =>
-  JSON.parse(readFileSync(new URL(`./fixtures/claude-code/${name}.json`, import.meta.url), 'utf8')) as Fixture;
+const fixture = (name: string): Fixture => recorded<Fixture>('claude-code', name);
 
 const BEDROCK_MODEL = 'us.anthropic.claude-sonnet-4-5-v1:0';
 const GEMINI_MODEL = 'gemini-2.5-flash';
@@ -86,30 +85,17 @@ afterAll(async () => {
   }
 });
 
-interface SseEvent {
-  readonly event: string;
-  readonly data: any;
-}
-
 const replay = async (name: string, model: string, edit: (body: Record<string, any>) => void = () => undefined) => {
   const { headers, body } = fixture(name);
   edit(body);
-  const response = await fetch(`${gateway.url}/v1/messages`, {
-    method: 'POST',
-    headers: { ...headers, 'x-api-key': key },
-    body: JSON.stringify({ ...body, model }),
-  });
-  const text = await response.text();
-  const events: SseEvent[] = text
-    .split('\n\n')
-    .filter((frame) => frame.trim() !== '')
-    .map((frame) => {
-      const lines = frame.split('\n');
-      const event = lines.find((line) => line.startsWith('event: '))?.slice(7) ?? '';
-      const data = lines.find((line) => line.startsWith('data: '))?.slice(6) ?? 'null';
-      return { event, data: JSON.parse(data) };
-    });
-  return { status: response.status, requestId: response.headers.get('x-request-id') ?? '', events, text };
+  const response = await replayRequest(
+    gateway.url,
+    '/v1/messages',
+    { ...headers, 'x-api-key': key },
+    { ...body, model },
+  );
+  // A refusal is one JSON envelope, not an event stream.
+  return { ...response, events: response.status === 200 ? sseEvents(response.text) : [] };
 };
 
 const toolCallOf = (events: readonly SseEvent[]) => {
@@ -128,14 +114,7 @@ const textOf = (events: readonly SseEvent[]) =>
     .map((event) => event.data.delta.text as string)
     .join('');
 
-const usageRecord = async (requestId: string) => {
-  for (;;) {
-    const result = await gateway.admin('GET', `/admin/v1/usage?accountId=${accountId}&limit=100`);
-    const record = result.body.data.find((entry: any) => entry.requestId === requestId);
-    if (record) return record;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-};
+const usageRecord = (requestId: string) => usageRecordOf(gateway, accountId, requestId);
 
 const lastSent = (upstream: FakeUpstream): ReceivedRequest => upstream.received.at(-1)!;
 

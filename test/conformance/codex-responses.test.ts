@@ -4,7 +4,7 @@ import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream/f
 import { strictAnthropicToolRoutes } from '../support/fake-upstream/strict-anthropic-tools.js';
 import { strictGeminiRoutes } from '../support/fake-upstream/strict-gemini.js';
 import { startTestGateway, type TestGateway } from '../support/test-gateway.js';
-import { recorded, replay, sseEvents } from './replay.js';
+import { recorded, replay, sseEvents, usageRecordOf } from './replay.js';
 
 /**
  * Codex CLI's own requests (`codex exec`, Responses API, always streamed) replayed through the gateway
@@ -86,43 +86,39 @@ const codex = async (body: any, model: string) => {
   const completed = events.find((event) => event.data?.type === 'response.completed')?.data.response;
   expect(completed).toBeDefined();
   expect(events.map((event) => event.data?.sequence_number)).toEqual(events.map((_, index) => index));
-  return { events, completed };
+  return { events, completed, requestId: response.requestId };
 };
 
-/** The usage record of the answer with this response usage (written after the stream ends). */
-const expectRecorded = async (model: string, usage: { input_tokens: number; output_tokens: number }) => {
-  let records: any[] = [];
-  for (let attempt = 0; attempt < 50; attempt += 1) {
-    records = (await gateway.admin('GET', `/admin/v1/usage?accountId=${accountId}`)).body.data;
-    if (records.some((record) => record.model === model && record.promptTokens === usage.input_tokens)) break;
-    await new Promise((resolve) => setImmediate(resolve));
-  }
-  expect(records).toContainEqual(
-    expect.objectContaining({
-      model,
-      endpoint: 'responses',
-      stream: true,
-      status: 'success',
-      promptTokens: usage.input_tokens,
-      completionTokens: usage.output_tokens,
-    }),
-  );
+/** The usage record of one answer carries the counts its response reported. */
+const expectRecorded = async (
+  requestId: string,
+  model: string,
+  usage: { input_tokens: number; output_tokens: number },
+) => {
+  expect(await usageRecordOf(gateway, accountId, requestId)).toMatchObject({
+    model,
+    endpoint: 'responses',
+    stream: true,
+    status: 'success',
+    promptTokens: usage.input_tokens,
+    completionTokens: usage.output_tokens,
+  });
 };
 
 describe.each(['anthropic', 'gemini'] as const)('Codex on a %s channel (translated)', (type) => {
   const upstream = () => (type === 'anthropic' ? anthropicUpstream : geminiUpstream);
 
   it('calls apply_patch as a custom tool, streamed, with usage recorded', async () => {
-    const { completed } = await codex(firstTurn, channels[type]);
+    const { completed, requestId } = await codex(firstTurn, channels[type]);
 
     const call = completed.output.find((item: any) => item.type !== 'reasoning');
     expect(call).toMatchObject({ type: 'custom_tool_call', name: 'apply_patch', status: 'completed' });
     expect(typeof call.input).toBe('string');
-    await expectRecorded(channels[type], completed.usage);
+    await expectRecorded(requestId, channels[type], completed.usage);
   });
 
   it('answers after a turn full of custom, namespaced, tool-search and hosted items, streamed', async () => {
-    const { events, completed } = await codex(replayedTools, channels[type]);
+    const { events, completed, requestId } = await codex(replayedTools, channels[type]);
 
     const text = events
       .filter((event) => event.data?.type === 'response.output_text.delta')
@@ -130,7 +126,7 @@ describe.each(['anthropic', 'gemini'] as const)('Codex on a %s channel (translat
       .join('');
     expect(text).toContain('The tool said');
     expect(completed.output.at(-1)).toMatchObject({ type: 'message', status: 'completed' });
-    await expectRecorded(channels[type], completed.usage);
+    await expectRecorded(requestId, channels[type], completed.usage);
   });
 
   it('sends the vendor only functions: no hosted tool, no encrypted reasoning, no OpenAI-only field', async () => {
@@ -147,19 +143,19 @@ describe.each(['anthropic', 'gemini'] as const)('Codex on a %s channel (translat
 
 describe('Codex on an OpenAI channel (native Responses)', () => {
   it('relays its request intact: include, store, prompt_cache_key, encrypted reasoning and every tool', async () => {
-    const { completed } = await codex(replayedTools, channels.openai);
+    const { completed, requestId } = await codex(replayedTools, channels.openai);
 
     const sent = openAiUpstream.received.at(-1)!;
     expect(sent.path).toBe('/v1/responses');
     expect(sent.body).toEqual({ ...replayedTools, model: channels.openai, stream: true });
     expect(completed.model).toBe(channels.openai);
-    await expectRecorded(channels.openai, completed.usage);
+    await expectRecorded(requestId, channels.openai, completed.usage);
   });
 
   it('answers a first turn streamed, with usage recorded', async () => {
-    const { completed } = await codex(firstTurn, channels.openai);
+    const { completed, requestId } = await codex(firstTurn, channels.openai);
 
     expect(completed.output[0]).toMatchObject({ type: 'message' });
-    await expectRecorded(channels.openai, completed.usage);
+    await expectRecorded(requestId, channels.openai, completed.usage);
   });
 });

@@ -3,7 +3,7 @@ import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream/f
 import { strictAnthropicToolRoutes } from '../support/fake-upstream/strict-anthropic-tools.js';
 import { FAKE_THOUGHT_SIGNATURE, strictGeminiRoutes } from '../support/fake-upstream/strict-gemini.js';
 import { startTestGateway, type TestGateway } from '../support/test-gateway.js';
-import { recorded, replay, sseEvents } from './replay.js';
+import { recorded, replay, sseEvents, usageRecordOf } from './replay.js';
 
 /**
  * Gemini CLI's own requests (Gemini 3 with thinking and signed function calls, plus its flash-lite
@@ -90,21 +90,24 @@ const geminiCli = async (body: unknown, model: string, action = 'streamGenerateC
 };
 
 const streamed = async (body: unknown, model: string) => {
-  const events = sseEvents((await geminiCli(body, model)).text).map((event) => event.data);
+  const response = await geminiCli(body, model);
+  const events = sseEvents(response.text).map((event) => event.data);
   const parts = events.flatMap((event) => event.candidates?.[0]?.content?.parts ?? []);
-  return { events, parts, usage: events.findLast((event) => event.usageMetadata)?.usageMetadata };
+  return {
+    events,
+    parts,
+    usage: events.findLast((event) => event.usageMetadata)?.usageMetadata,
+    requestId: response.requestId,
+  };
 };
 
-const expectRecorded = async (model: string, usage: { promptTokenCount: number }) => {
-  let records: any[] = [];
-  for (let attempt = 0; attempt < 50; attempt += 1) {
-    records = (await gateway.admin('GET', `/admin/v1/usage?accountId=${accountId}`)).body.data;
-    if (records.some((record) => record.model === model && record.promptTokens === usage.promptTokenCount)) break;
-    await new Promise((resolve) => setImmediate(resolve));
-  }
-  expect(records).toContainEqual(
-    expect.objectContaining({ model, stream: true, status: 'success', promptTokens: usage.promptTokenCount }),
-  );
+const expectRecorded = async (requestId: string, model: string, usage: { promptTokenCount: number }) => {
+  expect(await usageRecordOf(gateway, accountId, requestId)).toMatchObject({
+    model,
+    stream: true,
+    status: 'success',
+    promptTokens: usage.promptTokenCount,
+  });
 };
 
 describe('Gemini CLI on a gemini channel (native)', () => {
@@ -125,11 +128,11 @@ describe('Gemini CLI on a gemini channel (native)', () => {
       }),
     );
     expect(first.events.every((event) => event.modelVersion === models.gemini)).toBe(true);
-    await expectRecorded(models.gemini, first.usage);
+    await expectRecorded(first.requestId, models.gemini, first.usage);
 
     const second = await streamed(replayedCall, models.gemini);
     expect(second.parts.map((part) => part.text).join('')).toContain('hello, world');
-    await expectRecorded(models.gemini, second.usage);
+    await expectRecorded(second.requestId, models.gemini, second.usage);
   });
 
   it("answers the flash-lite router's JSON-schema request whole", async () => {
@@ -152,19 +155,19 @@ describe('Gemini CLI on a gemini channel (native)', () => {
 
 describe.each(['openai', 'anthropic'] as const)('Gemini CLI on an %s channel (translated)', (type) => {
   it('streams a function call the CLI can run, with usage recorded', async () => {
-    const { parts, usage } = await streamed(firstTurn, models[type]);
+    const { parts, usage, requestId } = await streamed(firstTurn, models[type]);
 
     expect(parts).toContainEqual(
       expect.objectContaining({ functionCall: expect.objectContaining({ name: 'read_file' }) }),
     );
     expect(usage?.promptTokenCount).toBeGreaterThan(0);
-    await expectRecorded(models[type], usage);
+    await expectRecorded(requestId, models[type], usage);
   });
 
   it('answers after the replayed call and its function response', async () => {
-    const { parts, usage } = await streamed(replayedCall, models[type]);
+    const { parts, usage, requestId } = await streamed(replayedCall, models[type]);
 
     expect(parts.map((part) => part.text ?? '').join('')).toContain('hello, world');
-    await expectRecorded(models[type], usage);
+    await expectRecorded(requestId, models[type], usage);
   });
 });

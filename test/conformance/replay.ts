@@ -1,4 +1,6 @@
 import { readFileSync } from 'node:fs';
+import type { TestGateway } from '../support/gateway-client.js';
+import { invocationEnd } from '../support/invocation-ends.js';
 
 /** Recorded client requests (scrubbed) under test/conformance/fixtures/<client>/. */
 export const recorded = <T = any>(client: string, name: string): T =>
@@ -33,7 +35,21 @@ export const replay = async (
   path: string,
   headers: Record<string, string>,
   body: unknown,
-): Promise<{ status: number; text: string }> => {
+): Promise<{ status: number; text: string; requestId: string }> => {
   const response = await fetch(`${url}${path}`, { method: 'POST', headers, body: JSON.stringify(body) });
-  return { status: response.status, text: await response.text() };
+  return {
+    status: response.status,
+    text: await response.text(),
+    requestId: response.headers.get('x-request-id') ?? '',
+  };
+};
+
+/**
+ * The usage record of one request, read once its invocation has ended: the gateway writes the record
+ * before the invocation ends, so there is nothing to poll for.
+ */
+export const usageRecordOf = async (gateway: TestGateway, accountId: string, requestId: string): Promise<any> => {
+  await invocationEnd(requestId);
+  const { body } = await gateway.admin('GET', `/admin/v1/usage?accountId=${accountId}&limit=100`);
+  return (body.data as { requestId: string }[]).find((record) => record.requestId === requestId);
 };
