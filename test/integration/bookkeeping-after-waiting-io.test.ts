@@ -1,9 +1,10 @@
 import { admit } from '../../functions/shared/accounting/admission.js';
-import { writeUsageRecord, type UsageRecord } from '../../functions/shared/accounting/usage-records.js';
+import { writeUsageRecord } from '../../functions/shared/accounting/usage-records.js';
 import type { Principal } from '../../functions/shared/auth/principal.js';
 import { observeAwsCalls } from '../../functions/shared/aws/aws-call-observer.js';
 import { describeInProcess } from '../support/gateway-target.js';
 import { startTestGateway, type TestGateway } from '../support/test-gateway.js';
+import { usageRecordWith } from '../support/usage-record.js';
 
 /**
  * One process serves many requests at once (the local runtime, multi-concurrency Lambda). The writes
@@ -50,27 +51,11 @@ const principal: Principal = {
   quotaLimit: 100,
 };
 
-const record: UsageRecord = {
+const record = usageRecordWith({
   requestId: 'waiting-io-request',
-  time: new Date().toISOString(),
   accountId: principal.accountId,
   keyId: principal.keyId,
-  model: 'demo-1',
-  channelId: null,
-  endpoint: 'chat',
-  stream: false,
-  status: 'success',
-  httpStatus: 200,
-  attempts: 1,
-  promptTokens: 1,
-  completionTokens: 1,
-  totalTokens: 2,
-  cachedTokens: 0,
-  reasoningTokens: 0,
-  usageSource: 'upstream',
-  cost: 0,
-  latencyMs: 1,
-};
+});
 
 describeInProcess('watches the store calls of this process')('bookkeeping after a response', () => {
   test('a usage record reaches the store only after the I/O already waiting was served', async () => {

@@ -1,6 +1,7 @@
 import { queryUsage } from '../../functions/shared/accounting/usage-query.js';
 import { writeUsageRecord, type UsageRecord } from '../../functions/shared/accounting/usage-records.js';
 import { startTestGateway, type TestGateway } from '../support/test-gateway.js';
+import { usageRecordWith } from '../support/usage-record.js';
 
 let gateway: TestGateway;
 
@@ -12,27 +13,14 @@ afterAll(async () => {
   await gateway?.close();
 });
 
-const record = (accountId: string, minute: number): UsageRecord => ({
-  requestId: `request-${accountId}-${minute}`,
-  time: new Date(Date.UTC(2026, 0, 1, 12, minute)).toISOString(),
-  accountId,
-  keyId: 'key_list',
-  model: 'model-a',
-  channelId: null,
-  endpoint: 'chat',
-  stream: false,
-  status: 'success',
-  httpStatus: 200,
-  attempts: 1,
-  promptTokens: 1,
-  completionTokens: 1,
-  totalTokens: 2,
-  cachedTokens: 0,
-  reasoningTokens: 0,
-  usageSource: 'upstream',
-  cost: 0,
-  latencyMs: 1,
-});
+const record = (accountId: string, minute: number): UsageRecord =>
+  usageRecordWith({
+    requestId: `request-${accountId}-${minute}`,
+    time: new Date(Date.UTC(2026, 0, 1, 12, minute)).toISOString(),
+    accountId,
+    keyId: 'key_list',
+    model: 'model-a',
+  });
 
 describe('a bounded usage list', () => {
   test('holds the newest records of an account, oldest first, across its partitions, and says when more matched', async () => {

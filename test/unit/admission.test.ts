@@ -3,27 +3,14 @@ import { admit, type AdmissionInput } from '../../functions/shared/accounting/ad
 import type { Principal } from '../../functions/shared/auth/principal.js';
 import { GatewayError } from '../../functions/shared/errors.js';
 import { createAccount } from '../../functions/shared/store/accounts.js';
-import { ensureTables, startEmbeddedStore, type EmbeddedStore } from '../../infra/local/embedded-store.js';
+import { useInMemoryStore } from '../support/in-memory-store.js';
 
 /**
  * Admission on its own, against a real (in-memory) store: what it lets through, the headers it gives,
  * and how it refuses. Each case uses an account of its own, so their windows never meet.
  */
 
-let store: EmbeddedStore;
-const savedEndpoint = process.env.DYNAMODB_ENDPOINT;
-
-beforeAll(async () => {
-  store = await startEmbeddedStore('memory', 'in-process');
-  await ensureTables(store.endpoint);
-  process.env.DYNAMODB_ENDPOINT = store.endpoint;
-});
-
-afterAll(async () => {
-  if (savedEndpoint === undefined) delete process.env.DYNAMODB_ENDPOINT;
-  else process.env.DYNAMODB_ENDPOINT = savedEndpoint;
-  await store?.close();
-});
+useInMemoryStore();
 
 const principalOf = (overrides: Partial<Principal> = {}): Principal => ({
   keyId: `key_${randomUUID()}`,

@@ -12,27 +12,14 @@ import { RequestTrace } from '../../functions/shared/observability/request-trace
 import type { StreamOutcome } from '../../functions/shared/streaming/sse-response.js';
 import type { Channel } from '../../functions/shared/store/channels.js';
 import { ClientAbortedError, upstreamStatusError } from '../../functions/shared/upstream/upstream-errors.js';
-import { ensureTables, startEmbeddedStore, type EmbeddedStore } from '../../infra/local/embedded-store.js';
+import { useInMemoryStore } from '../support/in-memory-store.js';
 
 /**
  * The metering every model endpoint shares, on its own: a real (in-memory) store, a request made by
  * hand, and a `serve` the test controls. Each case checks the one usage record the request leaves.
  */
 
-let store: EmbeddedStore;
-const savedEndpoint = process.env.DYNAMODB_ENDPOINT;
-
-beforeAll(async () => {
-  store = await startEmbeddedStore('memory', 'in-process');
-  await ensureTables(store.endpoint);
-  process.env.DYNAMODB_ENDPOINT = store.endpoint;
-});
-
-afterAll(async () => {
-  if (savedEndpoint === undefined) delete process.env.DYNAMODB_ENDPOINT;
-  else process.env.DYNAMODB_ENDPOINT = savedEndpoint;
-  await store?.close();
-});
+useInMemoryStore();
 
 const channel = { id: 'metered-channel', type: 'demo' } as Channel;
 
