@@ -22,6 +22,8 @@ export type Wire = 'openai' | 'anthropic' | 'gemini';
 export const TIMEOUTS = { connectMs: 500, firstByteMs: 600, idleMs: 400 } as const;
 /** Scheduling slack allowed on top of a timeout before a scenario counts as too slow. */
 export const MARGIN_MS = 500;
+/** How long a close may take to reach the fake on a loaded machine; an unclosed call finishes unaborted instead. */
+const ABORT_SEEN_WITHIN_MS = 5000;
 
 export const PAIR_MODEL = 'pair-model';
 export const SOLO_MODEL = 'solo-model';
@@ -400,8 +402,8 @@ export const describeFailover = (wire: Wire, connect: (key: string, gatewayUrl: 
       // Whether the SDK throws or ends the stream quietly on an abort is its own business.
       await sdk.ask(PAIR_MODEL, { stream, signal: client.signal }).catch(() => undefined);
 
-      // Sooner than the upstream would have finished on its own.
-      await waitFor(() => setup.first.abortedByClient > abortedBefore, 300);
+      // A call left open would finish on its own and never count as aborted: the bound only caps the wait.
+      await waitFor(() => setup.first.abortedByClient > abortedBefore, ABORT_SEEN_WITHIN_MS);
       expect(await caller.usageRecord()).toMatchObject({ channelId: 'first', status: 'client_aborted' });
     });
   });
@@ -415,8 +417,8 @@ export const describeFailover = (wire: Wire, connect: (key: string, gatewayUrl: 
 
     await sdk.ask(PAIR_MODEL, { stream: true, signal: client.signal }).catch(() => undefined);
 
-    // Within the upstream's own delay: the call was closed while it was still thinking.
-    await waitFor(() => setup.first.abortedByClient > abortedBefore, 300);
+    // The call was closed while the upstream was still thinking: one left open would finish unaborted.
+    await waitFor(() => setup.first.abortedByClient > abortedBefore, ABORT_SEEN_WITHIN_MS);
     expect(await caller.usageRecord()).toMatchObject({ channelId: 'first', status: 'client_aborted', stream: true });
     expect(setup.second.received.length).toBe(secondCallsBefore);
   });
