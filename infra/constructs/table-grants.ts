@@ -41,13 +41,14 @@ const authenticate = {
 /**
  * A relaying group also admits and meters: it counts its rate-limit windows and reserves and settles
  * the account's spend (`accounting/quota.ts`), each split over shards for busy accounts and read
- * whole (one BatchGetItem) when a shard's slice is full, and puts one usage record per request.
+ * whole (one BatchGetItem) when a shard's slice is full, and puts one usage record per request (the
+ * records of requests that end together in one process as one BatchWriteItem).
  */
 export const relayGrants: TableGrants = {
   ...authenticate,
   counters: ['GetItem', 'UpdateItem', 'BatchGetItem'],
   spend: ['GetItem', 'UpdateItem', 'BatchGetItem'],
-  usage: ['PutItem'],
+  usage: ['PutItem', 'BatchWriteItem'],
 };
 
 /**

@@ -4,6 +4,7 @@ import {
   sliceOf,
   type SlicedBudget,
 } from '../../functions/shared/accounting/sliced-budget.js';
+import { observeAwsCalls } from '../../functions/shared/aws/aws-call-observer.js';
 import { physicalTableName } from '../../functions/shared/store/tables.js';
 import { recordWrites } from '../support/store-recorder.js';
 import { startTestGateway, type TestGateway } from '../support/test-gateway.js';
@@ -35,6 +36,22 @@ const budget = (shards: number, limit: number, options: Partial<SlicedBudget> = 
 const sum = (values: readonly number[]) => values.reduce((total, value) => total + value, 0);
 
 describe('a budget sliced over shards', () => {
+  test('takes the charges asked for in one loop turn in one conditional update, each told the count after its own', async () => {
+    const target = budget(1, 50);
+    const updates: unknown[] = [];
+    observeAwsCalls((call) => {
+      if (call.operation === 'UpdateItem') updates.push(call.input);
+    });
+    try {
+      const results = await Promise.all([3, 1, 4, 1, 5].map((amount) => chargeBudget(target, amount)));
+      expect(results).toEqual([3, 4, 8, 9, 14].map((used) => ({ granted: true, shard: 0, used })));
+      expect(updates).toHaveLength(1);
+    } finally {
+      observeAwsCalls(undefined);
+    }
+    expect(await readShards(target)).toEqual([14]);
+  });
+
   test.each([1, 3, 8])(
     'takes exactly its limit of single units under concurrency, over %i shard(s)',
     async (shards) => {

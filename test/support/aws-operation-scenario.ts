@@ -1,4 +1,5 @@
 import { chargeWindow, windowStartOf } from '../../functions/shared/accounting/rate-limit-window.js';
+import { writeUsageRecord } from '../../functions/shared/accounting/usage-records.js';
 import { runAsFunction } from '../../infra/local/function-scope.js';
 import { resetSecretsManager } from '../../functions/shared/secrets/secrets-client.js';
 import { forgetUpstreamKeys } from '../../functions/shared/secrets/upstream-secrets.js';
@@ -13,6 +14,7 @@ import { openAiImagesRoutes } from './fake-upstream/openai-images-wire.js';
 import { openAiResponsesRoutes } from './fake-upstream/openai-responses-wire.js';
 import { openAiSpeechRoutes } from './fake-upstream/openai-speech-wire.js';
 import { openAiRoutes } from './fake-upstream/openai-wire.js';
+import { usageRecordWith } from './usage-record.js';
 import { startTestGateway, type HttpResult, type TestGateway } from './test-gateway.js';
 
 /**
@@ -114,6 +116,7 @@ export const runAwsOperationScenario = async (): Promise<ReadonlyMap<FunctionGro
     await driveAdmin(gateway, upstream.baseUrl, bedrock.origin);
     await driveClients(gateway);
     await driveFullShardedWindow();
+    await driveRequestsEndingTogether();
     await driveConsole(gateway);
     await driveAccountRemoval(gateway);
     return recorder.callsByGroup();
@@ -341,5 +344,22 @@ const driveFullShardedWindow = async (): Promise<void> => {
       }),
     );
     if (result.granted) throw new Error(`${group}: a charge larger than any shard's slice was granted`);
+  }
+};
+
+/**
+ * Requests that end in the same loop turn of one process (multi-concurrency compute, the local
+ * runtime) share their store writes: their usage records go out as one BatchWriteItem. Which requests
+ * end together over HTTP is up to timing, so each relaying function's scope ends two at once itself.
+ */
+const driveRequestsEndingTogether = async (): Promise<void> => {
+  for (const group of ['chat', 'embeddings', 'images', 'audio'] as const) {
+    await runAsFunction(group, () =>
+      Promise.all(
+        ['one', 'two'].map((name) =>
+          writeUsageRecord(usageRecordWith({ requestId: `scenario-${group}-${name}`, accountId: 'scenario-together' })),
+        ),
+      ),
+    );
   }
 };

@@ -3,7 +3,6 @@ import { GatewayError } from '../errors.js';
 import { log } from '../log.js';
 import type { RateLimitSettings } from '../store/accounts.js';
 import type { ModelPricing } from '../store/models.js';
-import { afterWaitingIo } from './after-waiting-io.js';
 import { type PricedUsage, usageCost } from './pricing.js';
 import { quotaReservationTokens } from './quota-reservation.js';
 import { reserveQuota, settleQuota, type QuotaReservation } from './quota.js';
@@ -162,7 +161,6 @@ const settleOnce = (
     settled ??= (async () => {
       const cost = usage ? usageCost(input.model.settings?.pricing, usage) : 0;
       const actualTokens = usage ? (usage.totalTokens ?? usage.promptTokens + usage.completionTokens) : 0;
-      await afterWaitingIo();
       await Promise.all([
         ...tokenWindows.map((charge) => adjustWindow(charge, actualTokens - estimatedTokens)),
         // An account without a quota has no reservation and nothing to settle.

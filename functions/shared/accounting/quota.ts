@@ -1,7 +1,8 @@
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { store } from '../store/client.js';
 import { physicalTableName } from '../store/tables.js';
-import { retryThrottled, retryThrottledOrBusy } from '../store/throttle-retry.js';
+import { addToItem } from '../store/item-additions.js';
+import { retryThrottledOrBusy } from '../store/throttle-retry.js';
 import { roundUsd } from './pricing.js';
 import { spendShards } from './shard-count.js';
 import { chargeBudget, type SlicedBudget } from './sliced-budget.js';
@@ -94,15 +95,10 @@ export const settleQuota = async (
 ): Promise<void> => {
   const { reserved, shard } = reservation;
   if (reserved === 0 && cost === 0) return;
-  await retryThrottled(() =>
-    store().send(
-      new UpdateCommand({
-        TableName: physicalTableName('spend'),
-        Key: spendKey(accountId, shard),
-        UpdateExpression: 'ADD #used :cost, #committed :delta',
-        ExpressionAttributeNames: { '#used': 'used', '#committed': 'committed' },
-        ExpressionAttributeValues: { ':cost': cost, ':delta': roundUsd(cost - reserved) },
-      }),
-    ),
-  );
+  await addToItem({
+    table: physicalTableName('spend'),
+    key: spendKey(accountId, shard),
+    add: { used: cost, committed: roundUsd(cost - reserved) },
+    round: roundUsd,
+  });
 };

@@ -64,11 +64,7 @@ const windowBudget = (charge: WindowCharge): SlicedBudget => {
     shards: shardsOf(charge),
     limit: charge.limit,
     attribute: 'count',
-    alsoSet: {
-      expression: '#expiresAt = if_not_exists(#expiresAt, :expiresAt)',
-      names: { '#expiresAt': 'expiresAt' },
-      values: { ':expiresAt': Math.floor((charge.windowStart + WINDOW_MS) / 1000) + COUNTER_TTL_SECONDS },
-    },
+    setIfAbsent: { expiresAt: Math.floor((charge.windowStart + WINDOW_MS) / 1000) + COUNTER_TTL_SECONDS },
   };
 };
 

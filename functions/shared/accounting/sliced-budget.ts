@@ -1,6 +1,8 @@
 import { BatchGetCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { store } from '../store/client.js';
-import { retryThrottled, retryThrottledOrBusy } from '../store/throttle-retry.js';
+import { addToItem } from '../store/item-additions.js';
+import { turnBatch, type Settled } from '../store/turn-batch.js';
+import { retryThrottledOrBusy } from '../store/throttle-retry.js';
 
 /**
  * A budget (a rate-limit window, an account's spend) held as `shards` items, each owning a slice of
@@ -20,12 +22,8 @@ export interface SlicedBudget {
   readonly limit: number;
   /** The numeric attribute that counts what was taken. */
   readonly attribute: string;
-  /** Set on every write as well (e.g. an expiry), with its placeholders. */
-  readonly alsoSet?: {
-    readonly expression: string;
-    readonly names: Readonly<Record<string, string>>;
-    readonly values: Readonly<Record<string, unknown>>;
-  };
+  /** Attributes every write sets where the item has none yet (an expiry). */
+  readonly setIfAbsent?: Readonly<Record<string, number>>;
   /** A full slice refuses even a charge of 0 (a spent quota refuses a free request). */
   readonly refuseWhenFull?: boolean;
   /**
@@ -67,6 +65,7 @@ const chargeShard = async (budget: SlicedBudget, index: number, amount: number):
   // refuseWhenFull also count < slice before it, so a full slice takes nothing, not even 0.
   const fits = '#count <= :ceiling';
   const notFull = budget.refuseWhenFull ? ' AND #count < :slice' : '';
+  const sets = Object.entries(budget.setIfAbsent ?? {});
   try {
     const { Attributes } = await retryThrottledOrBusy(() =>
       store().send(
@@ -74,13 +73,18 @@ const chargeShard = async (budget: SlicedBudget, index: number, amount: number):
           TableName: budget.table,
           Key: budget.key(index),
           ConditionExpression: `attribute_not_exists(#count) OR (${fits}${notFull})`,
-          UpdateExpression: `ADD #count :amount${budget.alsoSet ? ` SET ${budget.alsoSet.expression}` : ''}`,
-          ExpressionAttributeNames: { '#count': budget.attribute, ...budget.alsoSet?.names },
+          UpdateExpression:
+            'ADD #count :amount' +
+            (sets.length > 0 ? ` SET ${sets.map((_, n) => `#s${n} = if_not_exists(#s${n}, :s${n})`).join(', ')}` : ''),
+          ExpressionAttributeNames: {
+            '#count': budget.attribute,
+            ...Object.fromEntries(sets.map(([name], n) => [`#s${n}`, name])),
+          },
           ExpressionAttributeValues: {
             ':amount': amount,
             ':ceiling': round(slice - amount),
             ...(budget.refuseWhenFull ? { ':slice': slice } : {}),
-            ...budget.alsoSet?.values,
+            ...Object.fromEntries(sets.map(([, value], n) => [`:s${n}`, value])),
           },
           ReturnValues: 'UPDATED_NEW',
         }),
@@ -145,6 +149,51 @@ const rememberFull = (budget: SlicedBudget, room: number, used: number) => {
   knownFull.set(budgetId(budget), { until: now + FULL_MEMORY_MS, room, used });
 };
 
+type GroupCharge =
+  | { readonly granted: true; readonly shard: number; readonly count: number }
+  | { readonly granted: false; readonly withOthers: boolean };
+
+/**
+ * The charges to one budget asked for in one loop turn, taken together: one conditional update of
+ * their sum on a random shard. Within the slice, each is granted with the count as if they had been
+ * applied one after another; over it, none is taken, and each is tried alone (`withOthers`), so near
+ * the limit admission is exactly what separate charges would give.
+ */
+const chargeTurn = turnBatch<{ readonly budget: SlicedBudget; readonly amount: number }, GroupCharge>(
+  async (charges) => {
+    const { budget } = charges[0]!;
+    const round = budget.round ?? identity;
+    const shard = Math.floor(Math.random() * budget.shards);
+    const total = round(charges.reduce((sum, charge) => sum + charge.amount, 0));
+    const count = await chargeShard(budget, shard, total);
+    if (count === undefined) {
+      return charges.map(() => ({ ok: true, value: { granted: false, withOthers: charges.length > 1 } }) as const);
+    }
+    const outcomes: Settled<GroupCharge>[] = [];
+    let after = count;
+    for (let index = charges.length - 1; index >= 0; index -= 1) {
+      outcomes[index] = { ok: true, value: { granted: true, shard, count: after } };
+      after = round(after - charges[index]!.amount);
+    }
+    return outcomes;
+  },
+);
+
+/** A charge larger than the smallest slice could never share one: it goes alone. */
+const chargeWithOthers = (budget: SlicedBudget, amount: number): Promise<GroupCharge> =>
+  amount > sliceAt(budget, budget.shards - 1)
+    ? Promise.resolve({ granted: false, withOthers: false })
+    : chargeTurn(
+        JSON.stringify([
+          budgetId(budget),
+          budget.shards,
+          budget.attribute,
+          budget.refuseWhenFull ?? false,
+          budget.setIfAbsent ?? null,
+        ]),
+        { budget, amount },
+      );
+
 /** Tries a shard at random, then, if it is full, the shard with the most room (a few times under contention). */
 export const chargeBudget = async (budget: SlicedBudget, amount: number): Promise<SliceCharge> => {
   const round = budget.round ?? identity;
@@ -154,13 +203,24 @@ export const chargeBudget = async (budget: SlicedBudget, amount: number): Promis
       return { granted: false, used: full.used };
     }
   }
-  const first = Math.floor(Math.random() * budget.shards);
-  const count = await chargeShard(budget, first, amount);
-  if (count !== undefined) {
+  const grouped = await chargeWithOthers(budget, amount);
+  const taken = grouped.granted
+    ? grouped
+    : await (async () => {
+        if (!grouped.withOthers) return undefined;
+        const alone = Math.floor(Math.random() * budget.shards);
+        const count = await chargeShard(budget, alone, amount);
+        return count === undefined ? undefined : { shard: alone, count };
+      })();
+  if (taken) {
     // With one shard the count is exact; with several, this shard's room scaled up is the best guess
     // of what is left without reading the others.
-    const room = (sliceAt(budget, first) - count) * budget.shards;
-    return { granted: true, shard: first, used: round(Math.min(budget.limit, Math.max(0, budget.limit - room))) };
+    const room = (sliceAt(budget, taken.shard) - taken.count) * budget.shards;
+    return {
+      granted: true,
+      shard: taken.shard,
+      used: round(Math.min(budget.limit, Math.max(0, budget.limit - room))),
+    };
   }
   for (let attempt = 0; attempt < 3; attempt += 1) {
     const counts = await readShards(budget);
@@ -182,23 +242,18 @@ export const chargeBudget = async (budget: SlicedBudget, amount: number): Promis
 /**
  * Adds `delta` (negative to give back) to one shard without a condition: what was taken is taken,
  * a correction never refuses. Moving amounts between shards never breaks the limit, because each
- * shard's own condition keeps it within its slice and the slices add up to the limit.
+ * shard's own condition keeps it within its slice and the slices add up to the limit. Corrections of
+ * one shard made in the same loop turn are summed into one write (`addToItem`).
  */
-export const adjustBudget = async (
-  budget: Pick<SlicedBudget, 'table' | 'key' | 'attribute' | 'alsoSet'>,
+export const adjustBudget = (
+  budget: Pick<SlicedBudget, 'table' | 'key' | 'attribute' | 'setIfAbsent' | 'round'>,
   shard: number,
   delta: number,
-): Promise<void> => {
-  const also = budget.alsoSet;
-  await retryThrottled(() =>
-    store().send(
-      new UpdateCommand({
-        TableName: budget.table,
-        Key: budget.key(shard),
-        UpdateExpression: `ADD #count :delta${also ? ` SET ${also.expression}` : ''}`,
-        ExpressionAttributeNames: { '#count': budget.attribute, ...also?.names },
-        ExpressionAttributeValues: { ':delta': delta, ...also?.values },
-      }),
-    ),
-  );
-};
+): Promise<void> =>
+  addToItem({
+    table: budget.table,
+    key: budget.key(shard),
+    add: { [budget.attribute]: delta },
+    ...(budget.setIfAbsent ? { setIfAbsent: budget.setIfAbsent } : {}),
+    ...(budget.round ? { round: budget.round } : {}),
+  });

@@ -1,11 +1,8 @@
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { log } from '../log.js';
 import type { TokenUsage } from './token-usage.js';
-import { store } from '../store/client.js';
-import { physicalTableName } from '../store/tables.js';
+import { putInBatch } from '../store/batched-puts.js';
+import { physicalTableName, tableDefinitions } from '../store/tables.js';
 import type { EndpointKind } from '../store/channels.js';
-import { retryThrottled } from '../store/throttle-retry.js';
-import { afterWaitingIo } from './after-waiting-io.js';
 import { dayOf, partitionKey, usagePartitionOf, usageSortKey } from './usage-partitions.js';
 
 /** How a request ended, as its usage record says. */
@@ -39,6 +36,8 @@ export interface UsageRecord {
   readonly overheadMs?: number;
 }
 
+const USAGE_KEY = [tableDefinitions.usage.partitionKey, tableDefinitions.usage.sortKey!];
+
 const USAGE_RETENTION_DAYS = () => Number(process.env.GATEWAY_USAGE_RETENTION_DAYS ?? 400);
 
 /** The stored item: the record plus its keys in the table and both indexes, and its expiry. */
@@ -56,18 +55,16 @@ export const usageItem = (record: UsageRecord) => {
 
 /**
  * Writes one request's record, sorted by time in one of its account's partitions; gone by TTL after
- * the retention. A throttled write is retried with jittered backoff (the put is idempotent: same item,
- * same content). A record that still cannot be stored is never dropped silently: it is written whole
+ * the retention. Records of requests that end in the same loop turn share one BatchWriteItem
+ * (`putInBatch`); a throttled write is retried with jittered backoff (the put is idempotent: same
+ * item, same content). A record that still cannot be stored is never dropped silently: it is written whole
  * to the error log (`usage record not stored`, with the record), from which an operator can replay it;
  * a Lambda invoked by API Gateway has no dead-letter queue, and its logs are durable. The request's
  * client is never failed for it: this runs after the response.
  */
 export const writeUsageRecord = async (record: UsageRecord): Promise<void> => {
-  await afterWaitingIo();
   try {
-    await retryThrottled(() =>
-      store().send(new PutCommand({ TableName: physicalTableName('usage'), Item: usageItem(record) })),
-    );
+    await putInBatch({ table: physicalTableName('usage'), item: usageItem(record), keyNames: USAGE_KEY });
   } catch (error) {
     log.error('usage record not stored', {
       event: 'usage_record_not_stored',

@@ -1,0 +1,80 @@
+import { BatchWriteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { store } from './client.js';
+import { BOOKKEEPING_RETRY, retryThrottled } from './throttle-retry.js';
+import { turnBatch, type Settled } from './turn-batch.js';
+
+/** The most items one BatchWriteItem takes. */
+const BATCH_LIMIT = 25;
+
+export interface ItemPut {
+  readonly table: string;
+  readonly item: Readonly<Record<string, unknown>>;
+  /** The names of the table's key attributes: one batch cannot hold two puts of one item. */
+  readonly keyNames: readonly string[];
+}
+
+const keyOf = (put: ItemPut) => JSON.stringify(put.keyNames.map((name) => put.item[name]));
+
+const pause = (milliseconds: number) => new Promise((resolve) => setTimeout(resolve, milliseconds));
+
+class UnprocessedError extends Error {
+  override readonly name = 'ProvisionedThroughputExceededException';
+}
+
+/**
+ * One BatchWriteItem of distinct items. What the store leaves unprocessed (it does so under throttling)
+ * is sent again with the same full-jitter backoff as a throttled call; what is still left after the
+ * attempts fails as throttled.
+ */
+const writeChunk = async (table: string, items: readonly Record<string, unknown>[]): Promise<void> => {
+  let pending = items.map((item) => ({ PutRequest: { Item: item } }));
+  for (let attempt = 1; ; attempt += 1) {
+    const request = pending;
+    const answer = await retryThrottled(() =>
+      store().send(new BatchWriteCommand({ RequestItems: { [table]: request } })),
+    );
+    pending = (answer.UnprocessedItems?.[table] ?? []) as typeof pending;
+    if (pending.length === 0) return;
+    if (attempt >= BOOKKEEPING_RETRY.attempts) throw new UnprocessedError(`${pending.length} items left unprocessed`);
+    const cap = Math.min(BOOKKEEPING_RETRY.maxDelayMs, BOOKKEEPING_RETRY.baseDelayMs * 2 ** (attempt - 1));
+    await pause(Math.random() * cap);
+  }
+};
+
+/**
+ * Puts of one table: one PutItem when alone, else BatchWriteItem calls of up to 25 distinct items in
+ * parallel. A put of an item already in the batch (a retried record: same item, same content) shares
+ * that item's write. A BatchWriteItem succeeds or fails for each chunk as a whole here: a chunk that
+ * fails fails every put in it, and none of another chunk.
+ */
+const sendPuts = async (puts: readonly ItemPut[]): Promise<readonly Settled<void>[]> => {
+  const [first] = puts as [ItemPut, ...ItemPut[]];
+  if (puts.length === 1) {
+    await retryThrottled(() => store().send(new PutCommand({ TableName: first.table, Item: first.item })));
+    return [{ ok: true, value: undefined }];
+  }
+  const byKey = new Map<string, Readonly<Record<string, unknown>>>();
+  for (const put of puts) byKey.set(keyOf(put), put.item);
+  const keys = [...byKey.keys()];
+  const chunks: string[][] = [];
+  for (let start = 0; start < keys.length; start += BATCH_LIMIT) chunks.push(keys.slice(start, start + BATCH_LIMIT));
+  const outcomeByKey = new Map<string, Settled<void>>();
+  await Promise.all(
+    chunks.map(async (chunk) => {
+      const outcome: Settled<void> = await writeChunk(
+        first.table,
+        chunk.map((key) => byKey.get(key)!),
+      ).then(
+        () => ({ ok: true, value: undefined }),
+        (error: unknown) => ({ ok: false, error }),
+      );
+      for (const key of chunk) outcomeByKey.set(key, outcome);
+    }),
+  );
+  return puts.map((put) => outcomeByKey.get(keyOf(put))!);
+};
+
+const gathered = turnBatch(sendPuts);
+
+/** Puts an item, in one call with the other puts to its table asked for in this loop turn. */
+export const putInBatch = (put: ItemPut): Promise<void> => gathered(put.table, put);

@@ -1,0 +1,63 @@
+/**
+ * Store writes asked for in one turn of the event loop, gathered and sent together at its end. A
+ * process that serves many requests at once (the local runtime, multi-concurrency Lambda) pays the
+ * SDK's CPU per call, not per item, so a burst of requests that write to the same items, or each put
+ * a record, costs one call instead of one per request. A lone request (one invocation per Lambda
+ * environment) makes a batch of one: the same call it would have made alone, one loop turn later.
+ *
+ * Every caller still awaits its own entry's outcome, so an invocation never ends, and is never frozen,
+ * before what it wrote is stored. The turn also lets the I/O already waiting (other requests' bytes,
+ * upstream answers) run before the SDK's work for writes that no client is waiting on.
+ */
+
+interface Pending<Entry, Outcome> {
+  readonly entry: Entry;
+  readonly resolve: (outcome: Outcome) => void;
+  readonly reject: (error: unknown) => void;
+}
+
+/** The outcome of each entry of a batch, in the entries' order; a rejected promise fails them all. */
+export type BatchSender<Entry, Outcome> = (entries: readonly Entry[]) => Promise<readonly Settled<Outcome>[]>;
+
+export type Settled<Outcome> =
+  { readonly ok: true; readonly value: Outcome } | { readonly ok: false; readonly error: unknown };
+
+/**
+ * Gathers entries under a group key until the loop's check phase, then sends each group with `send`.
+ * Entries under different keys never share a batch.
+ */
+export const turnBatch = <Entry, Outcome>(send: BatchSender<Entry, Outcome>) => {
+  let groups = new Map<string, Pending<Entry, Outcome>[]>();
+  let scheduled = false;
+
+  const sendGroup = async (pending: readonly Pending<Entry, Outcome>[]) => {
+    try {
+      const outcomes = await send(pending.map((item) => item.entry));
+      pending.forEach((item, index) => {
+        const outcome = outcomes[index];
+        if (outcome?.ok) item.resolve(outcome.value);
+        else item.reject(outcome ? outcome.error : new Error('the batch gave no outcome for an entry'));
+      });
+    } catch (error) {
+      for (const item of pending) item.reject(error);
+    }
+  };
+
+  const flush = () => {
+    const ready = groups;
+    groups = new Map();
+    scheduled = false;
+    for (const pending of ready.values()) void sendGroup(pending);
+  };
+
+  return (groupKey: string, entry: Entry): Promise<Outcome> =>
+    new Promise<Outcome>((resolve, reject) => {
+      const group = groups.get(groupKey);
+      if (group) group.push({ entry, resolve, reject });
+      else groups.set(groupKey, [{ entry, resolve, reject }]);
+      if (!scheduled) {
+        scheduled = true;
+        setImmediate(flush);
+      }
+    });
+};

@@ -1,0 +1,132 @@
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import fc from 'fast-check';
+import { observeAwsCalls, type AwsCall } from '../../functions/shared/aws/aws-call-observer.js';
+import { roundUsd } from '../../functions/shared/accounting/pricing.js';
+import { putInBatch } from '../../functions/shared/store/batched-puts.js';
+import { resetStore, store } from '../../functions/shared/store/client.js';
+import { addToItem } from '../../functions/shared/store/item-additions.js';
+import { physicalTableName } from '../../functions/shared/store/tables.js';
+import { useInMemoryStore } from '../support/in-memory-store.js';
+
+/**
+ * The store writes asked for in one loop turn go out together: summed additions to one item, and
+ * puts of one table in BatchWriteItem calls. The item must end as the separate writes would leave
+ * it, each caller must learn its own write's outcome, and the calls must be fewer.
+ */
+
+useInMemoryStore();
+
+let calls: AwsCall[] = [];
+beforeEach(() => {
+  calls = [];
+  observeAwsCalls((call) => calls.push(call));
+});
+afterEach(() => observeAwsCalls(undefined));
+afterAll(() => resetStore());
+
+const counters = () => physicalTableName('counters');
+const spend = () => physicalTableName('spend');
+const usage = () => physicalTableName('usage');
+
+const read = async (table: string, key: Record<string, string>) =>
+  (await store().send(new GetCommand({ TableName: table, Key: key, ConsistentRead: true }))).Item;
+
+let unique = 0;
+const freshId = (prefix: string) => `${prefix}-${Date.now()}-${(unique += 1)}`;
+
+describe('additions to one item in one turn', () => {
+  it('end where the separate additions would have left it, in one call', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.integer({ min: -1000, max: 1000 }), { minLength: 1, maxLength: 40 }),
+        async (deltas) => {
+          const id = freshId('sum');
+          calls = [];
+          await Promise.all(
+            deltas.map((delta) => addToItem({ table: counters(), key: { id }, add: { count: delta } })),
+          );
+          const sum = deltas.reduce((total, delta) => total + delta, 0);
+          expect(Number((await read(counters(), { id }))?.count ?? 0)).toBe(sum);
+          expect(calls.filter((call) => call.operation === 'UpdateItem').length).toBe(sum === 0 ? 0 : 1);
+        },
+      ),
+      { numRuns: 25 },
+    );
+  });
+
+  it('keep items, attributes and what is set only where absent apart', async () => {
+    const [first, second] = [freshId('first'), freshId('second')];
+    await addToItem({ table: counters(), key: { id: first }, add: { count: 1 }, setIfAbsent: { expiresAt: 100 } });
+    calls = [];
+
+    await Promise.all([
+      addToItem({ table: counters(), key: { id: first }, add: { count: 2 }, setIfAbsent: { expiresAt: 999 } }),
+      addToItem({ table: counters(), key: { id: second }, add: { count: 5 }, setIfAbsent: { expiresAt: 200 } }),
+      addToItem({ table: spend(), key: { id: first }, add: { used: 0.1, committed: 0.2 }, round: roundUsd }),
+      addToItem({ table: spend(), key: { id: first }, add: { used: 0.2, committed: -0.1 }, round: roundUsd }),
+    ]);
+
+    expect(await read(counters(), { id: first })).toEqual({ id: first, count: 3, expiresAt: 100 });
+    expect(await read(counters(), { id: second })).toEqual({ id: second, count: 5, expiresAt: 200 });
+    // Summed and rounded: 0.1 + 0.2 is 0.3 here, not 0.30000000000000004.
+    expect(await read(spend(), { id: first })).toEqual({ id: first, used: 0.3, committed: 0.1 });
+    expect(calls.filter((call) => call.operation === 'UpdateItem')).toHaveLength(3);
+  });
+
+  it('fail every caller of a write the store refuses', async () => {
+    const outcomes = await Promise.allSettled(
+      [1, 2].map(() => addToItem({ table: 'no-such-table', key: { id: 'x' }, add: { count: 1 } })),
+    );
+
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(['rejected', 'rejected']);
+  });
+});
+
+const usageItem = (sk: string) => ({ partition: freshId('partition'), sk, note: 'x'.repeat(40) });
+
+describe('puts of one table in one turn', () => {
+  it('go out as one PutItem when alone', async () => {
+    const item = usageItem('alone');
+    await putInBatch({ table: usage(), item, keyNames: ['partition', 'sk'] });
+
+    expect(calls.map((call) => call.operation)).toEqual(['PutItem']);
+    expect(await read(usage(), { partition: item.partition, sk: 'alone' })).toEqual(item);
+  });
+
+  it('go out in BatchWriteItem calls of at most 25 items, every item stored', async () => {
+    const items = Array.from({ length: 60 }, (_, index) => usageItem(`item-${index}`));
+
+    await Promise.all(items.map((item) => putInBatch({ table: usage(), item, keyNames: ['partition', 'sk'] })));
+
+    const batches = calls.filter((call) => call.operation === 'BatchWriteItem');
+    expect(batches.map((call) => (call.input.RequestItems as Record<string, unknown[]>)[usage()]!.length)).toEqual([
+      25, 25, 10,
+    ]);
+    for (const item of items) expect(await read(usage(), { partition: item.partition, sk: item.sk })).toEqual(item);
+  });
+
+  it('share one write for two puts of the same item', async () => {
+    const item = usageItem('twice');
+    const other = usageItem('other');
+
+    await Promise.all(
+      [item, item, other].map((put) => putInBatch({ table: usage(), item: put, keyNames: ['partition', 'sk'] })),
+    );
+
+    const [batch] = calls.filter((call) => call.operation === 'BatchWriteItem');
+    expect((batch!.input.RequestItems as Record<string, unknown[]>)[usage()]).toHaveLength(2);
+    expect(await read(usage(), { partition: item.partition, sk: 'twice' })).toEqual(item);
+  });
+
+  it('fail only the puts of a chunk the store refuses', async () => {
+    const good = usageItem('good');
+    const outcomes = await Promise.allSettled([
+      putInBatch({ table: usage(), item: good, keyNames: ['partition', 'sk'] }),
+      putInBatch({ table: 'no-such-table', item: usageItem('lost'), keyNames: ['partition', 'sk'] }),
+      putInBatch({ table: 'no-such-table', item: usageItem('lost-too'), keyNames: ['partition', 'sk'] }),
+    ]);
+
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(['fulfilled', 'rejected', 'rejected']);
+    expect(await read(usage(), { partition: good.partition, sk: 'good' })).toEqual(good);
+  });
+});
