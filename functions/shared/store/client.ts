@@ -1,6 +1,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { withCallObserver } from '../aws/aws-call-observer.js';
+import { SigningSha256 } from '../aws/signing-sha256.js';
 
 let documentClient: DynamoDBDocumentClient | undefined;
 
@@ -24,16 +25,17 @@ const withoutUnneededMiddleware = (client: DynamoDBClient): void => {
 export const store = (): DynamoDBDocumentClient => {
   if (documentClient) return documentClient;
   const endpoint = process.env.DYNAMODB_ENDPOINT;
-  const client = new DynamoDBClient(
-    endpoint
+  const client = new DynamoDBClient({
+    sha256: SigningSha256,
+    ...(endpoint
       ? {
           endpoint,
           region: process.env.AWS_REGION ?? 'us-east-1',
           // The embedded engine accepts any credentials; a real endpoint uses the default chain.
           ...(process.env.AWS_ACCESS_KEY_ID ? {} : { credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }),
         }
-      : {},
-  );
+      : {}),
+  });
   withoutUnneededMiddleware(client);
   documentClient = DynamoDBDocumentClient.from(withCallObserver(client), {
     // The marshaller tells a plain object by `value.constructor.name`: a map with a client-chosen key

@@ -1,0 +1,66 @@
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { usageItem } from '../../functions/shared/accounting/usage-records.js';
+import { resetStore, store } from '../../functions/shared/store/client.js';
+import { physicalTableName } from '../../functions/shared/store/tables.js';
+import { ensureTables, startEmbeddedStore } from '../../infra/local/embedded-store.js';
+import { usageRecordWith } from '../support/usage-record.js';
+
+/**
+ * `npx tsx test/bench/store-call-cost.ts`: the CPU this process spends per DynamoDB call of the kinds
+ * the request path makes, against the embedded store in its own process (as DynamoDB is a separate
+ * service), one at a time and 32 at once. The store's own CPU is not counted.
+ */
+const CALLS = Number(process.env.STORE_CALLS ?? 3000);
+const embedded = await startEmbeddedStore('memory', 'child-process');
+await ensureTables(embedded.endpoint);
+process.env.DYNAMODB_ENDPOINT = embedded.endpoint;
+resetStore();
+
+let sequence = 0;
+const calls = {
+  PutItem: () =>
+    store().send(
+      new PutCommand({
+        TableName: physicalTableName('usage'),
+        Item: usageItem(usageRecordWith({ requestId: `bench-${(sequence += 1)}`, accountId: 'acct_bench' })),
+      }),
+    ),
+  'UpdateItem (conditional ADD)': () =>
+    store().send(
+      new UpdateCommand({
+        TableName: physicalTableName('counters'),
+        Key: { id: `rpm#account#bench#${sequence % 50}` },
+        ConditionExpression: 'attribute_not_exists(#count) OR #count <= :ceiling',
+        UpdateExpression: 'ADD #count :amount SET #expiresAt = if_not_exists(#expiresAt, :expiresAt)',
+        ExpressionAttributeNames: { '#count': 'count', '#expiresAt': 'expiresAt' },
+        ExpressionAttributeValues: { ':amount': 1, ':ceiling': 1e12, ':expiresAt': 1 },
+        ReturnValues: 'UPDATED_NEW',
+      }),
+    ),
+  GetItem: () =>
+    store().send(new GetCommand({ TableName: physicalTableName('counters'), Key: { id: 'rpm#account#bench#1' } })),
+};
+
+const measure = async (call: () => Promise<unknown>, concurrency: number): Promise<number> => {
+  let next = 0;
+  const worker = async () => {
+    while (next < CALLS) {
+      next += 1;
+      await call();
+    }
+  };
+  const before = process.cpuUsage();
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  const used = process.cpuUsage(before);
+  return (used.user + used.system) / CALLS;
+};
+
+console.log('| call | CPU per call, c=1 | CPU per call, c=32 |\n|---|---|---|');
+for (const [name, call] of Object.entries(calls)) {
+  await measure(call, 8); // warm up
+  const alone = await measure(call, 1);
+  const loaded = await measure(call, 32);
+  console.log(`| ${name} | ${(alone / 1000).toFixed(3)} ms | ${(loaded / 1000).toFixed(3)} ms |`);
+}
+resetStore();
+await embedded.close();
