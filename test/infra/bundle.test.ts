@@ -88,11 +88,11 @@ describe('the size of each function bundle', () => {
     const stated: Record<FunctionGroup, number> = {
       models: 250,
       fallback: 250,
-      chat: 448,
+      chat: 449,
       admin: 350,
-      embeddings: 332,
-      images: 326,
-      audio: 325,
+      embeddings: 334,
+      images: 327,
+      audio: 327,
       console: 340,
     };
     const held = Object.fromEntries(allGroups.map((group) => [group, bundleBudgets[group].ceilingBytes / 1024]));
