@@ -1,4 +1,5 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { store } from '../../functions/shared/store/client.js';
 import {
   physicalTableName,
@@ -9,8 +10,9 @@ import {
 
 /**
  * Middleware on the shared store client that sees every command the gateway sends, with its input
- * as the code wrote it (before marshalling, before the SDK's own retries). Commands are named as the
- * low-level client names them (`UpdateItemCommand`), whichever document-client command sent them.
+ * as the code wrote it (before the SDK's own retries): plain values from the document client,
+ * attribute values from the writes that marshal their own (`rawStore`), read back as plain items.
+ * Commands are named as the low-level client names them (`UpdateItemCommand`), whichever client sent them.
  */
 type Input = Record<string, unknown>;
 type Item = Record<string, unknown>;
@@ -41,8 +43,21 @@ const definitionOf = (physicalName: string): [string, TableDefinition] | undefin
 // key here, so a run that crosses a minute is counted as if it had not.
 const withoutWindow = (value: string) => value.replace(/#\d{13}(?=#|$)/, '#<window>');
 
+const ATTRIBUTE_VALUE_TYPES = new Set(['S', 'N', 'B', 'SS', 'NS', 'BS', 'M', 'L', 'NULL', 'BOOL']);
+
+/** Whether an item (or key) is in DynamoDB's attribute-value form: the hot writes marshal their own. */
+const isMarshalled = (item: Item) =>
+  Object.values(item).every((value) => {
+    const entries = value && typeof value === 'object' ? Object.keys(value) : [];
+    return entries.length === 1 && ATTRIBUTE_VALUE_TYPES.has(entries[0]!);
+  });
+
+/** The item as the code wrote it, whichever client sent it. */
+const plain = (item: Item): Item => (isMarshalled(item) ? unmarshall(item as never) : item);
+
 /** The partition keys one item write lands on: the table's, and each index's whose key the item has. */
-const partitionsWritten = (physicalName: string, item: Item): string[] => {
+const partitionsWritten = (physicalName: string, written: Item): string[] => {
+  const item = plain(written);
   const found = definitionOf(physicalName);
   if (!found) return [`${physicalName}:?`];
   const [name, definition] = found;

@@ -1,5 +1,7 @@
-import { BatchGetCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { store } from '../store/client.js';
+import { UpdateItemCommand } from '@aws-sdk/client-dynamodb';
+import { BatchGetCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
+import { MARSHALL_OPTIONS, rawStore, store } from '../store/client.js';
 import { addToItem } from '../store/item-additions.js';
 import { turnBatch, type Settled } from '../store/turn-batch.js';
 import { retryThrottledOrBusy } from '../store/throttle-retry.js';
@@ -67,11 +69,12 @@ const chargeShard = async (budget: SlicedBudget, index: number, amount: number):
   const notFull = budget.refuseWhenFull ? ' AND #count < :slice' : '';
   const sets = Object.entries(budget.setIfAbsent ?? {});
   try {
+    // The raw client, its input marshalled here: this is the one write before every limited request.
     const { Attributes } = await retryThrottledOrBusy(() =>
-      store().send(
-        new UpdateCommand({
+      rawStore().send(
+        new UpdateItemCommand({
           TableName: budget.table,
-          Key: budget.key(index),
+          Key: marshall(budget.key(index), MARSHALL_OPTIONS),
           ConditionExpression: `attribute_not_exists(#count) OR (${fits}${notFull})`,
           UpdateExpression:
             'ADD #count :amount' +
@@ -80,17 +83,20 @@ const chargeShard = async (budget: SlicedBudget, index: number, amount: number):
             '#count': budget.attribute,
             ...Object.fromEntries(sets.map(([name], n) => [`#s${n}`, name])),
           },
-          ExpressionAttributeValues: {
-            ':amount': amount,
-            ':ceiling': round(slice - amount),
-            ...(budget.refuseWhenFull ? { ':slice': slice } : {}),
-            ...Object.fromEntries(sets.map(([, value], n) => [`:s${n}`, value])),
-          },
+          ExpressionAttributeValues: marshall(
+            {
+              ':amount': amount,
+              ':ceiling': round(slice - amount),
+              ...(budget.refuseWhenFull ? { ':slice': slice } : {}),
+              ...Object.fromEntries(sets.map(([, value], n) => [`:s${n}`, value])),
+            },
+            MARSHALL_OPTIONS,
+          ),
           ReturnValues: 'UPDATED_NEW',
         }),
       ),
     );
-    return Number(Attributes?.[budget.attribute] ?? amount);
+    return Number((Attributes ? unmarshall(Attributes) : {})[budget.attribute] ?? amount);
   } catch (error) {
     if (isConditionFailure(error)) return undefined;
     throw error;

@@ -1,5 +1,6 @@
-import { BatchWriteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { store } from './client.js';
+import { BatchWriteItemCommand, PutItemCommand, type AttributeValue } from '@aws-sdk/client-dynamodb';
+import { marshall } from '@aws-sdk/util-dynamodb';
+import { MARSHALL_OPTIONS, rawStore } from './client.js';
 import { BOOKKEEPING_RETRY, retryThrottled } from './throttle-retry.js';
 import { turnBatch, type Settled } from './turn-batch.js';
 
@@ -13,7 +14,12 @@ export interface ItemPut {
   readonly keyNames: readonly string[];
 }
 
-const keyOf = (put: ItemPut) => JSON.stringify(put.keyNames.map((name) => put.item[name]));
+/** A put as it is sent: its item marshalled once, and its key for telling items apart. */
+interface MarshalledPut {
+  readonly table: string;
+  readonly key: string;
+  readonly item: Record<string, AttributeValue>;
+}
 
 const pause = (milliseconds: number) => new Promise((resolve) => setTimeout(resolve, milliseconds));
 
@@ -26,12 +32,12 @@ class UnprocessedError extends Error {
  * is sent again with the same full-jitter backoff as a throttled call; what is still left after the
  * attempts fails as throttled.
  */
-const writeChunk = async (table: string, items: readonly Record<string, unknown>[]): Promise<void> => {
+const writeChunk = async (table: string, items: readonly Record<string, AttributeValue>[]): Promise<void> => {
   let pending = items.map((item) => ({ PutRequest: { Item: item } }));
   for (let attempt = 1; ; attempt += 1) {
     const request = pending;
     const answer = await retryThrottled(() =>
-      store().send(new BatchWriteCommand({ RequestItems: { [table]: request } })),
+      rawStore().send(new BatchWriteItemCommand({ RequestItems: { [table]: request } })),
     );
     pending = (answer.UnprocessedItems?.[table] ?? []) as typeof pending;
     if (pending.length === 0) return;
@@ -47,14 +53,14 @@ const writeChunk = async (table: string, items: readonly Record<string, unknown>
  * that item's write. A BatchWriteItem succeeds or fails for each chunk as a whole here: a chunk that
  * fails fails every put in it, and none of another chunk.
  */
-const sendPuts = async (puts: readonly ItemPut[]): Promise<readonly Settled<void>[]> => {
-  const [first] = puts as [ItemPut, ...ItemPut[]];
+const sendPuts = async (puts: readonly MarshalledPut[]): Promise<readonly Settled<void>[]> => {
+  const [first] = puts as [MarshalledPut, ...MarshalledPut[]];
   if (puts.length === 1) {
-    await retryThrottled(() => store().send(new PutCommand({ TableName: first.table, Item: first.item })));
+    await retryThrottled(() => rawStore().send(new PutItemCommand({ TableName: first.table, Item: first.item })));
     return [{ ok: true, value: undefined }];
   }
-  const byKey = new Map<string, Readonly<Record<string, unknown>>>();
-  for (const put of puts) byKey.set(keyOf(put), put.item);
+  const byKey = new Map<string, Record<string, AttributeValue>>();
+  for (const put of puts) byKey.set(put.key, put.item);
   const keys = [...byKey.keys()];
   const chunks: string[][] = [];
   for (let start = 0; start < keys.length; start += BATCH_LIMIT) chunks.push(keys.slice(start, start + BATCH_LIMIT));
@@ -71,10 +77,23 @@ const sendPuts = async (puts: readonly ItemPut[]): Promise<readonly Settled<void
       for (const key of chunk) outcomeByKey.set(key, outcome);
     }),
   );
-  return puts.map((put) => outcomeByKey.get(keyOf(put))!);
+  return puts.map((put) => outcomeByKey.get(put.key)!);
 };
 
 const gathered = turnBatch(sendPuts);
 
 /** Puts an item, in one call with the other puts to its table asked for in this loop turn. */
-export const putInBatch = (put: ItemPut): Promise<void> => gathered(put.table, put);
+export const putInBatch = (put: ItemPut): Promise<void> => {
+  // Marshalled here, once: a refused value (a NaN, say) fails this put alone, never its batch.
+  let marshalled: MarshalledPut;
+  try {
+    marshalled = {
+      table: put.table,
+      key: JSON.stringify(put.keyNames.map((name) => put.item[name])),
+      item: marshall(put.item, MARSHALL_OPTIONS),
+    };
+  } catch (error) {
+    return Promise.reject(error);
+  }
+  return gathered(put.table, marshalled);
+};

@@ -1,9 +1,22 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { marshallOptions } from '@aws-sdk/util-dynamodb';
 import { withCallObserver } from '../aws/aws-call-observer.js';
 import { SigningSha256 } from '../aws/signing-sha256.js';
 
 let documentClient: DynamoDBDocumentClient | undefined;
+let lowLevelClient: DynamoDBClient | undefined;
+
+/**
+ * How plain values become DynamoDB attribute values, for the document client and for the items the
+ * hot write paths marshal themselves (`rawStore`). The marshaller tells a plain object by
+ * `value.constructor.name`: a map with a client-chosen key named `constructor` (a channel's modelMap)
+ * would otherwise be refused as a class instance.
+ */
+export const MARSHALL_OPTIONS: Readonly<marshallOptions> = Object.freeze({
+  removeUndefinedValues: true,
+  convertClassInstanceToMap: true,
+});
 
 /**
  * Middleware every store call would run for nothing, each a few percent of a call's CPU (a call runs
@@ -37,16 +50,25 @@ export const store = (): DynamoDBDocumentClient => {
       : {}),
   });
   withoutUnneededMiddleware(client);
-  documentClient = DynamoDBDocumentClient.from(withCallObserver(client), {
-    // The marshaller tells a plain object by `value.constructor.name`: a map with a client-chosen key
-    // named `constructor` (a channel's modelMap) would otherwise be refused as a class instance.
-    marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: true },
-  });
+  lowLevelClient = withCallObserver(client);
+  // A copy: the document client writes its own defaults into the options it is given.
+  documentClient = DynamoDBDocumentClient.from(lowLevelClient, { marshallOptions: { ...MARSHALL_OPTIONS } });
   return documentClient;
+};
+
+/**
+ * The same client without the document layer, for the writes every request makes (usage records,
+ * counter additions): they marshal their item once, with `MARSHALL_OPTIONS`, where the document client
+ * would walk each command's input again per call (for a batch of records, a copy of every level).
+ */
+export const rawStore = (): DynamoDBClient => {
+  store();
+  return lowLevelClient!;
 };
 
 /** Drops the client so the next call builds one from the current environment (local runtime restarts, tests). */
 export const resetStore = (): void => {
   documentClient?.destroy();
   documentClient = undefined;
+  lowLevelClient = undefined;
 };

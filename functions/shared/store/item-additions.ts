@@ -1,5 +1,6 @@
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { store } from './client.js';
+import { UpdateItemCommand } from '@aws-sdk/client-dynamodb';
+import { marshall } from '@aws-sdk/util-dynamodb';
+import { MARSHALL_OPTIONS, rawStore } from './client.js';
 import { retryThrottled } from './throttle-retry.js';
 import { turnBatch, type Settled } from './turn-batch.js';
 
@@ -45,13 +46,13 @@ const sendSummed = async (additions: readonly ItemAddition[]): Promise<readonly 
     return `#s${index} = if_not_exists(#s${index}, :s${index})`;
   });
   await retryThrottled(() =>
-    store().send(
-      new UpdateCommand({
+    rawStore().send(
+      new UpdateItemCommand({
         TableName: first.table,
-        Key: first.key,
+        Key: marshall(first.key, MARSHALL_OPTIONS),
         UpdateExpression: `ADD ${adds.join(', ')}${sets.length > 0 ? ` SET ${sets.join(', ')}` : ''}`,
         ExpressionAttributeNames: names,
-        ExpressionAttributeValues: values,
+        ExpressionAttributeValues: marshall(values, MARSHALL_OPTIONS),
       }),
     ),
   );
