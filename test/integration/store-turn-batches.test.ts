@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { observeAwsCalls, type AwsCall } from '../../functions/shared/aws/aws-call-observer.js';
 import { roundUsd } from '../../functions/shared/accounting/pricing.js';
 import { putInBatch } from '../../functions/shared/store/batched-puts.js';
-import { resetStore, store } from '../../functions/shared/store/client.js';
+import { rawStore, resetStore, store } from '../../functions/shared/store/client.js';
 import { addToItem } from '../../functions/shared/store/item-additions.js';
 import { physicalTableName } from '../../functions/shared/store/tables.js';
 import { useInMemoryStore } from '../support/in-memory-store.js';
@@ -128,5 +128,75 @@ describe('puts of one table in one turn', () => {
 
     expect(outcomes.map((outcome) => outcome.status)).toEqual(['fulfilled', 'rejected', 'rejected']);
     expect(await read(usage(), { partition: good.partition, sk: 'good' })).toEqual(good);
+  });
+
+  it('fail alone when their item cannot be stored, leaving the rest of the batch', async () => {
+    const good = usageItem('beside-nan');
+    const outcomes = await Promise.allSettled([
+      putInBatch({ table: usage(), item: good, keyNames: ['partition', 'sk'] }),
+      putInBatch({ table: usage(), item: { ...usageItem('nan'), cost: Number.NaN }, keyNames: ['partition', 'sk'] }),
+    ]);
+
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(['fulfilled', 'rejected']);
+    expect(await read(usage(), { partition: good.partition, sk: good.sk })).toEqual(good);
+  });
+});
+
+describe('puts asked for while a batch of their table is in flight', () => {
+  it('wait for it and go out together, however many turns asked for them', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.integer({ min: 1, max: 6 }), { minLength: 2, maxLength: 6 }), async (turns) => {
+        calls = [];
+        // The first call is held on its way to the store until every later put has been asked for.
+        let release!: () => void;
+        const gate = new Promise<void>((resolve) => (release = resolve));
+        let reachedGate!: () => void;
+        const held = new Promise<void>((resolve) => (reachedGate = resolve));
+        let seen = 0;
+        rawStore().middlewareStack.add(
+          (next) => async (args) => {
+            seen += 1;
+            if (seen === 1) {
+              reachedGate();
+              await gate;
+            }
+            return next(args);
+          },
+          { step: 'initialize', name: 'hold-first-call' },
+        );
+        try {
+          const first = usageItem('first');
+          const writes = [putInBatch({ table: usage(), item: first, keyNames: ['partition', 'sk'] })];
+          await held;
+          const later = [];
+          for (const [turn, size] of turns.entries()) {
+            for (let index = 0; index < size; index += 1) {
+              const item = usageItem(`later-${turn}-${index}`);
+              later.push(item);
+              writes.push(putInBatch({ table: usage(), item, keyNames: ['partition', 'sk'] }));
+            }
+            await new Promise((resolve) => setImmediate(resolve));
+          }
+          expect(calls).toHaveLength(1);
+          release();
+          await Promise.all(writes);
+
+          // The first alone, then everything that waited, together: BatchWriteItems of up to 25 items.
+          expect(calls[0]!.operation).toBe('PutItem');
+          const batches = calls
+            .slice(1)
+            .map((call) => (call.input.RequestItems as Record<string, unknown[]>)[usage()]!.length);
+          expect(batches).toEqual(
+            Array.from({ length: Math.ceil(later.length / 25) }, (_, index) => Math.min(25, later.length - index * 25)),
+          );
+          for (const item of [first, ...later])
+            expect(await read(usage(), { partition: item.partition, sk: item.sk })).toEqual(item);
+        } finally {
+          release();
+          rawStore().middlewareStack.remove('hold-first-call');
+        }
+      }),
+      { numRuns: 15 },
+    );
   });
 });

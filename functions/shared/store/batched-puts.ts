@@ -80,7 +80,7 @@ const sendPuts = async (puts: readonly MarshalledPut[]): Promise<readonly Settle
   return puts.map((put) => outcomeByKey.get(put.key)!);
 };
 
-const gathered = turnBatch(sendPuts);
+const gathered = turnBatch(sendPuts, { followInFlight: true });
 
 /** Puts an item, in one call with the other puts to its table asked for in this loop turn. */
 export const putInBatch = (put: ItemPut): Promise<void> => {

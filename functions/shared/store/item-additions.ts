@@ -59,7 +59,7 @@ const sendSummed = async (additions: readonly ItemAddition[]): Promise<readonly 
   return done;
 };
 
-const gathered = turnBatch(sendSummed);
+const gathered = turnBatch(sendSummed, { followInFlight: true });
 
 /**
  * Adds to an item, together with the other additions to the same item asked for in this loop turn.

@@ -22,15 +22,50 @@ export type BatchSender<Entry, Outcome> = (entries: readonly Entry[]) => Promise
 export type Settled<Outcome> =
   { readonly ok: true; readonly value: Outcome } | { readonly ok: false; readonly error: unknown };
 
+export interface TurnBatchOptions {
+  /**
+   * While a group's batch is in flight, its next entries wait for it to settle and then go out
+   * together (group commit), instead of in a batch per loop turn. For writes no answer waits on
+   * (records, settlements): under load one call carries what many turns asked for, and a lone
+   * request, which finds nothing in flight, is sent at the end of its turn as before. A batch that
+   * has not settled after `STALLED_AFTER_MS` is no longer waited for.
+   */
+  readonly followInFlight?: boolean;
+}
+
+/** Past this, a batch in flight is taken as stalled and its group's next batch goes out anyway. */
+export const STALLED_AFTER_MS = 1000;
+
 /**
- * Gathers entries under a group key until the loop's check phase, then sends each group with `send`.
- * Entries under different keys never share a batch.
+ * Gathers entries under a group key until the loop's check phase (or, with `followInFlight`, until
+ * the group's batch in flight settles), then sends each group with `send`. Entries under different
+ * keys never share a batch.
  */
-export const turnBatch = <Entry, Outcome>(send: BatchSender<Entry, Outcome>) => {
+export const turnBatch = <Entry, Outcome>(send: BatchSender<Entry, Outcome>, options: TurnBatchOptions = {}) => {
   let groups = new Map<string, Pending<Entry, Outcome>[]>();
+  /** The batch in flight per group key: a stalled one that settles late must not release its successor. */
+  const inFlight = new Map<string, object>();
   let scheduled = false;
 
-  const sendGroup = async (pending: readonly Pending<Entry, Outcome>[]) => {
+  const schedule = () => {
+    if (scheduled) return;
+    scheduled = true;
+    setImmediate(flush);
+  };
+
+  const sendGroup = async (groupKey: string, pending: readonly Pending<Entry, Outcome>[]) => {
+    const batch = {};
+    let stalled: NodeJS.Timeout | undefined;
+    const release = () => {
+      clearTimeout(stalled);
+      if (inFlight.get(groupKey) !== batch) return;
+      inFlight.delete(groupKey);
+      if (groups.has(groupKey)) schedule();
+    };
+    if (options.followInFlight) {
+      inFlight.set(groupKey, batch);
+      stalled = setTimeout(release, STALLED_AFTER_MS).unref();
+    }
     try {
       const outcomes = await send(pending.map((item) => item.entry));
       pending.forEach((item, index) => {
@@ -40,24 +75,26 @@ export const turnBatch = <Entry, Outcome>(send: BatchSender<Entry, Outcome>) => 
       });
     } catch (error) {
       for (const item of pending) item.reject(error);
+    } finally {
+      if (options.followInFlight) release();
     }
   };
 
-  const flush = () => {
+  function flush() {
     const ready = groups;
     groups = new Map();
     scheduled = false;
-    for (const pending of ready.values()) void sendGroup(pending);
-  };
+    for (const [groupKey, pending] of ready) {
+      if (inFlight.has(groupKey)) groups.set(groupKey, pending);
+      else void sendGroup(groupKey, pending);
+    }
+  }
 
   return (groupKey: string, entry: Entry): Promise<Outcome> =>
     new Promise<Outcome>((resolve, reject) => {
       const group = groups.get(groupKey);
       if (group) group.push({ entry, resolve, reject });
       else groups.set(groupKey, [{ entry, resolve, reject }]);
-      if (!scheduled) {
-        scheduled = true;
-        setImmediate(flush);
-      }
+      if (!inFlight.has(groupKey)) schedule();
     });
 };

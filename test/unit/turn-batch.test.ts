@@ -1,0 +1,128 @@
+import { jest } from '@jest/globals';
+import fc from 'fast-check';
+import { STALLED_AFTER_MS, turnBatch, type Settled } from '../../functions/shared/store/turn-batch.js';
+
+/**
+ * Group commit: with `followInFlight`, what is asked for while a group's batch is in flight waits for
+ * that batch and goes out with everything else that waited, in one batch; a lone entry goes at the end
+ * of its turn. The sender here is a function the test settles by hand, so each step is an event.
+ */
+
+interface HeldBatch {
+  readonly entries: readonly number[];
+  settle(): void;
+}
+
+const heldSender = () => {
+  const batches: HeldBatch[] = [];
+  const sent: { notify?: () => void } = {};
+  const send = (entries: readonly number[]) =>
+    new Promise<readonly Settled<number>[]>((resolve) => {
+      batches.push({ entries, settle: () => resolve(entries.map((value) => ({ ok: true, value: value * 10 }))) });
+      sent.notify?.();
+    });
+  /** Resolves once `count` batches have been sent in all. */
+  const batchesSent = (count: number) =>
+    new Promise<void>((resolve) => {
+      const check = () => {
+        if (batches.length >= count) resolve();
+      };
+      sent.notify = check;
+      check();
+    });
+  return { batches, send, batchesSent };
+};
+
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+describe('a turn batch that follows the batch in flight', () => {
+  it('sends a lone entry at the end of its turn', async () => {
+    const { batches, send, batchesSent } = heldSender();
+    const add = turnBatch(send, { followInFlight: true });
+    const outcome = add('group', 1);
+    await batchesSent(1);
+    expect(batches.map((batch) => batch.entries)).toEqual([[1]]);
+    batches[0]!.settle();
+    await expect(outcome).resolves.toBe(10);
+  });
+
+  it('holds what later turns ask for until the batch in flight settles, then sends it as one batch', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.integer({ min: 1, max: 5 }), { minLength: 1, maxLength: 8 }), async (turns) => {
+        const { batches, send, batchesSent } = heldSender();
+        const add = turnBatch(send, { followInFlight: true });
+        const first = add('group', 0);
+        await batchesSent(1);
+        // Entries asked for over several turns while the first batch is in flight.
+        const waiting: Promise<number>[] = [];
+        let value = 1;
+        for (const size of turns) {
+          for (let index = 0; index < size; index += 1) waiting.push(add('group', (value += 1)));
+          await nextTurn();
+        }
+        expect(batches).toHaveLength(1);
+        batches[0]!.settle();
+        await expect(first).resolves.toBe(0);
+        await batchesSent(2);
+        const expected = Array.from({ length: waiting.length }, (_, index) => index + 2);
+        expect(batches[1]!.entries).toEqual(expected);
+        batches[1]!.settle();
+        await expect(Promise.all(waiting)).resolves.toEqual(expected.map((entry) => entry * 10));
+        expect(batches).toHaveLength(2);
+      }),
+      { numRuns: 30 },
+    );
+  });
+
+  it('keeps groups apart: one group in flight does not hold another', async () => {
+    const { batches, send, batchesSent } = heldSender();
+    const add = turnBatch(send, { followInFlight: true });
+    void add('first', 1);
+    await batchesSent(1);
+    const other = add('second', 2);
+    await batchesSent(2);
+    expect(batches.map((batch) => batch.entries)).toEqual([[1], [2]]);
+    batches[1]!.settle();
+    await expect(other).resolves.toBe(20);
+  });
+
+  it('stops waiting for a batch that has not settled after STALLED_AFTER_MS, and a late settle frees nothing twice', async () => {
+    jest.useFakeTimers({ doNotFake: ['setImmediate', 'nextTick', 'queueMicrotask'] });
+    try {
+      const { batches, send, batchesSent } = heldSender();
+      const add = turnBatch(send, { followInFlight: true });
+      void add('group', 1);
+      await batchesSent(1);
+      const second = add('group', 2);
+      await nextTurn();
+      expect(batches).toHaveLength(1);
+      jest.advanceTimersByTime(STALLED_AFTER_MS);
+      await batchesSent(2);
+      expect(batches[1]!.entries).toEqual([2]);
+      // The stalled batch settles late: the second is still the one in flight.
+      batches[0]!.settle();
+      await nextTurn();
+      const third = add('group', 3);
+      await nextTurn();
+      expect(batches).toHaveLength(2);
+      batches[1]!.settle();
+      await expect(second).resolves.toBe(20);
+      await batchesSent(3);
+      expect(batches[2]!.entries).toEqual([3]);
+      batches[2]!.settle();
+      await expect(third).resolves.toBe(30);
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+
+  it('without the option, sends each turn its own batch even while one is in flight', async () => {
+    const { batches, send, batchesSent } = heldSender();
+    const add = turnBatch(send);
+    void add('group', 1);
+    await batchesSent(1);
+    void add('group', 2);
+    await batchesSent(2);
+    expect(batches.map((batch) => batch.entries)).toEqual([[1], [2]]);
+  });
+});
