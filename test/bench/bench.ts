@@ -1,5 +1,6 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { generateApiKey } from '../../functions/shared/auth/api-key.js';
 import { startFakeUpstream } from '../support/fake-upstream/fake-upstream.js';
@@ -25,9 +26,14 @@ pin(process.pid, LOAD_CPU);
 const upstreamKey = 'sk-bench-upstream';
 const upstream = await startFakeUpstream();
 const tsx = ['--import', 'tsx'];
+/** The V8 heap flags `npm start` runs the local runtime with: the gateway is measured as it is started. */
+const startScript = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as any).scripts
+  .start as string;
+const gatewayHeapFlags = startScript.match(/--max-[a-z-]+-size=\d+/g) ?? [];
 const forked = async (module: string, env: Record<string, string>): Promise<[ChildProcess, any]> => {
   const child = fork(fileURLToPath(new URL(module, import.meta.url)), {
     execArgv: [
+      ...(module.includes('gateway') ? gatewayHeapFlags : []),
       ...tsx,
       ...(process.env.BENCH_CPU_PROFILE && module.includes('gateway')
         ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROFILE}`]
@@ -225,7 +231,8 @@ const out = (line = '') => process.stdout.write(`${line}\n`);
 out(
   `model-gateway bench: ${SEQUENTIAL} sequential, ${LOADED} at c=32, ${STREAMS} streams at c=16; ` +
     `servers pinned to CPU ${SERVER_CPU}${hasTaskset ? '' : ' (taskset missing: not pinned)'}; ` +
-    `store in its own process; Portkey: ${typeof portkey === 'string' ? portkey : 'measured'}`,
+    `store in its own process; gateway heap flags as \`npm start\`: ${gatewayHeapFlags.join(' ') || 'none'}; ` +
+    `Portkey: ${typeof portkey === 'string' ? portkey : 'measured'}`,
 );
 out();
 for (const line of lines) out(line);
