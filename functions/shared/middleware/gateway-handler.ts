@@ -1,5 +1,4 @@
 import middy from '@middy/core';
-import { executionModeStreamifyResponse } from '@middy/core/StreamifyResponse';
 import { Readable, type Writable } from 'node:stream';
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import type { z } from 'zod';
@@ -21,6 +20,7 @@ import type { GatewayContext, GatewayMiddyRequest } from './gateway-context.js';
 import { jsonBody } from './json-body.js';
 import { normalizeHeaders } from './normalize-headers.js';
 import { requestId } from './request-id.js';
+import { executionModeStreamedResponse } from './streamed-execution.js';
 import { timingHeaders } from './timing-headers.js';
 import { validateBody } from './validate-body.js';
 
@@ -165,7 +165,7 @@ export const gatewayHandler = <Schema extends z.ZodType | undefined = undefined>
     },
   };
   const stack = middy<APIGatewayProxyEvent, GatewayResponse, Error, GatewayContext>(
-    (options.streaming ? { ...plugin, executionMode: executionModeStreamifyResponse } : plugin) as never,
+    (options.streaming ? { ...plugin, executionMode: executionModeStreamedResponse } : plugin) as never,
   );
   const use = (middleware: object) => stack.use(middleware as never);
   use(requestId({ errorFormat: options.errorFormat }));
