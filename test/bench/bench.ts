@@ -170,43 +170,86 @@ interface Figures {
   peakRssMb: number;
 }
 const notes: string[] = [];
-/** Streams through a comparison server that cannot stream this upstream are reported as missing, not fatal. */
-const streamsOf = async (target: Target) => {
-  try {
-    await run(target, WARM_UP, 8, true, true);
-    return await run(target, STREAMS, 16, true);
-  } catch (error) {
-    if (target === gateway || target === floor) throw error;
-    notes.push(`${target.name} streams not measured: ${(error as Error).message}`);
-    return { timings: [], cpuMs: Number.NaN, perSecond: Number.NaN };
+
+/** One kind of load over all rounds: counts, CPU and wall time summed, every timing kept. */
+class Phase {
+  count = 0;
+  cpuMs = 0;
+  seconds = 0;
+  readonly timings: Timing[] = [];
+  add(result: Awaited<ReturnType<typeof run>>, count: number): void {
+    this.count += count;
+    this.cpuMs += result.cpuMs * count;
+    this.seconds += count / result.perSecond;
+    this.timings.push(...result.timings);
   }
-};
-const measure = async (target: Target): Promise<Figures> => {
+  get cpuPerCall(): number {
+    return this.count === 0 ? Number.NaN : this.cpuMs / this.count;
+  }
+  get perSecond(): number {
+    return this.count === 0 ? Number.NaN : this.count / this.seconds;
+  }
+}
+
+interface Measured {
+  readonly sequential: Phase;
+  readonly loaded: Phase;
+  readonly streams: Phase;
+  peakRssMb: number;
+  /** Set when a comparison server cannot stream this upstream: its streams are reported as missing. */
+  streamsFailed?: string;
+}
+
+/**
+ * The machine's speed drifts over a run (other tenants, frequency): a server measured a minute after
+ * another would carry that drift into every ratio. So the load is cut into `ROUNDS` slices and the
+ * servers take turns, slice by slice; each figure sums its server's slices.
+ */
+const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 4));
+const slice = (total: number) => Math.max(1, Math.round(total / ROUNDS));
+
+const measured = new Map<Target, Measured>();
+const targetsInTurn = [floor, ...(portkeyTarget ? [portkeyTarget] : []), gateway, gatewayLimited];
+for (const target of targetsInTurn) {
   await run(target, WARM_UP, 8, false, true);
-  const sequential = await run(target, SEQUENTIAL, 1);
-  resetPeakRss(target.pid);
-  const loaded = await run(target, LOADED, 32);
-  const rss = peakRssMb(target.pid);
-  const streams = await streamsOf(target);
-  const totals = sequential.timings.map((timing) => timing.totalMs);
-  return {
-    cpuMs: loaded.cpuMs,
-    sequentialCpuMs: sequential.cpuMs,
-    perSecond: loaded.perSecond,
-    streamCpuMs: streams.cpuMs,
+  measured.set(target, { sequential: new Phase(), loaded: new Phase(), streams: new Phase(), peakRssMb: 0 });
+}
+for (let round = 0; round < ROUNDS; round += 1) {
+  for (const target of targetsInTurn) {
+    const figures = measured.get(target)!;
+    figures.sequential.add(await run(target, slice(SEQUENTIAL), 1), slice(SEQUENTIAL));
+    resetPeakRss(target.pid);
+    figures.loaded.add(await run(target, slice(LOADED), 32), slice(LOADED));
+    figures.peakRssMb = Math.max(figures.peakRssMb, peakRssMb(target.pid));
+    if (figures.streamsFailed) continue;
+    try {
+      if (round === 0) await run(target, WARM_UP, 8, true, true);
+      figures.streams.add(await run(target, slice(STREAMS), 16, true), slice(STREAMS));
+    } catch (error) {
+      if (target === gateway || target === floor) throw error;
+      figures.streamsFailed = (error as Error).message;
+      notes.push(`${target.name} streams not measured: ${figures.streamsFailed}`);
+    }
+  }
+}
+
+const results = new Map<string, Figures>();
+for (const [target, figures] of measured) {
+  const totals = figures.sequential.timings.map((timing) => timing.totalMs);
+  results.set(target.name, {
+    cpuMs: figures.loaded.cpuPerCall,
+    sequentialCpuMs: figures.sequential.cpuPerCall,
+    perSecond: figures.loaded.perSecond,
+    streamCpuMs: figures.streams.cpuPerCall,
     firstByteMs: percentile(
-      streams.timings.map((timing) => timing.firstByteMs),
+      figures.streams.timings.map((timing) => timing.firstByteMs),
       50,
     ),
     p50: percentile(totals, 50),
     p99: percentile(totals, 99),
-    peakRssMb: rss,
-  };
-};
-
-const results = new Map<string, Figures>();
-for (const target of [floor, ...(portkeyTarget ? [portkeyTarget] : []), gateway, gatewayLimited])
-  results.set(target.name, await measure(target));
+    peakRssMb: figures.peakRssMb,
+  });
+}
 
 gatewayChild.send({ kind: 'handler-path', key: plainKey, body: bodies.plain, count: SEQUENTIAL });
 const [handlerPath] = (await once(gatewayChild, 'message')) as [{ micros: number }];
