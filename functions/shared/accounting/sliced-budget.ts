@@ -1,7 +1,7 @@
 import { UpdateItemCommand } from '@aws-sdk/client-dynamodb';
 import { BatchGetCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
-import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
-import { MARSHALL_OPTIONS, rawStore, store } from '../store/client.js';
+import { toAttributeMap } from '../store/attribute-values.js';
+import { rawStore, store } from '../store/client.js';
 import { addToItem } from '../store/item-additions.js';
 import { turnBatch, type Settled } from '../store/turn-batch.js';
 import { retryThrottledOrBusy } from '../store/throttle-retry.js';
@@ -74,7 +74,7 @@ const chargeShard = async (budget: SlicedBudget, index: number, amount: number):
       rawStore().send(
         new UpdateItemCommand({
           TableName: budget.table,
-          Key: marshall(budget.key(index), MARSHALL_OPTIONS),
+          Key: toAttributeMap(budget.key(index)),
           ConditionExpression: `attribute_not_exists(#count) OR (${fits}${notFull})`,
           UpdateExpression:
             'ADD #count :amount' +
@@ -83,20 +83,17 @@ const chargeShard = async (budget: SlicedBudget, index: number, amount: number):
             '#count': budget.attribute,
             ...Object.fromEntries(sets.map(([name], n) => [`#s${n}`, name])),
           },
-          ExpressionAttributeValues: marshall(
-            {
-              ':amount': amount,
-              ':ceiling': round(slice - amount),
-              ...(budget.refuseWhenFull ? { ':slice': slice } : {}),
-              ...Object.fromEntries(sets.map(([, value], n) => [`:s${n}`, value])),
-            },
-            MARSHALL_OPTIONS,
-          ),
+          ExpressionAttributeValues: toAttributeMap({
+            ':amount': amount,
+            ':ceiling': round(slice - amount),
+            ...(budget.refuseWhenFull ? { ':slice': slice } : {}),
+            ...Object.fromEntries(sets.map(([, value], n) => [`:s${n}`, value])),
+          }),
           ReturnValues: 'UPDATED_NEW',
         }),
       ),
     );
-    return Number((Attributes ? unmarshall(Attributes) : {})[budget.attribute] ?? amount);
+    return Number(Attributes?.[budget.attribute]?.N ?? amount);
   } catch (error) {
     if (isConditionFailure(error)) return undefined;
     throw error;

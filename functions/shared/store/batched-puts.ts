@@ -1,6 +1,6 @@
 import { BatchWriteItemCommand, PutItemCommand, type AttributeValue } from '@aws-sdk/client-dynamodb';
-import { marshall } from '@aws-sdk/util-dynamodb';
-import { MARSHALL_OPTIONS, rawStore } from './client.js';
+import { toAttributeMap } from './attribute-values.js';
+import { rawStore } from './client.js';
 import { BOOKKEEPING_RETRY, retryThrottled } from './throttle-retry.js';
 import { turnBatch, type Settled } from './turn-batch.js';
 
@@ -90,7 +90,7 @@ export const putInBatch = (put: ItemPut): Promise<void> => {
     marshalled = {
       table: put.table,
       key: JSON.stringify(put.keyNames.map((name) => put.item[name])),
-      item: marshall(put.item, MARSHALL_OPTIONS),
+      item: toAttributeMap(put.item),
     };
   } catch (error) {
     return Promise.reject(error);

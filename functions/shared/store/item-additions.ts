@@ -1,6 +1,6 @@
 import { UpdateItemCommand } from '@aws-sdk/client-dynamodb';
-import { marshall } from '@aws-sdk/util-dynamodb';
-import { MARSHALL_OPTIONS, rawStore } from './client.js';
+import { toAttributeMap } from './attribute-values.js';
+import { rawStore } from './client.js';
 import { retryThrottled } from './throttle-retry.js';
 import { turnBatch, type Settled } from './turn-batch.js';
 
@@ -49,10 +49,10 @@ const sendSummed = async (additions: readonly ItemAddition[]): Promise<readonly 
     rawStore().send(
       new UpdateItemCommand({
         TableName: first.table,
-        Key: marshall(first.key, MARSHALL_OPTIONS),
+        Key: toAttributeMap(first.key),
         UpdateExpression: `ADD ${adds.join(', ')}${sets.length > 0 ? ` SET ${sets.join(', ')}` : ''}`,
         ExpressionAttributeNames: names,
-        ExpressionAttributeValues: marshall(values, MARSHALL_OPTIONS),
+        ExpressionAttributeValues: toAttributeMap(values),
       }),
     ),
   );

@@ -1,0 +1,76 @@
+import { marshall } from '@aws-sdk/util-dynamodb';
+import fc from 'fast-check';
+import { toAttributeMap } from '../../functions/shared/store/attribute-values.js';
+import { MARSHALL_OPTIONS } from '../../functions/shared/store/client.js';
+
+/**
+ * The hot writes' marshaller must give exactly what util-dynamodb's `marshall` gives with the store's
+ * options, for every item: the same attribute values, or an error where it refuses one.
+ */
+
+const outcome = (marshal: () => unknown) => {
+  try {
+    return { value: marshal() };
+  } catch {
+    return { refused: true };
+  }
+};
+
+const agree = (item: Record<string, unknown>) =>
+  expect(outcome(() => toAttributeMap(item))).toEqual(outcome(() => marshall(item, MARSHALL_OPTIONS)));
+
+class Instance {
+  constructor(
+    readonly name: string,
+    readonly size: number,
+  ) {}
+}
+
+describe('attribute values of an item', () => {
+  it('are what marshall gives, for any nesting of plain values (special numbers and undefined included)', () => {
+    const value = fc.anything({
+      withNullPrototype: true,
+      withBoxedValues: false,
+      withMap: false,
+      withSet: false,
+      withBigInt: false,
+      withDate: false,
+      withTypedArray: false,
+      withSparseArray: false,
+      maxDepth: 3,
+    });
+    fc.assert(
+      fc.property(fc.dictionary(fc.string(), value), (item) => agree(item)),
+      { numRuns: 500 },
+    );
+  });
+
+  it('are what marshall gives for the values it handles itself: sets, binary, class instances, huge numbers', () => {
+    agree({ tags: new Set(['a', 'b']), sizes: new Set([1, 2]) });
+    agree({ blob: new Uint8Array([1, 2, 3]) });
+    agree({ nested: new Instance('x', 3) });
+    agree({ map: { constructor: 'a model id', other: 1 } });
+    agree({ huge: Number.MAX_SAFE_INTEGER + 2 });
+    agree({ tiny: -Number.MAX_SAFE_INTEGER - 2 });
+    agree({ list: [1, undefined, 'two', () => 3, null] });
+    agree({ fraction: 0.1 + 0.2, negativeZero: -0, exponent: 1.5e-300 });
+    agree({ special: Number.NaN });
+    agree({ special: Number.POSITIVE_INFINITY });
+  });
+
+  it('keep a usage record as marshall would', () => {
+    const record = {
+      requestId: 'req_1',
+      accountId: 'acct_1',
+      channelId: null,
+      stream: false,
+      promptTokens: 12,
+      cost: 0.000123,
+      cacheWriteTokens: undefined,
+      partition: 'acct_1#3',
+      expiresAt: 1_900_000_000,
+    };
+    agree(record);
+    expect(toAttributeMap(record)).toEqual(marshall(record, MARSHALL_OPTIONS));
+  });
+});
