@@ -101,8 +101,24 @@ const discardWhenClientGone = (response: GatewayResponse, client: AbortSignal | 
   return response;
 };
 
-const requestSignal = (deadline: AbortSignal, client: AbortSignal | undefined): AbortSignal =>
-  client ? AbortSignal.any([deadline, client]) : deadline;
+/**
+ * Aborted when the deadline or the client's leaving is, with the first one's reason. A plain
+ * controller rather than `AbortSignal.any`: Node tracks every listener added to a signal made by
+ * `any` (2 % of a request's CPU under load, for the upstream call's listeners), and both sources
+ * live no longer than the request anyway.
+ */
+export const requestSignal = (deadline: AbortSignal, client: AbortSignal | undefined): AbortSignal => {
+  if (!client) return deadline;
+  const either = new AbortController();
+  for (const source of [deadline, client]) {
+    if (source.aborted) {
+      either.abort(source.reason);
+      break;
+    }
+    source.addEventListener('abort', () => either.abort(source.reason), { once: true });
+  }
+  return either.signal;
+};
 
 /**
  * Wraps an endpoint's handler in the shared middleware stack: request id, header normalisation,
