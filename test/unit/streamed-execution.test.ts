@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { once } from 'node:events';
 import { Readable, Writable } from 'node:stream';
-import { pumpInto } from '../../functions/shared/middleware/streamed-execution.js';
+import { executionModeStreamedResponse, pumpInto } from '../../functions/shared/middleware/streamed-execution.js';
+import { installLambdaStreamingGlobals } from '../../infra/local/lambda-streaming.js';
 
 /**
  * How a streamed body reaches the response stream: every byte in order under back-pressure, and the
@@ -84,5 +85,79 @@ describe('pumping a stream body into the response stream', () => {
     destination.destroy(new Error('socket reset'));
     await expect(pumped).rejects.toThrow('socket reset');
     expect(body.destroyed).toBe(true);
+  });
+});
+
+describe("the streaming functions' execution mode", () => {
+  beforeAll(() => installLambdaStreamingGlobals());
+
+  /** The mode around a handler whose answer is `answer`, with a record of the hooks it ran. */
+  const invoke = async (answer: unknown, options: { requestEndFails?: boolean } = {}) => {
+    const hooks: string[] = [];
+    const entry = executionModeStreamedResponse(
+      {
+        middyRequest: (event: unknown, context: unknown) => ({ event, context }),
+        runRequest: async () => answer,
+      },
+      [],
+      undefined,
+      [],
+      [],
+      {
+        requestStart: () => hooks.push('start'),
+        requestEnd: async () => {
+          hooks.push('end');
+          if (options.requestEndFails) throw new Error('end hook failed');
+        },
+      },
+    ) as unknown as (event: unknown, stream: Writable, context: unknown) => Promise<void>;
+    const { destination, received } = slowDestination(16);
+    const outcome = await entry({}, destination, {}).then(
+      () => ({ ok: true as const }),
+      (error: Error) => ({ ok: false as const, message: error.message }),
+    );
+    return { outcome, hooks, received: received.join(''), destination };
+  };
+
+  it('writes a string body whole, after the empty write that sends the head, then runs the end hook', async () => {
+    const { outcome, hooks, received, destination } = await invoke({ statusCode: 200, body: '{"ok":true}' });
+    expect(outcome).toEqual({ ok: true });
+    expect(received).toBe('{"ok":true}');
+    expect(destination.writableFinished).toBe(true);
+    expect(hooks).toEqual(['start', 'end']);
+  });
+
+  it('pumps a stream body to its end', async () => {
+    const { outcome, received } = await invoke({ statusCode: 200, body: Readable.from(['a', 'b', 'c']) });
+    expect(outcome).toEqual({ ok: true });
+    expect(received).toBe('abc');
+  });
+
+  it('fails on a body that is neither a string nor a stream, after the end hook has run', async () => {
+    const { outcome, hooks } = await invoke({ statusCode: 200, body: { not: 'a stream' } });
+    expect(outcome).toEqual({ ok: false, message: expect.stringContaining('neither a string nor a stream') });
+    expect(hooks).toEqual(['start', 'end']);
+  });
+
+  it("reports the body's failure rather than a failing end hook's, and the hook's when the body went out", async () => {
+    const failing = new Readable({
+      read() {
+        this.destroy(new Error('upstream cut'));
+      },
+    });
+    expect((await invoke({ statusCode: 200, body: failing }, { requestEndFails: true })).outcome).toEqual({
+      ok: false,
+      message: 'upstream cut',
+    });
+    expect((await invoke({ statusCode: 200, body: 'fine' }, { requestEndFails: true })).outcome).toEqual({
+      ok: false,
+      message: 'end hook failed',
+    });
+  });
+
+  it('treats an answer without a status (or none at all) as the body itself', async () => {
+    expect((await invoke('plain text')).received).toBe('plain text');
+    expect((await invoke(null)).outcome).toEqual({ ok: true });
+    expect((await invoke(undefined)).received).toBe('');
   });
 });

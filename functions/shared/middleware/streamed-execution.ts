@@ -80,10 +80,10 @@ export const executionModeStreamedResponse = (
       afterMiddlewares,
       onErrorMiddlewares,
       plugin,
-    )) as StreamingPrelude | string | undefined;
+    )) as StreamingPrelude | string | null | undefined;
     let destination = lambdaStream;
     let body: unknown = response ?? '';
-    if (typeof response === 'object' && response.statusCode) {
+    if (typeof response === 'object' && response?.statusCode) {
       const { body: responseBody, ...prelude } = response;
       body = responseBody ?? '';
       destination = awslambda.HttpResponseStream.from(lambdaStream, prelude);
