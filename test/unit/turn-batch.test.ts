@@ -11,14 +11,19 @@ import { STALLED_AFTER_MS, turnBatch, type Settled } from '../../functions/share
 interface HeldBatch {
   readonly entries: readonly number[];
   settle(): void;
+  fail(error: Error): void;
 }
 
 const heldSender = () => {
   const batches: HeldBatch[] = [];
   const sent: { notify?: () => void } = {};
   const send = (entries: readonly number[]) =>
-    new Promise<readonly Settled<number>[]>((resolve) => {
-      batches.push({ entries, settle: () => resolve(entries.map((value) => ({ ok: true, value: value * 10 }))) });
+    new Promise<readonly Settled<number>[]>((resolve, reject) => {
+      batches.push({
+        entries,
+        settle: () => resolve(entries.map((value) => ({ ok: true, value: value * 10 }))),
+        fail: reject,
+      });
       sent.notify?.();
     });
   /** Resolves once `count` batches have been sent in all. */
@@ -72,6 +77,21 @@ describe('a turn batch that follows the batch in flight', () => {
       }),
       { numRuns: 30 },
     );
+  });
+
+  it('fails only the batch whose call failed, and then sends what waited behind it', async () => {
+    const { batches, send, batchesSent } = heldSender();
+    const add = turnBatch(send, { followInFlight: true });
+    const first = add('group', 1);
+    await batchesSent(1);
+    const waiting = add('group', 2);
+    await nextTurn();
+    batches[0]!.fail(new Error('store down'));
+    await expect(first).rejects.toThrow('store down');
+    await batchesSent(2);
+    expect(batches[1]!.entries).toEqual([2]);
+    batches[1]!.settle();
+    await expect(waiting).resolves.toBe(20);
   });
 
   it('keeps groups apart: one group in flight does not hold another', async () => {

@@ -83,17 +83,10 @@ const sendPuts = async (puts: readonly MarshalledPut[]): Promise<readonly Settle
 const gathered = turnBatch(sendPuts, { followInFlight: true });
 
 /** Puts an item, in one call with the other puts to its table asked for in this loop turn. */
-export const putInBatch = (put: ItemPut): Promise<void> => {
-  // Marshalled here, once: a refused value (a NaN, say) fails this put alone, never its batch.
-  let marshalled: MarshalledPut;
-  try {
-    marshalled = {
-      table: put.table,
-      key: JSON.stringify(put.keyNames.map((name) => put.item[name])),
-      item: toAttributeMap(put.item),
-    };
-  } catch (error) {
-    return Promise.reject(error);
-  }
-  return gathered(put.table, marshalled);
-};
+// Marshalled here, once, before it joins a batch: a refused value (a NaN, say) fails this put alone.
+export const putInBatch = async (put: ItemPut): Promise<void> =>
+  gathered(put.table, {
+    table: put.table,
+    key: JSON.stringify(put.keyNames.map((name) => put.item[name])),
+    item: toAttributeMap(put.item),
+  });

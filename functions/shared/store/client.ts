@@ -8,8 +8,8 @@ let documentClient: DynamoDBDocumentClient | undefined;
 let lowLevelClient: DynamoDBClient | undefined;
 
 /**
- * How plain values become DynamoDB attribute values, for the document client and for the items the
- * hot write paths marshal themselves (`rawStore`). The marshaller tells a plain object by
+ * How plain values become DynamoDB attribute values, for the document client and for what
+ * `attribute-values.ts` hands to util-dynamodb. The marshaller tells a plain object by
  * `value.constructor.name`: a map with a client-chosen key named `constructor` (a channel's modelMap)
  * would otherwise be refused as a class instance.
  */
@@ -58,8 +58,9 @@ export const store = (): DynamoDBDocumentClient => {
 
 /**
  * The same client without the document layer, for the writes every request makes (usage records,
- * counter additions): they marshal their item once, with `MARSHALL_OPTIONS`, where the document client
- * would walk each command's input again per call (for a batch of records, a copy of every level).
+ * counter additions, charges): they marshal their item once (`attribute-values.ts`), where the
+ * document client would walk each command's input again per call (for a batch of records, a copy of
+ * every level).
  */
 export const rawStore = (): DynamoDBClient => {
   store();

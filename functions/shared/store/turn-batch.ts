@@ -76,7 +76,7 @@ export const turnBatch = <Entry, Outcome>(send: BatchSender<Entry, Outcome>, opt
     } catch (error) {
       for (const item of pending) item.reject(error);
     } finally {
-      if (options.followInFlight) release();
+      release();
     }
   };
 
