@@ -177,7 +177,9 @@ class Phase {
   cpuMs = 0;
   seconds = 0;
   readonly timings: Timing[] = [];
-  add(result: Awaited<ReturnType<typeof run>>, count: number): void {
+  /** A slice's result: one timing per call. */
+  add(result: Awaited<ReturnType<typeof run>>): void {
+    const count = result.timings.length;
     this.count += count;
     this.cpuMs += result.cpuMs * count;
     this.seconds += count / result.perSecond;
@@ -217,14 +219,14 @@ for (const target of targetsInTurn) {
 for (let round = 0; round < ROUNDS; round += 1) {
   for (const target of targetsInTurn) {
     const figures = measured.get(target)!;
-    figures.sequential.add(await run(target, slice(SEQUENTIAL), 1), slice(SEQUENTIAL));
+    figures.sequential.add(await run(target, slice(SEQUENTIAL), 1));
     resetPeakRss(target.pid);
-    figures.loaded.add(await run(target, slice(LOADED), 32), slice(LOADED));
+    figures.loaded.add(await run(target, slice(LOADED), 32));
     figures.peakRssMb = Math.max(figures.peakRssMb, peakRssMb(target.pid));
     if (figures.streamsFailed) continue;
     try {
       if (round === 0) await run(target, WARM_UP, 8, true, true);
-      figures.streams.add(await run(target, slice(STREAMS), 16, true), slice(STREAMS));
+      figures.streams.add(await run(target, slice(STREAMS), 16, true));
     } catch (error) {
       if (target === gateway || target === floor) throw error;
       figures.streamsFailed = (error as Error).message;
