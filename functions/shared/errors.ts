@@ -46,7 +46,7 @@ export const missingRequired = (message: string, param: string | null) =>
   invalidRequest(400, 'missing_required', message, param);
 
 export const invalidApiKey = (
-  message = 'Incorrect or missing API key. Pass a valid key as "Authorization: Bearer sk-...".',
+  message = 'Incorrect or missing API key. Send your key in the Authorization header, as a bearer token.',
 ) => invalidRequest(401, 'invalid_api_key', message);
 
 export const forbidden = (message: string) =>

@@ -1,4 +1,13 @@
-import { GatewayError, invalidValue, methodNotAllowed, modelNotFound } from '../../functions/shared/errors.js';
+import {
+  GatewayError,
+  internalError,
+  invalidApiKey,
+  invalidValue,
+  methodNotAllowed,
+  modelNotFound,
+  payloadTooLarge,
+  unknownUrl,
+} from '../../functions/shared/errors.js';
 import { errorBody, errorResponse } from '../../functions/shared/http/error-response.js';
 
 describe('errorResponse', () => {
@@ -62,5 +71,22 @@ describe('errorResponse', () => {
     expect(errorBody(invalidValue('bad', 'contents'), 'gemini')).toEqual({
       error: { code: 400, message: 'bad', status: 'INVALID_ARGUMENT' },
     });
+  });
+
+  it("reaches the client with the gateway's own wording intact: none of its fixed messages looks like a credential", () => {
+    const ownErrors = [
+      invalidApiKey(),
+      internalError(new Error('cause')),
+      modelNotFound('gpt-4o'),
+      unknownUrl('GET', '/v1/nothing'),
+      methodNotAllowed('PUT', '/v1/models', ['GET']),
+      payloadTooLarge(10_485_760),
+    ];
+
+    for (const error of ownErrors) {
+      const response = errorResponse(error);
+      expect(JSON.parse(response.body as string).error.message).toBe(error.message);
+      expect(response.body).not.toContain('[redacted]');
+    }
   });
 });
