@@ -133,9 +133,12 @@ describe("the streaming functions' execution mode", () => {
     expect(received).toBe('abc');
   });
 
-  it('fails on a body that is neither a string nor a stream, after the end hook has run', async () => {
-    const { outcome, hooks } = await invoke({ statusCode: 200, body: { not: 'a stream' } });
-    expect(outcome).toEqual({ ok: false, message: expect.stringContaining('neither a string nor a stream') });
+  it.each([
+    ['a plain object', { not: 'a stream' }],
+    ['a web stream', new ReadableStream({ start: (controller) => controller.close() })],
+  ])('fails on a body that is neither a string nor a Node stream (%s), after the end hook has run', async (_, body) => {
+    const { outcome, hooks } = await invoke({ statusCode: 200, body });
+    expect(outcome).toEqual({ ok: false, message: expect.stringContaining('neither a string nor a Node stream') });
     expect(hooks).toEqual(['start', 'end']);
   });
 
