@@ -5,6 +5,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BuildOptions } from 'esbuild';
+import { builtinsByRequire } from './builtins-by-require.js';
 
 /** DESIGN §6: each function bundle, AWS SDK clients included, at most 250 KB minified. */
 export const bundleSizeLimitBytes = 250 * 1024;
@@ -32,7 +33,7 @@ const buildFile = (name: string) => path.join(projectRoot, 'infra', 'build', nam
 
 /**
  * Module replacements, from package name to a file: SDK code that a Lambda function never runs with
- * the gateway's configuration, and one built-in loaded a cheaper way. Each is explained in its file;
+ * the gateway's configuration. Each is explained in its file;
  * `test/infra/bundle.test.ts` runs the bundles through the paths that reach them. The local runtime
  * runs the sources unbundled and keeps the real packages.
  */
@@ -47,8 +48,6 @@ export const moduleAliases: Readonly<Record<string, string>> = {
   '@aws-sdk/eventstream-handler-node': buildFile('lambda-eventstream-handler.ts'),
   // The HTTP/1.1 handler only: every client the gateway makes runs on it.
   '@smithy/node-http-handler': buildFile('lambda-http-handler.ts'),
-  // The same module through require: its ES module facade would load undici at every cold start.
-  'node:http': buildFile('lambda-node-http.ts'),
 };
 
 /**
@@ -94,5 +93,7 @@ export const esbuildOptions = (group: string, outfile: string, entry = functionE
   banner: { js: requireBanner },
   external: [],
   alias: { ...moduleAliasesFor(group) },
+  // Node's built-ins through `require`, so that their module facades load nothing unused.
+  plugins: [builtinsByRequire],
   logLevel: 'warning',
 });
