@@ -1,19 +1,23 @@
-import { routeStreamingByResource } from '../shared/middleware/route-by-resource.js';
+import { onFirstRequest, routeStreamingByResource } from '../shared/middleware/route-by-resource.js';
 import { chatCompletions } from './chat-completions.js';
-import { countTokens } from './count-tokens.js';
-import { geminiGenerateContent } from './gemini-generate-content.js';
-import { messages } from './messages.js';
-import { responses } from './responses.js';
 
-/** The chat group's Lambda entry: the streaming conversation endpoints. */
+/**
+ * The chat group's Lambda entry: the streaming conversation endpoints. Chat completions, the most
+ * asked for, load with the function; each other client protocol (its schema and translation) loads
+ * in the instances that serve it, on its first request.
+ */
 export const handler = routeStreamingByResource(
   {
     '/v1/chat/completions': chatCompletions,
-    '/v1/messages': messages,
-    '/v1/messages/count_tokens': countTokens,
-    '/v1beta/models/{modelAction}': geminiGenerateContent,
-    '/v1/models/{modelAction}': geminiGenerateContent,
-    '/v1/responses': responses,
+    '/v1/messages': onFirstRequest(async () => (await import('./messages.js')).messages),
+    '/v1/messages/count_tokens': onFirstRequest(async () => (await import('./count-tokens.js')).countTokens),
+    '/v1beta/models/{modelAction}': onFirstRequest(
+      async () => (await import('./gemini-generate-content.js')).geminiGenerateContent,
+    ),
+    '/v1/models/{modelAction}': onFirstRequest(
+      async () => (await import('./gemini-generate-content.js')).geminiGenerateContent,
+    ),
+    '/v1/responses': onFirstRequest(async () => (await import('./responses.js')).responses),
   },
   '/v1/chat/completions',
 );

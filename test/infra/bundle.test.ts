@@ -1,4 +1,5 @@
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { builtinModules } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
@@ -6,6 +7,8 @@ import type { App, CfnElement } from 'aws-cdk-lib';
 import { functionGroups, type FunctionGroup } from '../../functions/shared/routes.js';
 import { bundleBudgets } from '../../infra/build/bundle-budgets.js';
 import { invokeBundle, lambdaLikeEnvironment, type InvocationResult } from '../../infra/build/bundle-runner.js';
+import { invokeUnderRuntimeClient } from '../../infra/build/runtime-client-runner.js';
+import { runtimeInterfaceClientSync } from '../../infra/build/runtime-interface-client.js';
 import { allGroups, bundleAll, type BundleResult } from '../../infra/build/bundle.js';
 import {
   bundleSizeLimitBytes,
@@ -19,6 +22,23 @@ import { startFakeSecretsManager, type FakeSecretsManager } from '../support/fak
 import { proxyEvent } from '../support/proxy-event.js';
 import { startTestGateway, type TestGateway } from '../support/test-gateway.js';
 import { synthesizeGatewayStack } from './synthesize.js';
+
+/**
+ * AWS's runtime interface client is fetched from the npm registry on first use. Without a registry a
+ * developer's run skips the cases that need it, and says so; CI has the registry and fails instead.
+ */
+const runtimeClientMissing = (() => {
+  try {
+    runtimeInterfaceClientSync();
+    return undefined;
+  } catch (error) {
+    return (error as Error).message;
+  }
+})();
+if (runtimeClientMissing && process.env.CI)
+  throw new Error(`aws-lambda-ric could not be fetched: ${runtimeClientMissing}`);
+if (runtimeClientMissing) console.warn(`skipping the runtime interface client cases: ${runtimeClientMissing}`);
+const itUnderRuntimeClient = runtimeClientMissing ? it.skip : it;
 
 let outputDirectory: string;
 /** `code` is the entry file; `allCode` every file of the bundle, chunks included. */
@@ -88,10 +108,10 @@ describe('the size of each function bundle', () => {
     const stated: Record<FunctionGroup, number> = {
       models: 250,
       fallback: 250,
-      chat: 449,
+      chat: 411,
       admin: 350,
-      embeddings: 334,
-      images: 327,
+      embeddings: 338,
+      images: 331,
       audio: 327,
       console: 340,
     };
@@ -140,8 +160,12 @@ describe.each(allGroups)('the %s bundle', (group) => {
     else expect(decoder).toEqual([]);
   });
 
-  it('loads node:http through require, so that its module facade does not load undici', () => {
-    expect(/from\s*"(node:)?http"|import\("(node:)?http"\)/.test(bundleOf(group).allCode)).toBe(false);
+  it('loads every Node built-in through require, so that no module facade loads what the code does not use', () => {
+    const imported = [...bundleOf(group).allCode.matchAll(/(?:from\s*|import\s*\(\s*)["']((?:node:)?[a-z_/]+)["']/g)]
+      .map((match) => match[1]!)
+      .filter((specifier) => builtinModules.includes(specifier.replace(/^node:/, '')));
+    // `node:module` alone: the banner's createRequire.
+    expect([...new Set(imported)]).toEqual(['node:module']);
   });
 
   it('loads the Bedrock Runtime and Secrets Manager clients only when first needed, from chunks beside the entry', () => {
@@ -287,6 +311,55 @@ describe('the bundles on the paths the gateway takes', () => {
     expect(answer!.statusCode).toBe(200);
     expect(openai.received.at(-1)!.headers.authorization).toBe(`Bearer ${RELAY_KEY}`);
   });
+
+  itUnderRuntimeClient(
+    'under AWS’s runtime interface client, the chat bundle streams through its response stream, on a route loaded at its first request',
+    async () => {
+      const environment = {
+        ...lambdaLikeEnvironment('model-gateway-chat'),
+        DYNAMODB_ENDPOINT: process.env.DYNAMODB_ENDPOINT,
+        SECRETS_MANAGER_ENDPOINT: secrets.endpoint,
+        UPSTREAM_SECRET_PREFIX: SECRET_PREFIX,
+      };
+      const [streamed, message] = await invokeUnderRuntimeClient(
+        bundleOf('chat').result.outfile,
+        [
+          chatEvent('gpt-relayed', true),
+          apiEvent('POST', '/v1/messages', {
+            key: userKey,
+            body: { model: 'gpt-relayed', max_tokens: 64, messages: [{ role: 'user', content: 'Hello Messages' }] },
+          }),
+        ],
+        environment,
+      );
+
+      expect(streamed!.statusCode).toBe(200);
+      expect(streamed!.headers['content-type']).toMatch(/^text\/event-stream/);
+      expect(streamedText(streamed!.body)).toBe('Echo: Hello Bedrock');
+      expect(streamed!.body.trimEnd().endsWith('data: [DONE]')).toBe(true);
+      expect(message!.statusCode).toBe(200);
+      expect(JSON.parse(message!.body)).toMatchObject({
+        type: 'message',
+        content: [{ type: 'text', text: 'Echo: Hello Messages' }],
+      });
+    },
+  );
+
+  itUnderRuntimeClient(
+    'under AWS’s runtime interface client, the models bundle answers with its buffered response',
+    async () => {
+      const [listed, refused] = await invokeUnderRuntimeClient(
+        bundleOf('models').result.outfile,
+        [apiEvent('GET', '/v1/models', { key: userKey }), apiEvent('GET', '/v1/models', { key: 'sk-not-a-key' })],
+        { ...lambdaLikeEnvironment('model-gateway-models'), DYNAMODB_ENDPOINT: process.env.DYNAMODB_ENDPOINT },
+      );
+
+      expect(listed!.statusCode).toBe(200);
+      expect(JSON.parse(listed!.body).data.map((model: { id: string }) => model.id)).toContain('gpt-relayed');
+      expect(refused!.statusCode).toBe(401);
+      expect(JSON.parse(refused!.body).error.code).toBe('invalid_api_key');
+    },
+  );
 
   it('the models bundle lists the models of the store', async () => {
     const [listed] = await invoke('models', [apiEvent('GET', '/v1/models', { key: userKey })]);

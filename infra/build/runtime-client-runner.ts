@@ -1,0 +1,117 @@
+/**
+ * Runs a built bundle the way Lambda's managed Node.js runtime does: AWS's runtime interface client
+ * (`runtime-interface-client.ts`) in a fresh Node process, polling a local Runtime API
+ * (`lambda-runtime-api.ts`) that hands it API Gateway events. Its cold start is measured as Lambda
+ * reports `Init Duration`: from the process's start to its first poll for an invocation, Node's own
+ * start-up and the client's included, so it compares with a hello-world function run the same way.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type { InvocationResult } from './bundle-runner.js';
+import { startRuntimeApi } from './lambda-runtime-api.js';
+import { nativeClientHooks, runtimeClientEnvironment, runtimeInterfaceClient } from './runtime-interface-client.js';
+
+export interface RuntimeClientInstance {
+  /** Milliseconds from the process's start until the runtime asked for its first invocation. */
+  readonly initMs: number;
+  invoke(event: unknown): Promise<InvocationResult>;
+  close(): Promise<void>;
+}
+
+/** The last lines a process wrote, for the error when it dies during init. */
+const tailOf = (text: string) => text.split('\n').slice(-20).join('\n');
+
+/** Starts one function instance of the bundle at `outfile` (its directory is the task root). */
+export const startUnderRuntimeClient = async (
+  outfile: string,
+  environment: NodeJS.ProcessEnv,
+): Promise<RuntimeClientInstance> => {
+  const client = await runtimeInterfaceClient();
+  const api = await startRuntimeApi(environment.AWS_LAMBDA_FUNCTION_NAME);
+  const started = performance.now();
+  const child = spawn(process.execPath, ['--import', nativeClientHooks, client], {
+    env: {
+      ...runtimeClientEnvironment(api.address, path.dirname(outfile), environment.AWS_LAMBDA_FUNCTION_NAME),
+      ...environment,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const keep = (chunk: Buffer) => {
+    output = (output + chunk.toString('utf8')).slice(-16_384);
+  };
+  child.stdout.on('data', keep);
+  child.stderr.on('data', keep);
+  const exited = new Promise<never>((_, reject) =>
+    child.once('exit', (code, signal) =>
+      reject(new Error(`the runtime exited (${signal ?? code}):\n${tailOf(output)}`)),
+    ),
+  );
+  exited.catch(() => undefined);
+  const close = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      const gone = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+      child.kill();
+      await gone;
+    }
+    await api.close();
+  };
+  try {
+    const initDoneAt = await Promise.race([api.initDone, exited]);
+    return {
+      initMs: initDoneAt - started,
+      invoke: (event) => Promise.race([api.invoke(event), exited]),
+      close,
+    };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+};
+
+/** Hands each event in turn to one fresh instance of the bundle, as a warm Lambda instance would get them. */
+export const invokeUnderRuntimeClient = async (
+  outfile: string,
+  events: readonly unknown[],
+  environment: NodeJS.ProcessEnv,
+): Promise<InvocationResult[]> => {
+  const instance = await startUnderRuntimeClient(outfile, environment);
+  try {
+    const results: InvocationResult[] = [];
+    for (const event of events) results.push(await instance.invoke(event));
+    return results;
+  } finally {
+    await instance.close();
+  }
+};
+
+const median = (values: readonly number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+};
+
+/** Median cold start of `runs` fresh instances, after one unmeasured run that warms the file cache. */
+export const measureColdStart = async (outfile: string, environment: NodeJS.ProcessEnv, runs = 5): Promise<number> => {
+  const timings: number[] = [];
+  for (let index = 0; index <= runs; index += 1) {
+    const instance = await startUnderRuntimeClient(outfile, environment);
+    await instance.close();
+    if (index > 0) timings.push(instance.initMs);
+  }
+  return median(timings);
+};
+
+/** The cold start of a hello-world function (a handler returning a constant), the baseline of DESIGN §6. */
+export const measureHelloWorldColdStart = async (environment: NodeJS.ProcessEnv, runs = 5): Promise<number> => {
+  const directory = await mkdtemp(path.join(os.tmpdir(), 'gateway-hello-world-'));
+  try {
+    const outfile = path.join(directory, 'index.mjs');
+    await writeFile(outfile, "export const handler = async () => ({ statusCode: 200, body: 'hello' });\n");
+    return await measureColdStart(outfile, environment, runs);
+  } finally {
+    await rm(directory, { recursive: true, force: true });
+  }
+};
