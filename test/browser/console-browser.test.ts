@@ -29,6 +29,24 @@ describeInBrowser('the console in a browser', () => {
   const pageErrors: string[] = [];
 
   const shoot = (name: string) => page.screenshot({ path: path.join(screenshots, `${name}.png`), fullPage: true });
+  /**
+   * Waits until exactly `count` rows of `table` mention `text`. A view may render its table again
+   * once its data arrives, so one look could fall between two renders.
+   */
+  const rowsMentioning = (table: string, text: string, count: number) =>
+    page.waitForFunction(
+      ([selector, needle, wanted]) => {
+        // Runs in the page: the test's own compiler settings have no DOM types.
+        const { document } = globalThis as unknown as {
+          document: { querySelectorAll(selector: string): Iterable<{ textContent: string | null }> };
+        };
+        return (
+          [...document.querySelectorAll(`${selector} tbody tr`)].filter((row) => row.textContent?.includes(needle))
+            .length === wanted
+        );
+      },
+      [table, text, count] as const,
+    );
   const open = async (hash: string, ready: string) => {
     await page.goto(`${gateway.url}/console/#/${hash}`);
     await page.locator(ready).first().waitFor();
@@ -115,8 +133,7 @@ describeInBrowser('the console in a browser', () => {
     ]);
     const key = (await page.locator('#new-key').textContent())!;
     expect(key).toMatch(/^sk-[0-9A-Za-z]{48}$/);
-    await page.locator('#keys tbody tr', { hasText: 'laptop' }).waitFor();
-    await expect(page.locator('#keys tbody tr', { hasText: 'laptop' }).count()).resolves.toBe(1);
+    await rowsMentioning('#keys', 'laptop', 1);
     await shoot('keys-created');
 
     const client = new OpenAI({ baseURL: `${gateway.url}/v1`, apiKey: key, maxRetries: 0 });
@@ -162,11 +179,9 @@ describeInBrowser('the console in a browser', () => {
     await page.click('header button.link');
     await signIn(ACCOUNT_ADMIN);
     await open('keys', '#keys');
-    await page.locator('#keys tbody tr', { hasText: MEMBER.email }).waitFor();
-    await expect(page.locator('#keys tbody tr', { hasText: MEMBER.email }).count()).resolves.toBe(1);
+    await rowsMentioning('#keys', MEMBER.email, 1);
     await open('usage', '#usage-by-key');
-    await page.locator('#usage-by-key tbody tr', { hasText: MEMBER.email }).waitFor();
-    await expect(page.locator('#usage-by-key tbody tr', { hasText: MEMBER.email }).count()).resolves.toBe(1);
+    await rowsMentioning('#usage-by-key', MEMBER.email, 1);
     await shoot('usage-account-admin');
   }, 60_000);
 
@@ -174,12 +189,10 @@ describeInBrowser('the console in a browser', () => {
     await page.click('header button.link');
     await signIn({ key: gateway.adminKey });
     await open('accounts', '#accounts');
-    await page.locator('#accounts tbody tr', { hasText: 'team-a' }).waitFor();
-    await expect(page.locator('#accounts tbody tr', { hasText: 'team-a' }).count()).resolves.toBe(1);
+    await rowsMentioning('#accounts', 'team-a', 1);
     await shoot('operator-accounts');
     await open('members', '#members');
-    await page.locator('#members tbody tr', { hasText: MEMBER.email }).waitFor();
-    await expect(page.locator('#members tbody tr', { hasText: MEMBER.email }).count()).resolves.toBe(1);
+    await rowsMentioning('#members', MEMBER.email, 1);
     await shoot('operator-members');
 
     await open('channels', '#put-channel');
