@@ -11,7 +11,7 @@ import type {
 } from '../shared/protocols/anthropic-messages/anthropic-messages-result.js';
 import { channelCall } from '../shared/routing/channel-call.js';
 import type { ClientOptions } from '../shared/protocols/client-options.js';
-import { openMessagesPassThrough } from '../shared/streaming/open-pass-through.js';
+import { openMessagesPassThrough } from '../shared/streaming/open-messages-pass-through.js';
 import type { Channel } from '../shared/store/channels.js';
 import type { OutgoingEvent } from '../shared/streaming/sse-response.js';
 import { streamMessageEvents } from './messages-channel.js';

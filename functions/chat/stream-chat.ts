@@ -9,7 +9,7 @@ import type { OutgoingEvent } from '../shared/streaming/sse-response.js';
 import type { Channel } from '../shared/store/channels.js';
 import { chatStreamTally, openChatOn } from './chat-stream-tally.js';
 import { channelCall } from '../shared/routing/channel-call.js';
-import { openChatPassThrough } from '../shared/streaming/open-pass-through.js';
+import { openChatPassThrough } from '../shared/streaming/open-chat-pass-through.js';
 
 /**
  * A streamed chat completion: once a channel has accepted the request, its chunks go to the client as

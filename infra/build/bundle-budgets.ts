@@ -46,20 +46,21 @@ export const bundleBudgets: Readonly<Record<FunctionGroup, BundleBudget>> = {
   models: withinBudget,
   fallback: withinBudget,
   chat: {
-    // 406.9 KB measured, + 148.1 KB on demand (the Messages, Responses and Gemini routes with their
-    // translation; Bedrock Runtime with its event-stream decoding; Secrets Manager).
-    ceilingBytes: kilobytes(411),
+    // 371.1 KB measured, + 192.3 KB on demand (the Messages, Responses and Gemini routes with their
+    // translation; the Anthropic, Gemini, Bedrock and demo adapters; Bedrock Runtime with its
+    // event-stream decoding; Secrets Manager).
+    ceilingBytes: kilobytes(375),
     overBudget:
       'DynamoDB stack ≈ 185 KB (with the @smithy/core protocol code it shares with the Bedrock chunk) + zod (classic API) ' +
-      '96 KB + gateway code (chat completions, every provider adapter, relay) ≈ 60 KB. zod/mini would save ≈ 47 KB.',
+      '96 KB + gateway code (chat completions, the OpenAI adapter, relay) ≈ 25 KB. zod/mini would save ≈ 47 KB.',
   },
   // 349.4 KB measured: aws-jwt-verify (≈ 17 KB) checks operators' console sessions.
   admin: { ceilingBytes: kilobytes(350), overBudget: `${dynamoAndZod} aws-jwt-verify ≈ 17 KB.` },
-  // 334.0 KB measured (with the Gemini embeddings adapter).
-  embeddings: { ceilingBytes: kilobytes(338), overBudget: dynamoAndZod },
-  // 327.6 KB measured.
-  images: { ceilingBytes: kilobytes(331), overBudget: dynamoAndZod },
-  // 326.7 KB measured.
+  // 331.8 KB measured (the Gemini and demo adapters on demand).
+  embeddings: { ceilingBytes: kilobytes(336), overBudget: dynamoAndZod },
+  // 326.6 KB measured.
+  images: { ceilingBytes: kilobytes(330), overBudget: dynamoAndZod },
+  // 326.0 KB measured.
   audio: { ceilingBytes: kilobytes(327), overBudget: dynamoAndZod },
   // 339.7 KB measured: the admin group's libraries and aws-jwt-verify; the page itself is beside the bundle.
   console: { ceilingBytes: kilobytes(340), overBudget: `${dynamoAndZod} aws-jwt-verify ≈ 17 KB.` },

@@ -1,18 +1,24 @@
 import type { ChannelType } from '../store/channels.js';
-import { anthropicChatProvider } from './anthropic/anthropic-provider.js';
-import { bedrockChatProvider } from './bedrock/bedrock-provider.js';
-import { demoProvider } from './demo/demo-provider.js';
-import { geminiChatProvider } from './gemini/gemini-provider.js';
+import { onFirstCall } from './deferred-adapter.js';
 import { openAiProvider } from './openai/openai-provider.js';
 import { adapterIn, type AdaptersOf } from './provider-capabilities.js';
+import type { ChatProvider } from './provider.js';
 
-/** The chat adapter of each channel type that declares one in `providerCapabilities`. */
+const chatMethods: Record<keyof ChatProvider, true> = { complete: true, stream: true };
+
+/**
+ * The chat adapter of each channel type that declares one in `providerCapabilities`. OpenAI-compatible
+ * servers are the common case and load with the function; the other vendors on first use.
+ */
 export const chatAdapters: AdaptersOf<'chat'> = {
   openai: openAiProvider,
-  anthropic: anthropicChatProvider,
-  gemini: geminiChatProvider,
-  bedrock: bedrockChatProvider,
-  demo: demoProvider,
+  anthropic: onFirstCall(
+    async () => (await import('./anthropic/anthropic-provider.js')).anthropicChatProvider,
+    chatMethods,
+  ),
+  gemini: onFirstCall(async () => (await import('./gemini/gemini-provider.js')).geminiChatProvider, chatMethods),
+  bedrock: onFirstCall(async () => (await import('./bedrock/bedrock-provider.js')).bedrockChatProvider, chatMethods),
+  demo: onFirstCall(async () => (await import('./demo/demo-provider.js')).demoProvider, chatMethods),
 };
 
 export const chatAdapterOf = (type: ChannelType) => adapterIn(chatAdapters, type, 'chat');

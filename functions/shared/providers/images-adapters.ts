@@ -1,9 +1,15 @@
 import type { ChannelType } from '../store/channels.js';
-import { demoImages } from './demo/demo-image.js';
+import { onFirstCall } from './deferred-adapter.js';
+import type { ImagesProvider } from './images-provider.js';
 import { openAiImages } from './openai/openai-images.js';
 import { adapterIn, type AdaptersOf } from './provider-capabilities.js';
 
-/** The images adapter of each channel type that declares one in `providerCapabilities`. */
-export const imagesAdapters: AdaptersOf<'images'> = { openai: openAiImages, demo: demoImages };
+const imagesMethods: Record<keyof ImagesProvider, true> = { generate: true };
+
+/** The images adapter of each channel type that declares one in `providerCapabilities`; the demo's loads on first use. */
+export const imagesAdapters: AdaptersOf<'images'> = {
+  openai: openAiImages,
+  demo: onFirstCall(async () => (await import('./demo/demo-image.js')).demoImages, imagesMethods),
+};
 
 export const imagesAdapterOf = (type: ChannelType) => adapterIn(imagesAdapters, type, 'images');
