@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { generateApiKey } from '../../functions/shared/auth/api-key.js';
 import { startFakeUpstream } from '../support/fake-upstream/fake-upstream.js';
 import { percentile, post, type Timing } from './http-client.js';
+import { measureBundles } from './bundle-figures.js';
 import { startPortkey } from './portkey-server.js';
 import { cpuMicros, hasTaskset, peakRssMb, pin, resetPeakRss } from './process-stats.js';
 
@@ -18,13 +19,18 @@ import { cpuMicros, hasTaskset, peakRssMb, pin, resetPeakRss } from './process-s
 const SEQUENTIAL = Number(process.env.BENCH_REQUESTS ?? 500);
 const LOADED = Number(process.env.BENCH_LOADED_REQUESTS ?? 4000);
 const STREAMS = Number(process.env.BENCH_STREAMS ?? 800);
+/** Fresh processes per bundle (and per hello-world) when timing cold starts. */
+const COLD_STARTS = Math.max(1, Number(process.env.BENCH_COLD_STARTS ?? 5));
 const WARM_UP = Number(process.env.BENCH_WARM_UP ?? 300);
 const SERVER_CPU = 1;
 const LOAD_CPU = 0;
 
 pin(process.pid, LOAD_CPU);
 const upstreamKey = 'sk-bench-upstream';
-const upstream = await startFakeUpstream();
+// The servers take turns: a server's pooled connections to the upstream sit idle through the others'
+// turns, and an idle close racing a request's reuse would fail it (a 502 from the floor). Real
+// upstreams close idle connections too; that is not what the bench measures.
+const upstream = await startFakeUpstream(undefined, { keepAliveTimeoutMs: 10 * 60_000 });
 const tsx = ['--import', 'tsx'];
 /** The V8 heap flags `npm start` runs the local runtime with: the gateway is measured as it is started. */
 const startScript = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as any).scripts
@@ -255,6 +261,8 @@ for (const [target, figures] of measured) {
 
 gatewayChild.send({ kind: 'handler-path', key: plainKey, body: bodies.plain, count: SEQUENTIAL });
 const [handlerPath] = (await once(gatewayChild, 'message')) as [{ micros: number }];
+// Once the servers are idle: cold starts are timed in fresh processes that need the CPU to themselves.
+const bundleFigures = await measureBundles(COLD_STARTS);
 
 // Report.
 const ms = (value: number, digits = 2) => (Number.isFinite(value) ? `${value.toFixed(digits)} ms` : '—');
@@ -286,6 +294,14 @@ const g = results.get(gateway.name)!;
 const l = results.get(gatewayLimited.name)!;
 const f = results.get(floor.name)!;
 const p = portkeyTarget ? results.get(portkeyTarget.name) : undefined;
+const largestBundle = bundleFigures.groups.reduce((largest, group) =>
+  group.kilobytes > largest.kilobytes ? group : largest,
+);
+const slowestStart = bundleFigures.groups.reduce((slowest, group) =>
+  (group.coldStartRatio ?? Number.POSITIVE_INFINITY) > (slowest.coldStartRatio ?? Number.POSITIVE_INFINITY)
+    ? group
+    : slowest,
+);
 const targets: [string, number, string, boolean][] = [
   ['CPU per request ≤ 3× floor (no limits)', g.cpuMs / f.cpuMs, '×', g.cpuMs <= 3 * f.cpuMs],
   ['CPU per request ≤ 4× floor (rate limit + quota)', l.cpuMs / f.cpuMs, '×', l.cpuMs <= 4 * f.cpuMs],
@@ -299,10 +315,36 @@ const targets: [string, number, string, boolean][] = [
   ['added latency p50 ≤ 0.5 ms (c=1)', g.p50 - f.p50, 'ms', g.p50 - f.p50 <= 0.5],
   ['added latency p99 ≤ 2 ms (c=1)', g.p99 - f.p99, 'ms', g.p99 - f.p99 <= 2],
   ['peak RSS ≤ 150 MB (c=32)', g.peakRssMb, 'MB', g.peakRssMb <= 150],
+  [
+    `every bundle ≤ 250 KB (largest: ${largestBundle.group})`,
+    largestBundle.kilobytes,
+    'KB',
+    largestBundle.kilobytes <= 250,
+  ],
+  [
+    `cold start ≤ 1.5× hello-world (slowest: ${slowestStart.group})`,
+    slowestStart.coldStartRatio ?? Number.NaN,
+    '×',
+    (slowestStart.coldStartRatio ?? Number.POSITIVE_INFINITY) <= 1.5,
+  ],
 ];
 out();
 for (const [name, value, unit, pass] of targets)
-  out(`${pass ? 'PASS' : 'FAIL'}  ${name.padEnd(48)} ${value.toFixed(unit === '×' ? 2 : 3)} ${unit}`);
+  out(
+    `${pass ? 'PASS' : 'FAIL'}  ${name.padEnd(48)} ${value.toFixed(unit === '×' ? 2 : unit === 'KB' ? 1 : 3)} ${unit}`,
+  );
+out();
+out(
+  `bundles, KB a cold start loads / cold start over hello-world's under AWS's runtime interface client` +
+    `${bundleFigures.helloWorldMs === undefined ? '' : ` (hello-world ${bundleFigures.helloWorldMs.toFixed(0)} ms, median of ${COLD_STARTS})`}: ` +
+    bundleFigures.groups
+      .map(
+        (group) =>
+          `${group.group} ${group.kilobytes.toFixed(0)} / ${group.coldStartRatio === undefined ? '—' : `${group.coldStartRatio.toFixed(2)}×`}`,
+      )
+      .join(', '),
+);
+if (bundleFigures.coldStartsMissing) out(`cold starts not measured: ${bundleFigures.coldStartsMissing}`);
 const handlerMs = handlerPath.micros / 1000;
 out();
 out(`chat handler path alone (proxy event in, no HTTP server): ${ms(handlerMs, 3)} CPU per request, c=1`);

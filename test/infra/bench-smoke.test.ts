@@ -14,6 +14,7 @@ test('the bench runs end to end with tiny settings and prints every target', asy
       BENCH_LOADED_REQUESTS: '40',
       BENCH_STREAMS: '8',
       BENCH_WARM_UP: '4',
+      BENCH_COLD_STARTS: '1',
     },
     timeout: 240_000,
   });
@@ -26,7 +27,10 @@ test('the bench runs end to end with tiny settings and prints every target', asy
     'p50 ≤ 0.5 ms',
     'p99 ≤ 2 ms',
     'RSS ≤ 150 MB',
+    'every bundle ≤ 250 KB',
+    'cold start ≤ 1.5× hello-world',
   ])
     expect(stdout).toMatch(new RegExp(`(PASS|FAIL) +.*${target.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
   expect(stdout).toMatch(/API Gateway emulation \(not paid on Lambda\): about \d/);
+  expect(stdout).toMatch(/bundles, KB a cold start loads .*: models \d+ \/ \d\.\d\d×, chat \d+ \//);
 }, 300_000);

@@ -217,11 +217,20 @@ export const memoryFakeState = (): FakeState & {
 };
 
 /** A real HTTP server speaking the vendors' wire formats, with faults on demand. */
-export const startFakeUpstream = async (routes: Record<string, WireRoute> = openAiRoutes): Promise<FakeUpstream> => {
+export interface FakeUpstreamOptions {
+  /** How long an idle kept-alive connection stays open (Node's default: 5 s). */
+  readonly keepAliveTimeoutMs?: number;
+}
+
+export const startFakeUpstream = async (
+  routes: Record<string, WireRoute> = openAiRoutes,
+  options: FakeUpstreamOptions = {},
+): Promise<FakeUpstream> => {
   const state = memoryFakeState();
   const sockets = new Set<Socket>();
   let connectionsAccepted = 0;
   const server: Server = createServer(answerAsFake(routes, state));
+  if (options.keepAliveTimeoutMs !== undefined) server.keepAliveTimeout = options.keepAliveTimeoutMs;
   server.on('connection', (socket) => {
     connectionsAccepted += 1;
     sockets.add(socket);

@@ -1,0 +1,55 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { lambdaLikeEnvironment } from '../../infra/build/bundle-runner.js';
+import { allGroups, bundleAll } from '../../infra/build/bundle.js';
+import { measureColdStart, measureHelloWorldColdStart } from '../../infra/build/runtime-client-runner.js';
+
+/**
+ * The bundle targets of DESIGN §6, measured for `npm run bench` the way `npm run build` measures
+ * them: each function bundle's size (what a cold start loads), and its cold start under AWS's
+ * runtime interface client against a hello-world function's, in the same run.
+ */
+export interface GroupFigures {
+  readonly group: string;
+  readonly kilobytes: number;
+  /** Cold start over the hello-world's; undefined when the runtime interface client could not run. */
+  readonly coldStartRatio: number | undefined;
+}
+
+export interface BundleFigures {
+  readonly groups: readonly GroupFigures[];
+  readonly helloWorldMs: number | undefined;
+  /** Why cold starts were not measured, when they were not. */
+  readonly coldStartsMissing?: string;
+}
+
+export const measureBundles = async (runs: number): Promise<BundleFigures> => {
+  const directory = await mkdtemp(path.join(os.tmpdir(), 'gateway-bench-bundles-'));
+  try {
+    const bundles = await bundleAll(allGroups, directory);
+    let helloWorldMs: number | undefined;
+    let coldStartsMissing: string | undefined;
+    try {
+      helloWorldMs = await measureHelloWorldColdStart(lambdaLikeEnvironment('hello-world'), runs);
+    } catch (error) {
+      coldStartsMissing = (error as Error).message.split('\n')[0];
+    }
+    const groups: GroupFigures[] = [];
+    for (const bundle of bundles) {
+      const coldStartMs =
+        helloWorldMs === undefined
+          ? undefined
+          : await measureColdStart(bundle.outfile, lambdaLikeEnvironment(`model-gateway-${bundle.group}`), runs);
+      groups.push({
+        group: bundle.group,
+        kilobytes: bundle.bytes / 1024,
+        coldStartRatio:
+          coldStartMs === undefined || helloWorldMs === undefined ? undefined : coldStartMs / helloWorldMs,
+      });
+    }
+    return { groups, helloWorldMs, ...(coldStartsMissing ? { coldStartsMissing } : {}) };
+  } finally {
+    await rm(directory, { recursive: true, force: true });
+  }
+};
