@@ -40,7 +40,12 @@ export const runtimeInterfaceClientSync = (): string => {
     const [{ filename }] = JSON.parse(packed) as [{ filename: string }];
     execFileSync('tar', ['-xzf', filename, '--strip-components=1'], { cwd: staging, stdio: 'ignore' });
     // Whole or not at all: a concurrent or interrupted fetch never leaves a half-extracted package.
-    if (!existsSync(entry)) renameSync(staging, packageDirectory);
+    // Two processes may fetch at once (test workers): the second one's rename finds the first's.
+    try {
+      renameSync(staging, packageDirectory);
+    } catch (error) {
+      if (!existsSync(entry)) throw error;
+    }
   } finally {
     rmSync(staging, { recursive: true, force: true });
   }
