@@ -110,7 +110,15 @@ export const startRuntimeApi = async (functionName = 'runtime-api'): Promise<Run
 
   const settle = async (request: IncomingMessage, id: string, outcome: 'response' | 'error') => {
     const pending = inFlight.get(id);
-    const raw = await readAll(request);
+    let raw: Buffer;
+    try {
+      raw = await readAll(request);
+    } catch (error) {
+      // The runtime went away mid-answer (its process ended): the invocation fails with that.
+      inFlight.delete(id);
+      pending?.reject(error as Error);
+      return;
+    }
     if (!pending) return;
     inFlight.delete(id);
     const trailerType = request.trailers['lambda-runtime-function-error-type'];
