@@ -22,13 +22,28 @@ export interface GatewayCommand {
   readonly exited: Promise<ProcessExit>;
 }
 
-/** A port nothing listens on right now (the system picks it). */
+/** Below Linux's (and macOS's) ephemeral range, from which the system hands out ports for `listen(0)`. */
+const UNASSIGNED_PORTS = { from: 20_000, to: 32_000 };
+
+const listensOn = (port: number): Promise<boolean> =>
+  new Promise((resolve) => {
+    const server = createServer();
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+  });
+
+/**
+ * A port nothing listens on right now, for a process the test starts. Not one the system picks: it
+ * could give the same port to the next `listen(0)` (the gateway's own store starts on one before the
+ * gateway binds its port), and the gateway would find it taken. A port below the ephemeral range is
+ * only ever taken by someone asking for it by number.
+ */
 export const freePort = async (): Promise<number> => {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
+  for (let attempt = 0; attempt < 50; attempt += 1) {
+    const port = UNASSIGNED_PORTS.from + Math.floor(Math.random() * (UNASSIGNED_PORTS.to - UNASSIGNED_PORTS.from));
+    if (await listensOn(port)) return port;
+  }
+  throw new Error('no free port below the ephemeral range after 50 tries');
 };
 
 /** Starts `npm start` from the repository root with `environment` added to this process's. */
