@@ -44,10 +44,11 @@ export const routeStreamingByResource = (routes: Readonly<Record<string, unknown
     entries.set(resource, loading);
     return loading;
   };
-  return awslambda.streamifyResponse(
-    async (event: APIGatewayProxyEvent, responseStream: Writable, context: Context) => {
-      const entry = entryOf(event.resource);
-      return (typeof entry === 'function' ? entry : await entry)(event, responseStream, context);
-    },
-  );
+  // Not async: a route already loaded is called directly, with no promise of the router's own.
+  return awslambda.streamifyResponse((event: APIGatewayProxyEvent, responseStream: Writable, context: Context) => {
+    const entry = entryOf(event.resource);
+    return typeof entry === 'function'
+      ? entry(event, responseStream, context)
+      : entry.then((loaded) => loaded(event, responseStream, context));
+  });
 };
