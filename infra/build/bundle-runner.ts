@@ -109,7 +109,8 @@ export interface InitTiming {
   readonly runsMs: readonly number[];
 }
 
-const median = (values: readonly number[]): number => {
+/** The middle value (the mean of the two middle ones for an even count). */
+export const median = (values: readonly number[]): number => {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
   return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;

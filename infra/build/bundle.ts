@@ -98,8 +98,8 @@ const printContents = (result: BundleResult): void => {
 };
 
 /** The hello-world baseline under the runtime interface client, or why it could not be run. */
-const helloWorldColdStart = async (): Promise<number | string> =>
-  measureHelloWorldColdStart(lambdaLikeEnvironment('hello-world')).catch(
+export const helloWorldColdStart = async (runs = 5): Promise<number | string> =>
+  measureHelloWorldColdStart(lambdaLikeEnvironment('hello-world'), runs).catch(
     (error: unknown) => `cold start not measured: ${(error as Error).message.split('\n')[0]}`,
   );
 

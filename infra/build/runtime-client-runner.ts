@@ -9,9 +9,9 @@ import { spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import type { InvocationResult } from './bundle-runner.js';
+import { median, type InvocationResult } from './bundle-runner.js';
 import { startRuntimeApi } from './lambda-runtime-api.js';
-import { nativeClientHooks, runtimeClientEnvironment, runtimeInterfaceClient } from './runtime-interface-client.js';
+import { nativeClientHooks, runtimeClientEnvironment, runtimeInterfaceClientSync } from './runtime-interface-client.js';
 
 export interface RuntimeClientInstance {
   /** Milliseconds from the process's start until the runtime asked for its first invocation. */
@@ -28,7 +28,7 @@ export const startUnderRuntimeClient = async (
   outfile: string,
   environment: NodeJS.ProcessEnv,
 ): Promise<RuntimeClientInstance> => {
-  const client = await runtimeInterfaceClient();
+  const client = runtimeInterfaceClientSync();
   const api = await startRuntimeApi(environment.AWS_LAMBDA_FUNCTION_NAME);
   const started = performance.now();
   const child = spawn(process.execPath, ['--import', nativeClientHooks, client], {
@@ -85,12 +85,6 @@ export const invokeUnderRuntimeClient = async (
   } finally {
     await instance.close();
   }
-};
-
-const median = (values: readonly number[]): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 };
 
 /** Median cold start of `runs` fresh instances, after one unmeasured run that warms the file cache. */

@@ -52,9 +52,6 @@ export const runtimeInterfaceClientSync = (): string => {
   return entry;
 };
 
-/** `runtimeInterfaceClientSync`, as a promise. */
-export const runtimeInterfaceClient = async (): Promise<string> => runtimeInterfaceClientSync();
-
 /**
  * A module for `node --import` that stands in for the client's native addon (`rapid-client.node`).
  * The client polls for invocations over HTTP when `AWS_LAMBDA_NODEJS_USE_ALTERNATIVE_CLIENT_1` is

@@ -344,7 +344,7 @@ out(
       )
       .join(', '),
 );
-if (bundleFigures.coldStartsMissing) out(`cold starts not measured: ${bundleFigures.coldStartsMissing}`);
+if (bundleFigures.coldStartsMissing) out(bundleFigures.coldStartsMissing);
 const handlerMs = handlerPath.micros / 1000;
 out();
 out(`chat handler path alone (proxy event in, no HTTP server): ${ms(handlerMs, 3)} CPU per request, c=1`);

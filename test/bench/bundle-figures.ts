@@ -2,8 +2,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { lambdaLikeEnvironment } from '../../infra/build/bundle-runner.js';
-import { allGroups, bundleAll } from '../../infra/build/bundle.js';
-import { measureColdStart, measureHelloWorldColdStart } from '../../infra/build/runtime-client-runner.js';
+import { allGroups, bundleAll, helloWorldColdStart } from '../../infra/build/bundle.js';
+import { measureColdStart } from '../../infra/build/runtime-client-runner.js';
 
 /**
  * The bundle targets of DESIGN §6, measured for `npm run bench` the way `npm run build` measures
@@ -28,27 +28,23 @@ export const measureBundles = async (runs: number): Promise<BundleFigures> => {
   const directory = await mkdtemp(path.join(os.tmpdir(), 'gateway-bench-bundles-'));
   try {
     const bundles = await bundleAll(allGroups, directory);
-    let helloWorldMs: number | undefined;
-    let coldStartsMissing: string | undefined;
-    try {
-      helloWorldMs = await measureHelloWorldColdStart(lambdaLikeEnvironment('hello-world'), runs);
-    } catch (error) {
-      coldStartsMissing = (error as Error).message.split('\n')[0];
-    }
+    const helloWorld = await helloWorldColdStart(runs);
     const groups: GroupFigures[] = [];
     for (const bundle of bundles) {
       const coldStartMs =
-        helloWorldMs === undefined
+        typeof helloWorld === 'string'
           ? undefined
           : await measureColdStart(bundle.outfile, lambdaLikeEnvironment(`model-gateway-${bundle.group}`), runs);
       groups.push({
         group: bundle.group,
         kilobytes: bundle.bytes / 1024,
         coldStartRatio:
-          coldStartMs === undefined || helloWorldMs === undefined ? undefined : coldStartMs / helloWorldMs,
+          coldStartMs === undefined || typeof helloWorld === 'string' ? undefined : coldStartMs / helloWorld,
       });
     }
-    return { groups, helloWorldMs, ...(coldStartsMissing ? { coldStartsMissing } : {}) };
+    return typeof helloWorld === 'string'
+      ? { groups, helloWorldMs: undefined, coldStartsMissing: helloWorld }
+      : { groups, helloWorldMs: helloWorld };
   } finally {
     await rm(directory, { recursive: true, force: true });
   }

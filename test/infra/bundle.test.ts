@@ -8,7 +8,7 @@ import { build } from 'esbuild';
 import { functionGroups, type FunctionGroup } from '../../functions/shared/routes.js';
 import { bundleBudgets } from '../../infra/build/bundle-budgets.js';
 import { invokeBundle, lambdaLikeEnvironment, type InvocationResult } from '../../infra/build/bundle-runner.js';
-import { invokeUnderRuntimeClient } from '../../infra/build/runtime-client-runner.js';
+import { invokeUnderRuntimeClient, startUnderRuntimeClient } from '../../infra/build/runtime-client-runner.js';
 import { runtimeInterfaceClientSync } from '../../infra/build/runtime-interface-client.js';
 import { allGroups, bundleAll, type BundleResult } from '../../infra/build/bundle.js';
 import {
@@ -349,6 +349,26 @@ describe('the bundles on the paths the gateway takes', () => {
         type: 'message',
         content: [{ type: 'text', text: 'Echo: Hello Messages' }],
       });
+    },
+  );
+
+  itUnderRuntimeClient(
+    'under AWS’s runtime interface client, a bundle that fails at init is reported, not waited for',
+    async () => {
+      const directory = await mkdtemp(path.join(os.tmpdir(), 'gateway-init-failure-'));
+      try {
+        const outfile = path.join(directory, 'index.mjs');
+        await writeFile(
+          outfile,
+          "throw new Error('the module failed at init');\nexport const handler = async () => ({});\n",
+        );
+
+        await expect(startUnderRuntimeClient(outfile, lambdaLikeEnvironment('init-failure'))).rejects.toMatchObject({
+          report: expect.stringContaining('the module failed at init'),
+        });
+      } finally {
+        await rm(directory, { recursive: true, force: true });
+      }
     },
   );
 
