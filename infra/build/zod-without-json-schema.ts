@@ -14,7 +14,7 @@ const MODULES = /[\\/]zod[\\/]v4[\\/]core[\\/](json-schema-processors|to-json-sc
 const METHOD_MAKERS = new Set(['createToJSONSchemaMethod', 'createStandardJSONSchemaMethod']);
 
 /** The names a module exports: `export const|function|class name` and `export { a, b as c }`. */
-export const exportedNames = (source: string): string[] => {
+const exportedNames = (source: string): string[] => {
   const names = new Set<string>();
   for (const [, name] of source.matchAll(
     /export\s+(?:const|let|var|async\s+function\*?|function\*?|class)\s+([\w$]+)/g,
