@@ -3,10 +3,11 @@ import fc from 'fast-check';
 import { observeAwsCalls, type AwsCall } from '../../functions/shared/aws/aws-call-observer.js';
 import { roundUsd } from '../../functions/shared/accounting/pricing.js';
 import { putInBatch } from '../../functions/shared/store/batched-puts.js';
-import { rawStore, resetStore, store } from '../../functions/shared/store/client.js';
+import { resetStore, store } from '../../functions/shared/store/client.js';
 import { addToItem } from '../../functions/shared/store/item-additions.js';
 import { physicalTableName } from '../../functions/shared/store/tables.js';
 import { useInMemoryStore } from '../support/in-memory-store.js';
+import { onStoreRequests } from '../support/store-wire.js';
 
 /**
  * The store writes asked for in one loop turn go out together: summed additions to one item, and
@@ -153,17 +154,13 @@ describe('puts asked for while a batch of their table is in flight', () => {
         let reachedGate!: () => void;
         const held = new Promise<void>((resolve) => (reachedGate = resolve));
         let seen = 0;
-        rawStore().middlewareStack.add(
-          (next) => async (args) => {
-            seen += 1;
-            if (seen === 1) {
-              reachedGate();
-              await gate;
-            }
-            return next(args);
-          },
-          { step: 'initialize', name: 'hold-first-call' },
-        );
+        const stopHolding = onStoreRequests(async () => {
+          seen += 1;
+          if (seen === 1) {
+            reachedGate();
+            await gate;
+          }
+        });
         try {
           const first = usageItem('first');
           const writes = [putInBatch({ table: usage(), item: first, keyNames: ['partition', 'sk'] })];
@@ -193,7 +190,7 @@ describe('puts asked for while a batch of their table is in flight', () => {
             expect(await read(usage(), { partition: item.partition, sk: item.sk })).toEqual(item);
         } finally {
           release();
-          rawStore().middlewareStack.remove('hold-first-call');
+          stopHolding();
         }
       }),
       { numRuns: 15 },

@@ -1,38 +1,19 @@
-import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
-import { store } from '../../functions/shared/store/client.js';
 import {
   physicalTableName,
   tableDefinitions,
   tableNames,
   type TableDefinition,
 } from '../../functions/shared/store/tables.js';
+import { onStoreRequests, type StoreInput } from './store-wire.js';
 
 /**
- * Middleware on the shared store client that sees every command the gateway sends, with its input
- * as the code wrote it (before the SDK's own retries): plain values from the document client,
- * attribute values from the writes that marshal their own (`rawStore`), read back as plain items.
- * Commands are named as the low-level client names them (`UpdateItemCommand`), whichever client sent them.
+ * Sees every command the gateway sends to the store, on the wire (`store-wire.ts`), whichever way it
+ * was sent: items and keys in attribute-value form, read back as plain items. Commands are named as
+ * the low-level client names them (`UpdateItemCommand`); a retried command is seen once per attempt.
  */
-type Input = Record<string, unknown>;
+type Input = StoreInput;
 type Item = Record<string, unknown>;
-
-let installed = 0;
-
-const attach = (name: string, handle: (command: string, input: Input) => void): (() => void) => {
-  const client: DynamoDBDocumentClient = store();
-  const step = `${name}-${(installed += 1)}`;
-  client.middlewareStack.add(
-    (next, context) => async (args) => {
-      handle(context.commandName ?? 'unknown', args.input as Input);
-      return next(args);
-    },
-    { step: 'initialize', name: step },
-  );
-  return () => {
-    client.middlewareStack.remove(step);
-  };
-};
 
 const definitionOf = (physicalName: string): [string, TableDefinition] | undefined => {
   const name = tableNames.find((table) => physicalTableName(table) === physicalName);
@@ -121,7 +102,7 @@ export const recordWrites = (): WriteRecorder => {
   const commands = new Map<string, number>();
   const calls = new Map<string, number>();
   const perSecond = new Map<string, Map<number, number>>();
-  const stop = attach('record-writes', (command, input) => {
+  const stop = onStoreRequests((command, input) => {
     const second = Math.floor(Date.now() / 1000);
     commands.set(command, (commands.get(command) ?? 0) + 1);
     const table = typeof input.TableName === 'string' ? (definitionOf(input.TableName)?.[0] ?? input.TableName) : '*';
@@ -159,12 +140,17 @@ export const injectThrottles = (options: {
   readonly errorName?: 'ProvisionedThroughputExceededException' | 'ThrottlingException';
 }): ThrottleInjector => {
   let injected = 0;
-  const stop = attach('inject-throttles', (command, input) => {
+  const stop = onStoreRequests((command, input) => {
     if (injected >= options.count || !options.matches(command, input)) return;
     injected += 1;
-    const error = new Error('Throughput exceeds the current capacity for one or more partitions (injected).');
-    error.name = options.errorName ?? 'ProvisionedThroughputExceededException';
-    throw error;
+    // DynamoDB's own answer, so the gateway's parsing of it is part of what is tested.
+    return {
+      status: 400,
+      body: {
+        __type: `com.amazonaws.dynamodb.v20120810#${options.errorName ?? 'ProvisionedThroughputExceededException'}`,
+        message: 'Throughput exceeds the current capacity for one or more partitions (injected).',
+      },
+    };
   });
   return {
     get injected() {

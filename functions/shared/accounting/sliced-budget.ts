@@ -1,7 +1,7 @@
-import { UpdateItemCommand } from '@aws-sdk/client-dynamodb';
 import { BatchGetCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { toAttributeMap } from '../store/attribute-values.js';
-import { rawStore, store } from '../store/client.js';
+import { store } from '../store/client.js';
+import { sendDirect } from '../store/direct-calls.js';
 import { addToItem } from '../store/item-additions.js';
 import { turnBatch, type Settled } from '../store/turn-batch.js';
 import { retryThrottledOrBusy } from '../store/throttle-retry.js';
@@ -69,29 +69,27 @@ const chargeShard = async (budget: SlicedBudget, index: number, amount: number):
   const notFull = budget.refuseWhenFull ? ' AND #count < :slice' : '';
   const sets = Object.entries(budget.setIfAbsent ?? {});
   try {
-    // The raw client, its input marshalled here: this is the one write before every limited request.
+    // A prepared call, its input marshalled here: this is the one write before every limited request.
     const { Attributes } = await retryThrottledOrBusy(() =>
-      rawStore().send(
-        new UpdateItemCommand({
-          TableName: budget.table,
-          Key: toAttributeMap(budget.key(index)),
-          ConditionExpression: `attribute_not_exists(#count) OR (${fits}${notFull})`,
-          UpdateExpression:
-            'ADD #count :amount' +
-            (sets.length > 0 ? ` SET ${sets.map((_, n) => `#s${n} = if_not_exists(#s${n}, :s${n})`).join(', ')}` : ''),
-          ExpressionAttributeNames: {
-            '#count': budget.attribute,
-            ...Object.fromEntries(sets.map(([name], n) => [`#s${n}`, name])),
-          },
-          ExpressionAttributeValues: toAttributeMap({
-            ':amount': amount,
-            ':ceiling': round(slice - amount),
-            ...(budget.refuseWhenFull ? { ':slice': slice } : {}),
-            ...Object.fromEntries(sets.map(([, value], n) => [`:s${n}`, value])),
-          }),
-          ReturnValues: 'UPDATED_NEW',
+      sendDirect('UpdateItem', {
+        TableName: budget.table,
+        Key: toAttributeMap(budget.key(index)),
+        ConditionExpression: `attribute_not_exists(#count) OR (${fits}${notFull})`,
+        UpdateExpression:
+          'ADD #count :amount' +
+          (sets.length > 0 ? ` SET ${sets.map((_, n) => `#s${n} = if_not_exists(#s${n}, :s${n})`).join(', ')}` : ''),
+        ExpressionAttributeNames: {
+          '#count': budget.attribute,
+          ...Object.fromEntries(sets.map(([name], n) => [`#s${n}`, name])),
+        },
+        ExpressionAttributeValues: toAttributeMap({
+          ':amount': amount,
+          ':ceiling': round(slice - amount),
+          ...(budget.refuseWhenFull ? { ':slice': slice } : {}),
+          ...Object.fromEntries(sets.map(([, value], n) => [`:s${n}`, value])),
         }),
-      ),
+        ReturnValues: 'UPDATED_NEW',
+      }),
     );
     return Number(Attributes?.[budget.attribute]?.N ?? amount);
   } catch (error) {

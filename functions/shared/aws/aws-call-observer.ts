@@ -2,8 +2,10 @@ import type { HandlerExecutionContext, InitializeHandler, InitializeHandlerArgum
 
 /**
  * Every AWS call the gateway makes goes through one of three shared clients (DynamoDB, Secrets
- * Manager, Bedrock Runtime). Each client carries this middleware, so that a test can see every
- * operation with its input and compare what the code does with what the stack grants. With no
+ * Manager, Bedrock Runtime), or is a prepared store call made with the DynamoDB client's endpoint and
+ * signer (`store/direct-calls.ts`). Each client carries this middleware, and the prepared calls report
+ * themselves, so that a test can see every operation with its input and compare what the code does
+ * with what the stack grants. With no
  * observer set (deployed functions, the local runtime), it only passes the call on.
  */
 
@@ -25,6 +27,9 @@ let observer: AwsCallObserver | undefined;
 export const observeAwsCalls = (next: AwsCallObserver | undefined): void => {
   observer = next;
 };
+
+/** Tells the observer of a call sent without an SDK client's middleware (`store/direct-calls.ts`). */
+export const noteAwsCall = (call: AwsCall): void => observer?.(call);
 
 /** The smallest view of an SDK client this needs: its middleware stack. */
 interface ObservableClient {

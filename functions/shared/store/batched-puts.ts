@@ -1,6 +1,6 @@
-import { BatchWriteItemCommand, PutItemCommand, type AttributeValue } from '@aws-sdk/client-dynamodb';
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { toAttributeMap } from './attribute-values.js';
-import { rawStore } from './client.js';
+import { sendDirect } from './direct-calls.js';
 import { BOOKKEEPING_RETRY, retryThrottled } from './throttle-retry.js';
 import { turnBatch, type Settled } from './turn-batch.js';
 
@@ -36,9 +36,7 @@ const writeChunk = async (table: string, items: readonly Record<string, Attribut
   let pending = items.map((item) => ({ PutRequest: { Item: item } }));
   for (let attempt = 1; ; attempt += 1) {
     const request = pending;
-    const answer = await retryThrottled(() =>
-      rawStore().send(new BatchWriteItemCommand({ RequestItems: { [table]: request } })),
-    );
+    const answer = await retryThrottled(() => sendDirect('BatchWriteItem', { RequestItems: { [table]: request } }));
     pending = (answer.UnprocessedItems?.[table] ?? []) as typeof pending;
     if (pending.length === 0) return;
     if (attempt >= BOOKKEEPING_RETRY.attempts) throw new UnprocessedError(`${pending.length} items left unprocessed`);
@@ -56,7 +54,7 @@ const writeChunk = async (table: string, items: readonly Record<string, Attribut
 const sendPuts = async (puts: readonly MarshalledPut[]): Promise<readonly Settled<void>[]> => {
   const [first] = puts as [MarshalledPut, ...MarshalledPut[]];
   if (puts.length === 1) {
-    await retryThrottled(() => rawStore().send(new PutItemCommand({ TableName: first.table, Item: first.item })));
+    await retryThrottled(() => sendDirect('PutItem', { TableName: first.table, Item: first.item }));
     return [{ ok: true, value: undefined }];
   }
   const byKey = new Map<string, Record<string, AttributeValue>>();

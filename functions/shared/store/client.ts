@@ -5,7 +5,6 @@ import { withCallObserver } from '../aws/aws-call-observer.js';
 import { SigningSha256 } from '../aws/signing-sha256.js';
 
 let documentClient: DynamoDBDocumentClient | undefined;
-let lowLevelClient: DynamoDBClient | undefined;
 
 /**
  * How plain values become DynamoDB attribute values, for the document client and for what
@@ -50,26 +49,13 @@ export const store = (): DynamoDBDocumentClient => {
       : {}),
   });
   withoutUnneededMiddleware(client);
-  lowLevelClient = withCallObserver(client);
   // A copy: the document client writes its own defaults into the options it is given.
-  documentClient = DynamoDBDocumentClient.from(lowLevelClient, { marshallOptions: { ...MARSHALL_OPTIONS } });
+  documentClient = DynamoDBDocumentClient.from(withCallObserver(client), { marshallOptions: { ...MARSHALL_OPTIONS } });
   return documentClient;
-};
-
-/**
- * The same client without the document layer, for the writes every request makes (usage records,
- * counter additions, charges): they marshal their item once (`attribute-values.ts`), where the
- * document client would walk each command's input again per call (for a batch of records, a copy of
- * every level).
- */
-export const rawStore = (): DynamoDBClient => {
-  store();
-  return lowLevelClient!;
 };
 
 /** Drops the client so the next call builds one from the current environment (local runtime restarts, tests). */
 export const resetStore = (): void => {
   documentClient?.destroy();
   documentClient = undefined;
-  lowLevelClient = undefined;
 };

@@ -1,6 +1,5 @@
-import { UpdateItemCommand } from '@aws-sdk/client-dynamodb';
 import { toAttributeMap } from './attribute-values.js';
-import { rawStore } from './client.js';
+import { sendDirect } from './direct-calls.js';
 import { retryThrottled } from './throttle-retry.js';
 import { turnBatch, type Settled } from './turn-batch.js';
 
@@ -46,15 +45,13 @@ const sendSummed = async (additions: readonly ItemAddition[]): Promise<readonly 
     return `#s${index} = if_not_exists(#s${index}, :s${index})`;
   });
   await retryThrottled(() =>
-    rawStore().send(
-      new UpdateItemCommand({
-        TableName: first.table,
-        Key: toAttributeMap(first.key),
-        UpdateExpression: `ADD ${adds.join(', ')}${sets.length > 0 ? ` SET ${sets.join(', ')}` : ''}`,
-        ExpressionAttributeNames: names,
-        ExpressionAttributeValues: toAttributeMap(values),
-      }),
-    ),
+    sendDirect('UpdateItem', {
+      TableName: first.table,
+      Key: toAttributeMap(first.key),
+      UpdateExpression: `ADD ${adds.join(', ')}${sets.length > 0 ? ` SET ${sets.join(', ')}` : ''}`,
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: toAttributeMap(values),
+    }),
   );
   return done;
 };

@@ -1,0 +1,208 @@
+import type {
+  BatchWriteItemCommandInput,
+  BatchWriteItemCommandOutput,
+  PutItemCommandInput,
+  PutItemCommandOutput,
+  UpdateItemCommandInput,
+  UpdateItemCommandOutput,
+} from '@aws-sdk/client-dynamodb';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { HttpRequest, HttpResponse, RequestSigner } from '@smithy/types';
+import { noteAwsCall } from '../aws/aws-call-observer.js';
+import { store } from './client.js';
+
+/**
+ * The writes every request makes (usage records, rate-limit charges, counter and spend additions),
+ * sent as prepared DynamoDB calls: the endpoint, the signer and the connection pool are the store
+ * client's own, resolved once, and each call is only its JSON body, a Signature V4 signature and one
+ * HTTP exchange. The SDK's per-call pipeline (a middleware chain copied per command, endpoint rules
+ * evaluated with a copy of the client's configuration, schema-driven serialisation, identity and
+ * auth-scheme resolution) cost about as much CPU again as the call itself; see docs/cost.md.
+ *
+ * Inputs are in attribute-value form already (`attribute-values.ts`), which is exactly DynamoDB's
+ * JSON protocol; outputs come back in the same form, as the low-level client returns them. Errors
+ * carry the service's exception name (`ConditionalCheckFailedException`,
+ * `ProvisionedThroughputExceededException`, …), `$fault` and `$metadata`, as the SDK's do. Throttling
+ * is retried by the callers, with their own backoff; server faults and dropped connections are
+ * retried here as the SDK's standard mode does.
+ */
+
+interface Operations {
+  PutItem: { input: PutItemCommandInput; output: Omit<PutItemCommandOutput, '$metadata'> };
+  UpdateItem: { input: UpdateItemCommandInput; output: Omit<UpdateItemCommandOutput, '$metadata'> };
+  BatchWriteItem: { input: BatchWriteItemCommandInput; output: Omit<BatchWriteItemCommandOutput, '$metadata'> };
+}
+
+export type DirectOperation = keyof Operations;
+
+/** The parts of the store client's resolved configuration a prepared call uses. */
+interface StoreClientConfig {
+  readonly region: () => Promise<string>;
+  readonly isCustomEndpoint?: boolean;
+  readonly endpoint?: () => Promise<{ protocol: string; hostname: string; port?: number; path: string }>;
+  readonly useFipsEndpoint: () => Promise<boolean>;
+  readonly useDualstackEndpoint: () => Promise<boolean>;
+  readonly endpointProvider: (params: Record<string, unknown>) => { url: URL };
+  readonly signer: (authScheme?: Record<string, unknown>) => Promise<RequestSigner>;
+  readonly systemClockOffset?: number;
+  readonly requestHandler: {
+    handle(request: HttpRequest, options?: Record<string, unknown>): Promise<{ response: HttpResponse }>;
+  };
+}
+
+interface Prepared {
+  readonly url: URL;
+  readonly signer: RequestSigner;
+}
+
+/** The JSON protocol version DynamoDB's operations are addressed with (`X-Amz-Target`). */
+const TARGET_PREFIX = 'DynamoDB_20120810.';
+const CONTENT_TYPE = 'application/x-amz-json-1.0';
+
+let preparedFor: DynamoDBDocumentClient | undefined;
+let prepared: Promise<Prepared> | undefined;
+
+const configOf = (client: DynamoDBDocumentClient) => client.config as unknown as StoreClientConfig;
+
+/** Where the client sends and how it signs: the SDK's own endpoint rules and signer, asked once. */
+const prepare = async (config: StoreClientConfig): Promise<Prepared> => {
+  const region = await config.region();
+  let custom: string | undefined;
+  if (config.isCustomEndpoint && config.endpoint) {
+    const { protocol, hostname, port, path } = await config.endpoint();
+    custom = `${protocol}//${hostname}${port ? `:${port}` : ''}${path}`;
+  }
+  const { url } = config.endpointProvider({
+    Region: region,
+    UseFIPS: await config.useFipsEndpoint(),
+    UseDualStack: await config.useDualstackEndpoint(),
+    ...(custom ? { Endpoint: custom } : {}),
+  });
+  const signer = await config.signer({ name: 'sigv4', signingName: 'dynamodb', signingRegion: region, properties: {} });
+  return { url, signer };
+};
+
+/** The prepared parts for the current store client (tests and the local runtime replace it). */
+const preparedParts = (): Promise<Prepared> => {
+  const client = store();
+  if (client !== preparedFor || !prepared) {
+    preparedFor = client;
+    prepared = prepare(configOf(client));
+    // A failed preparation (credentials not there yet) is tried again by the next call.
+    prepared.catch(() => {
+      if (preparedFor === client) prepared = undefined;
+    });
+  }
+  return prepared;
+};
+
+/**
+ * Binary attribute values (`B`, `BS`) travel as base64, as the SDK writes them. The holder's own
+ * value is read: JSON.stringify hands a replacer a Buffer already turned into `{ type, data }`.
+ */
+function binaryAsBase64(this: Record<string, unknown>, key: string, value: unknown): unknown {
+  const original = this[key];
+  return original instanceof Uint8Array
+    ? Buffer.from(original.buffer, original.byteOffset, original.byteLength).toString('base64')
+    : value;
+}
+
+const readBody = (body: unknown): Promise<string> =>
+  new Promise((resolve, reject) => {
+    const stream = body as NodeJS.ReadableStream | undefined;
+    if (!stream || typeof stream.on !== 'function') {
+      resolve('');
+      return;
+    }
+    const chunks: Buffer[] = [];
+    stream.on('data', (chunk: Buffer | string) => chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk));
+    stream.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    stream.on('error', reject);
+  });
+
+/** A DynamoDB error answer, shaped as the SDK's service exceptions are. */
+export class StoreServiceError extends Error {
+  readonly $fault: 'client' | 'server';
+  readonly $metadata: { readonly httpStatusCode: number; readonly requestId?: string };
+
+  constructor(status: number, headers: Record<string, string | undefined>, text: string) {
+    let fields: Record<string, unknown> = {};
+    try {
+      const parsed: unknown = JSON.parse(text);
+      if (parsed && typeof parsed === 'object') fields = parsed as Record<string, unknown>;
+    } catch {
+      // Not JSON (a proxy's error page): the status alone says what happened.
+    }
+    const type = String(fields.__type ?? headers['x-amzn-errortype'] ?? '');
+    const name = type.split('#').pop()!.split(':')[0] || (status >= 500 ? 'InternalServerError' : 'UnknownError');
+    const message = fields.message ?? fields.Message;
+    super(typeof message === 'string' ? message : name);
+    for (const [field, value] of Object.entries(fields)) {
+      if (field !== '__type' && field !== 'message' && field !== 'Message')
+        (this as Record<string, unknown>)[field] = value;
+    }
+    this.name = name;
+    this.$fault = status >= 500 ? 'server' : 'client';
+    this.$metadata = { httpStatusCode: status, requestId: headers['x-amzn-requestid'] };
+  }
+}
+
+const TRANSIENT_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT']);
+const TRANSIENT_NAMES = new Set(['TimeoutError', 'RequestTimeout', 'RequestTimeoutException']);
+
+/** What the SDK's standard retry mode retries besides throttling: server faults and lost connections. */
+const isTransient = (error: unknown): boolean => {
+  if (error instanceof StoreServiceError) return error.$fault === 'server';
+  const { code, name } = (error ?? {}) as { code?: string; name?: string };
+  return TRANSIENT_CODES.has(code ?? '') || TRANSIENT_NAMES.has(name ?? '');
+};
+
+/** The SDK's standard mode: three attempts, full-jitter backoff from 100 ms. */
+const ATTEMPTS = 3;
+const BASE_DELAY_MS = 100;
+
+const pause = (milliseconds: number) => new Promise((resolve) => setTimeout(resolve, milliseconds));
+
+const sendOnce = async (operation: DirectOperation, body: string): Promise<unknown> => {
+  const { url, signer } = await preparedParts();
+  const config = configOf(store());
+  const request: HttpRequest = {
+    method: 'POST',
+    protocol: url.protocol,
+    hostname: url.hostname,
+    ...(url.port ? { port: Number(url.port) } : {}),
+    path: url.pathname,
+    query: {},
+    headers: {
+      'content-type': CONTENT_TYPE,
+      'x-amz-target': `${TARGET_PREFIX}${operation}`,
+      'content-length': String(Buffer.byteLength(body)),
+      host: url.host,
+    },
+    body,
+  };
+  const signed = await signer.sign(request, { signingDate: new Date(Date.now() + (config.systemClockOffset ?? 0)) });
+  const { response } = await config.requestHandler.handle(signed as HttpRequest);
+  const text = await readBody(response.body);
+  if (response.statusCode < 200 || response.statusCode >= 300) {
+    throw new StoreServiceError(response.statusCode, response.headers, text);
+  }
+  return text ? JSON.parse(text) : {};
+};
+
+/** Sends one DynamoDB operation with an input in attribute-value form; resolves with its output. */
+export const sendDirect = async <Operation extends DirectOperation>(
+  operation: Operation,
+  input: Operations[Operation]['input'],
+): Promise<Operations[Operation]['output']> => {
+  noteAwsCall({ client: 'DynamoDBClient', operation, input: input as unknown as Record<string, unknown> });
+  const body = JSON.stringify(input, binaryAsBase64);
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return (await sendOnce(operation, body)) as Operations[Operation]['output'];
+    } catch (error) {
+      if (attempt >= ATTEMPTS || !isTransient(error)) throw error;
+      await pause(Math.random() * BASE_DELAY_MS * 2 ** (attempt - 1));
+    }
+  }
+};
