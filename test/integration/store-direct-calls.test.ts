@@ -51,7 +51,7 @@ interface Received {
 /** An endpoint that records each request and answers with the next scripted answer (else `{}`). */
 const startEndpoint = async () => {
   const received: Received[] = [];
-  const answers: { status: number; body: string; contentType?: string }[] = [];
+  const answers: { status: number; body: string; contentType?: string; headers?: Record<string, string> }[] = [];
   const server: Server = createServer((request: IncomingMessage, response: ServerResponse) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -66,6 +66,7 @@ const startEndpoint = async () => {
       response.writeHead(answer.status, {
         'content-type': answer.contentType ?? 'application/x-amz-json-1.0',
         'x-amzn-requestid': `request-${received.length}`,
+        ...answer.headers,
       });
       response.end(answer.body);
     });
@@ -215,6 +216,46 @@ describe('prepared store calls on the wire', () => {
     expect(endpoint.received).toHaveLength(3);
   });
 
+  test('a signature refused for a skewed clock is sent again dated by the service’s clock, which the client keeps', async () => {
+    const hourAhead = new Date(Date.now() + 3_600_000);
+    endpoint.answers.push({
+      status: 400,
+      body: JSON.stringify({
+        __type: 'com.amazon.coral.service#InvalidSignatureException',
+        message: 'Signature expired',
+      }),
+      headers: { date: hourAhead.toUTCString() },
+    });
+    try {
+      await sendDirect('UpdateItem', input);
+      const dates = endpoint.received.map((request) => String(request.headers['x-amz-date']));
+      expect(dates).toHaveLength(2);
+      const dated = (amzDate: string) =>
+        Date.UTC(
+          +amzDate.slice(0, 4),
+          +amzDate.slice(4, 6) - 1,
+          +amzDate.slice(6, 8),
+          +amzDate.slice(9, 11),
+          +amzDate.slice(11, 13),
+        );
+      expect(dated(dates[1]!) - dated(dates[0]!)).toBeGreaterThan(3_000_000);
+      expect(Math.abs((store().config as { systemClockOffset?: number }).systemClockOffset! - 3_600_000)).toBeLessThan(
+        60_000,
+      );
+    } finally {
+      (store().config as { systemClockOffset?: number }).systemClockOffset = 0;
+    }
+  });
+
+  test('a refusal with the service’s clock close to ours is not retried', async () => {
+    endpoint.answers.push({
+      status: 400,
+      body: JSON.stringify({ __type: 'com.amazon.coral.service#InvalidSignatureException', message: 'bad signature' }),
+    });
+    await expect(sendDirect('UpdateItem', input)).rejects.toMatchObject({ name: 'InvalidSignatureException' });
+    expect(endpoint.received).toHaveLength(1);
+  });
+
   test('the store wire sees prepared calls like any other, and can answer in the store’s place', async () => {
     const seen: string[] = [];
     const stop = onStoreRequests((command, sent) => {
@@ -245,6 +286,9 @@ describe('prepared store calls without a custom endpoint', () => {
     // Nothing leaves this machine: the request is read where it would be sent.
     handler.handle = (request) => {
       hosts.push(`${request.protocol}//${request.hostname} ${request.headers.host}`);
+      // Signed with the credentials of the environment, through the SDK's default chain.
+      expect(request.headers.authorization).toContain(`Credential=${CREDENTIALS.accessKeyId}/`);
+      expect(request.headers['x-amz-security-token']).toBeUndefined();
       return Promise.reject(Object.assign(new Error('not sent'), { name: 'NotSent' }));
     };
     await expect(sendDirect('PutItem', { TableName: 'usage', Item: { id: { S: 'x' } } })).rejects.toMatchObject({

@@ -24,7 +24,8 @@ import { store } from './client.js';
  * carry the service's exception name (`ConditionalCheckFailedException`,
  * `ProvisionedThroughputExceededException`, …), `$fault` and `$metadata`, as the SDK's do. Throttling
  * is retried by the callers, with their own backoff; server faults and dropped connections are
- * retried here as the SDK's standard mode does.
+ * retried here as the SDK's standard mode does, and a signature refused for a skewed clock is sent
+ * again on the service's time.
  */
 
 interface Operations {
@@ -124,6 +125,8 @@ const readBody = (body: unknown): Promise<string> =>
 export class StoreServiceError extends Error {
   readonly $fault: 'client' | 'server';
   readonly $metadata: { readonly httpStatusCode: number; readonly requestId?: string };
+  /** The service's clock (its `Date` header, when no cache stood between): for correcting a skewed one. */
+  readonly serverDate?: string;
 
   constructor(status: number, headers: Record<string, string | undefined>, text: string) {
     let fields: Record<string, unknown> = {};
@@ -144,6 +147,7 @@ export class StoreServiceError extends Error {
     this.name = name;
     this.$fault = status >= 500 ? 'server' : 'client';
     this.$metadata = { httpStatusCode: status, requestId: headers['x-amzn-requestid'] };
+    if (headers.date && headers.age === undefined) this.serverDate = headers.date;
   }
 }
 
@@ -162,6 +166,34 @@ const ATTEMPTS = 3;
 const BASE_DELAY_MS = 100;
 
 const pause = (milliseconds: number) => new Promise((resolve) => setTimeout(resolve, milliseconds));
+
+/** Errors that a signature dated by a wrong clock gets (the SDK's list). */
+const CLOCK_SKEW_ERRORS = new Set([
+  'AuthFailure',
+  'InvalidSignatureException',
+  'RequestExpired',
+  'RequestInTheFuture',
+  'RequestTimeTooSkewed',
+  'SignatureDoesNotMatch',
+]);
+
+/** A skew below this is within what Signature V4 accepts (5 minutes), as the SDK judges it. */
+const SKEW_WORTH_CORRECTING_MS = 240_000;
+
+/**
+ * A signature refused for its date, answered with the service's own clock: the client's clock offset
+ * is set from it, as the SDK sets it (the document client's calls read the same offset), and the call
+ * is worth another attempt when the offset moved by more than the signature's tolerance.
+ */
+const correctedClock = (error: unknown, config: StoreClientConfig): boolean => {
+  if (!(error instanceof StoreServiceError) || !CLOCK_SKEW_ERRORS.has(error.name) || !error.serverDate) return false;
+  const serverTime = Date.parse(error.serverDate);
+  if (Number.isNaN(serverTime)) return false;
+  const before = config.systemClockOffset ?? 0;
+  const offset = serverTime - Date.now();
+  (config as { systemClockOffset?: number }).systemClockOffset = offset;
+  return Math.abs(offset - before) >= SKEW_WORTH_CORRECTING_MS;
+};
 
 const sendOnce = async (operation: DirectOperation, body: string): Promise<unknown> => {
   const { url, signer } = await preparedParts();
@@ -201,7 +233,9 @@ export const sendDirect = async <Operation extends DirectOperation>(
     try {
       return (await sendOnce(operation, body)) as Operations[Operation]['output'];
     } catch (error) {
-      if (attempt >= ATTEMPTS || !isTransient(error)) throw error;
+      if (attempt >= ATTEMPTS) throw error;
+      if (correctedClock(error, configOf(store()))) continue;
+      if (!isTransient(error)) throw error;
       await pause(Math.random() * BASE_DELAY_MS * 2 ** (attempt - 1));
     }
   }
