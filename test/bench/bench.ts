@@ -35,7 +35,7 @@ const tsx = ['--import', 'tsx'];
 /** The V8 heap flags `npm start` runs the local runtime with: the gateway is measured as it is started. */
 const startScript = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as any).scripts
   .start as string;
-const gatewayHeapFlags = startScript.match(/--max-[a-z-]+-size=\d+/g) ?? [];
+const gatewayHeapFlags = startScript.match(/--(?:max-[a-z-]+-size|heap-growing-percent)=\d+/g) ?? [];
 const forked = async (module: string, env: Record<string, string>): Promise<[ChildProcess, any]> => {
   const child = fork(fileURLToPath(new URL(module, import.meta.url)), {
     execArgv: [
