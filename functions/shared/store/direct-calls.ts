@@ -108,6 +108,22 @@ function binaryAsBase64(this: Record<string, unknown>, key: string, value: unkno
     : value;
 }
 
+/** Whether any binary value is inside: the hot writes never hold one, and a replacer slows every JSON node. */
+const holdsBinary = (value: unknown): boolean => {
+  if (typeof value !== 'object' || value === null) return false;
+  if (ArrayBuffer.isView(value)) return true;
+  if (Array.isArray(value)) {
+    for (const item of value) if (holdsBinary(item)) return true;
+    return false;
+  }
+  for (const key in value) if (holdsBinary((value as Record<string, unknown>)[key])) return true;
+  return false;
+};
+
+/** The request body: DynamoDB's JSON protocol is the input as it is, binary values in base64. */
+const bodyOf = (input: object): string =>
+  holdsBinary(input) ? JSON.stringify(input, binaryAsBase64) : JSON.stringify(input);
+
 const readBody = (body: unknown): Promise<string> =>
   new Promise((resolve, reject) => {
     const stream = body as NodeJS.ReadableStream | undefined;
@@ -228,7 +244,7 @@ export const sendDirect = async <Operation extends DirectOperation>(
   input: Operations[Operation]['input'],
 ): Promise<Operations[Operation]['output']> => {
   noteAwsCall({ client: 'DynamoDBClient', operation, input: input as unknown as Record<string, unknown> });
-  const body = JSON.stringify(input, binaryAsBase64);
+  const body = bodyOf(input);
   for (let attempt = 1; ; attempt += 1) {
     try {
       return (await sendOnce(operation, body)) as Operations[Operation]['output'];

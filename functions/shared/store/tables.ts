@@ -68,6 +68,18 @@ export const tableDefinitions: Readonly<Record<TableName, TableDefinition>> = {
 
 export const tableNames = Object.keys(tableDefinitions) as TableName[];
 
-/** The physical name of a table: from the environment when deployed, `gateway-<name>` locally. */
-export const physicalTableName = (table: TableName): string =>
-  process.env[tableDefinitions[table].environmentVariable] ?? `gateway-${table}`;
+const physicalNames = new Map<TableName, string>();
+
+/**
+ * The physical name of a table: from the environment when deployed, `gateway-<name>` locally. Read
+ * once per process (a function's environment is fixed at its start): every store call asks, and an
+ * environment variable read is a call into the runtime each time.
+ */
+export const physicalTableName = (table: TableName): string => {
+  let name = physicalNames.get(table);
+  if (name === undefined) {
+    name = process.env[tableDefinitions[table].environmentVariable] ?? `gateway-${table}`;
+    physicalNames.set(table, name);
+  }
+  return name;
+};
