@@ -1,13 +1,16 @@
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { usageItem } from '../../functions/shared/accounting/usage-records.js';
+import { toAttributeMap } from '../../functions/shared/store/attribute-values.js';
 import { resetStore, store } from '../../functions/shared/store/client.js';
+import { sendDirect } from '../../functions/shared/store/direct-calls.js';
 import { physicalTableName } from '../../functions/shared/store/tables.js';
 import { ensureTables, startEmbeddedStore } from '../../infra/local/embedded-store.js';
 import { usageRecordWith } from '../support/usage-record.js';
 
 /**
- * `npx tsx test/bench/store-call-cost.ts`: the CPU this process spends per DynamoDB call of the kinds
- * the request path makes, against the embedded store in its own process (as DynamoDB is a separate
+ * `npm run bench:store`: the CPU this process spends per DynamoDB call of the kinds the request path
+ * makes, through the SDK's document client and as the prepared calls the hot writes are
+ * (`store/direct-calls.ts`), against the embedded store in its own process (as DynamoDB is a separate
  * service), one at a time and 32 at once. The store's own CPU is not counted.
  */
 const CALLS = Number(process.env.STORE_CALLS ?? 3000);
@@ -37,6 +40,23 @@ const calls = {
         ReturnValues: 'UPDATED_NEW',
       }),
     ),
+  'PutItem (prepared, as the usage record is sent)': () =>
+    sendDirect('PutItem', {
+      TableName: physicalTableName('usage'),
+      Item: toAttributeMap(
+        usageItem(usageRecordWith({ requestId: `bench-${(sequence += 1)}`, accountId: 'acct_bench' })),
+      ),
+    }),
+  'UpdateItem (prepared, conditional ADD, as a charge is sent)': () =>
+    sendDirect('UpdateItem', {
+      TableName: physicalTableName('counters'),
+      Key: toAttributeMap({ id: `rpm#account#bench#${sequence % 50}` }),
+      ConditionExpression: 'attribute_not_exists(#count) OR #count <= :ceiling',
+      UpdateExpression: 'ADD #count :amount SET #expiresAt = if_not_exists(#expiresAt, :expiresAt)',
+      ExpressionAttributeNames: { '#count': 'count', '#expiresAt': 'expiresAt' },
+      ExpressionAttributeValues: toAttributeMap({ ':amount': 1, ':ceiling': 1e12, ':expiresAt': 1 }),
+      ReturnValues: 'UPDATED_NEW',
+    }),
   GetItem: () =>
     store().send(new GetCommand({ TableName: physicalTableName('counters'), Key: { id: 'rpm#account#bench#1' } })),
 };
