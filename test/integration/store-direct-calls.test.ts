@@ -187,6 +187,20 @@ describe('prepared store calls on the wire', () => {
     expect(endpoint.received).toHaveLength(1);
   });
 
+  test('an answer cannot reshape the error: its own fields and the prototype stay', async () => {
+    endpoint.answers.push({
+      status: 400,
+      body: '{"__type":"x#ValidationException","message":"bad","name":"Other","$fault":"server","stack":"s","__proto__":{"polluted":true},"constructor":1}',
+    });
+    const error = (await sendDirect('UpdateItem', input).catch((caught: unknown) => caught)) as StoreServiceError;
+    expect(error).toBeInstanceOf(StoreServiceError);
+    expect(error.name).toBe('ValidationException');
+    expect(error.$fault).toBe('client');
+    expect(error.stack).not.toBe('s');
+    expect((error as unknown as { polluted?: boolean }).polluted).toBeUndefined();
+    expect(Object.getPrototypeOf(error)).toBe(StoreServiceError.prototype);
+  });
+
   test('throttling is left to the caller: one attempt here', async () => {
     endpoint.answers.push({
       status: 400,

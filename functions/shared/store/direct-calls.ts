@@ -137,6 +137,22 @@ const readBody = (body: unknown): Promise<string> =>
     stream.on('error', reject);
   });
 
+/** Fields of an error answer that are not copied onto the error: its own, and what would reshape the object. */
+const RESERVED_FIELDS = new Set([
+  '__type',
+  'message',
+  'Message',
+  'name',
+  'stack',
+  'cause',
+  '$fault',
+  '$metadata',
+  'serverDate',
+  '__proto__',
+  'constructor',
+  'prototype',
+]);
+
 /** A DynamoDB error answer, shaped as the SDK's service exceptions are. */
 export class StoreServiceError extends Error {
   readonly $fault: 'client' | 'server';
@@ -157,8 +173,7 @@ export class StoreServiceError extends Error {
     const message = fields.message ?? fields.Message;
     super(typeof message === 'string' ? message : name);
     for (const [field, value] of Object.entries(fields)) {
-      if (field !== '__type' && field !== 'message' && field !== 'Message')
-        (this as Record<string, unknown>)[field] = value;
+      if (!RESERVED_FIELDS.has(field)) (this as Record<string, unknown>)[field] = value;
     }
     this.name = name;
     this.$fault = status >= 500 ? 'server' : 'client';
