@@ -51,7 +51,14 @@ interface Received {
 /** An endpoint that records each request and answers with the next scripted answer (else `{}`). */
 const startEndpoint = async () => {
   const received: Received[] = [];
-  const answers: { status: number; body: string; contentType?: string; headers?: Record<string, string> }[] = [];
+  /** `cut`: the connection is closed mid-answer, after its head and part of its body. */
+  const answers: {
+    status: number;
+    body: string;
+    contentType?: string;
+    headers?: Record<string, string>;
+    cut?: boolean;
+  }[] = [];
   const server: Server = createServer((request: IncomingMessage, response: ServerResponse) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -68,7 +75,8 @@ const startEndpoint = async () => {
         'x-amzn-requestid': `request-${received.length}`,
         ...answer.headers,
       });
-      response.end(answer.body);
+      if (answer.cut) response.write(answer.body, () => response.socket?.destroy());
+      else response.end(answer.body);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -217,6 +225,24 @@ describe('prepared store calls on the wire', () => {
     endpoint.answers.push({ status: 200, body: JSON.stringify({ Attributes: { count: { N: '3' } } }) });
     await expect(sendDirect('UpdateItem', input)).resolves.toEqual({ Attributes: { count: { N: '3' } } });
     expect(endpoint.received).toHaveLength(2);
+  });
+
+  test('a connection lost mid-answer is retried on a new one', async () => {
+    endpoint.answers.push({ status: 200, body: '{"Attributes":{"count":', cut: true });
+    endpoint.answers.push({ status: 200, body: JSON.stringify({ Attributes: { count: { N: '4' } } }) });
+    await expect(sendDirect('UpdateItem', input)).resolves.toEqual({ Attributes: { count: { N: '4' } } });
+    expect(endpoint.received).toHaveLength(2);
+  });
+
+  test('a preparation that failed (the region not resolvable yet) is made again by the next call', async () => {
+    resetStore();
+    const config = store().config as unknown as { region: () => Promise<string> };
+    const region = config.region;
+    let refusals = 0;
+    config.region = () => (refusals++ === 0 ? Promise.reject(new Error('no region yet')) : region());
+    await expect(sendDirect('UpdateItem', input)).rejects.toThrow('no region yet');
+    await expect(sendDirect('UpdateItem', input)).resolves.toEqual({});
+    expect(endpoint.received).toHaveLength(1);
   });
 
   test('a fault that persists (a proxy page, not JSON) fails after three attempts as a server fault', async () => {

@@ -29,7 +29,10 @@ export const observeAwsCalls = (next: AwsCallObserver | undefined): void => {
 };
 
 /** Tells the observer of a call sent without an SDK client's middleware (`store/direct-calls.ts`). */
-export const noteAwsCall = (call: AwsCall): void => observer?.(call);
+export const noteAwsCall = (client: string, operation: string, input: object): void => {
+  // Nothing is built for a call no one observes (deployed functions, the local runtime).
+  if (observer) observer({ client, operation, input: input as Readonly<Record<string, unknown>> });
+};
 
 /** The smallest view of an SDK client this needs: its middleware stack. */
 interface ObservableClient {

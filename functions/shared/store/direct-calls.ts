@@ -52,6 +52,7 @@ interface StoreClientConfig {
 }
 
 interface Prepared {
+  readonly config: StoreClientConfig;
   readonly url: URL;
   readonly signer: RequestSigner;
 }
@@ -80,7 +81,7 @@ const prepare = async (config: StoreClientConfig): Promise<Prepared> => {
     ...(custom ? { Endpoint: custom } : {}),
   });
   const signer = await config.signer({ name: 'sigv4', signingName: 'dynamodb', signingRegion: region, properties: {} });
-  return { url, signer };
+  return { config, url, signer };
 };
 
 /** The prepared parts for the current store client (tests and the local runtime replace it). */
@@ -124,17 +125,13 @@ const holdsBinary = (value: unknown): boolean => {
 const bodyOf = (input: object): string =>
   holdsBinary(input) ? JSON.stringify(input, binaryAsBase64) : JSON.stringify(input);
 
-const readBody = (body: unknown): Promise<string> =>
+/** The answer's body as text: the request handler hands it over as a Node stream of buffers. */
+const readBody = (body: NodeJS.ReadableStream): Promise<string> =>
   new Promise((resolve, reject) => {
-    const stream = body as NodeJS.ReadableStream | undefined;
-    if (!stream || typeof stream.on !== 'function') {
-      resolve('');
-      return;
-    }
     const chunks: Buffer[] = [];
-    stream.on('data', (chunk: Buffer | string) => chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk));
-    stream.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    stream.on('error', reject);
+    body.on('data', (chunk: Buffer) => chunks.push(chunk));
+    body.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    body.on('error', reject);
   });
 
 /** Fields of an error answer that are not copied onto the error: its own, and what would reshape the object. */
@@ -226,9 +223,7 @@ const correctedClock = (error: unknown, config: StoreClientConfig): boolean => {
   return Math.abs(offset - before) >= SKEW_WORTH_CORRECTING_MS;
 };
 
-const sendOnce = async (operation: DirectOperation, body: string): Promise<unknown> => {
-  const { url, signer } = await preparedParts();
-  const config = configOf(store());
+const sendOnce = async ({ config, url, signer }: Prepared, operation: DirectOperation, body: string) => {
   const request: HttpRequest = {
     method: 'POST',
     protocol: url.protocol,
@@ -246,11 +241,11 @@ const sendOnce = async (operation: DirectOperation, body: string): Promise<unkno
   };
   const signed = await signer.sign(request, { signingDate: new Date(Date.now() + (config.systemClockOffset ?? 0)) });
   const { response } = await config.requestHandler.handle(signed as HttpRequest);
-  const text = await readBody(response.body);
+  const text = await readBody(response.body as NodeJS.ReadableStream);
   if (response.statusCode < 200 || response.statusCode >= 300) {
     throw new StoreServiceError(response.statusCode, response.headers, text);
   }
-  return text ? JSON.parse(text) : {};
+  return (text ? JSON.parse(text) : {}) as unknown;
 };
 
 /** Sends one DynamoDB operation with an input in attribute-value form; resolves with its output. */
@@ -258,14 +253,15 @@ export const sendDirect = async <Operation extends DirectOperation>(
   operation: Operation,
   input: Operations[Operation]['input'],
 ): Promise<Operations[Operation]['output']> => {
-  noteAwsCall({ client: 'DynamoDBClient', operation, input: input as unknown as Record<string, unknown> });
+  noteAwsCall('DynamoDBClient', operation, input);
   const body = bodyOf(input);
   for (let attempt = 1; ; attempt += 1) {
+    const parts = await preparedParts();
     try {
-      return (await sendOnce(operation, body)) as Operations[Operation]['output'];
+      return (await sendOnce(parts, operation, body)) as Operations[Operation]['output'];
     } catch (error) {
       if (attempt >= ATTEMPTS) throw error;
-      if (correctedClock(error, configOf(store()))) continue;
+      if (correctedClock(error, parts.config)) continue;
       if (!isTransient(error)) throw error;
       await pause(Math.random() * BASE_DELAY_MS * 2 ** (attempt - 1));
     }
