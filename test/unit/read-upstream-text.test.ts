@@ -78,3 +78,13 @@ test('a body larger than allowed fails as an unreachable upstream and is not rea
   await expect(readUpstreamText(body, 5_000, 1_000)).rejects.toMatchObject({ status: 502, code: 'upstream_error' });
   expect(body.destroyed).toBe(true);
 });
+
+test('a body torn down without an error of its own (its request aborted) fails instead of waiting', async () => {
+  const body = await fetchBody((response) => {
+    response.writeHead(200, { 'content-type': 'application/json' });
+    response.write('{"id":'); // and the rest never comes
+  });
+  const reading = readUpstreamText(body, 60_000);
+  body.once('data', () => body.destroy());
+  await expect(reading).rejects.toMatchObject({ status: 502, code: 'upstream_error' });
+});

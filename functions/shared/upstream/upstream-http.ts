@@ -140,6 +140,13 @@ export const sendUpstream = (request: UpstreamRequest): Promise<UpstreamResponse
   });
 
 /**
+ * The idle timeout of a body being read: one timer for the whole body, pushed back (`refresh`) on each
+ * chunk; when it fires, the body fails with a 504 (a stalled upstream must end with an error, never hang).
+ */
+const idleTimeout = (body: IncomingMessage, idleMs: number): NodeJS.Timeout =>
+  setTimeout(() => body.destroy(upstreamTimeout('stream idle')), idleMs);
+
+/**
  * Reads a whole (small) upstream body as text, with the idle timeout between chunks. Read with
  * events, not an async iterator: a JSON answer is one or two chunks, and the iterator's promise per
  * chunk and generator frames cost more than the reading.
@@ -148,7 +155,7 @@ export const readUpstreamText = (body: IncomingMessage, idleMs: number, maxBytes
   new Promise<string>((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    const idle = setTimeout(() => body.destroy(upstreamTimeout('stream idle')), idleMs);
+    const idle = idleTimeout(body, idleMs);
     const finish = (error?: unknown) => {
       clearTimeout(idle);
       body.off('data', onData);
@@ -185,8 +192,7 @@ export const readUpstreamText = (body: IncomingMessage, idleMs: number, maxBytes
  * (a stalled stream must end with an error, never hang).
  */
 export async function* withIdleTimeout(body: IncomingMessage, idleMs: number): AsyncGenerator<Buffer> {
-  // One timer for the whole body, pushed back on each chunk rather than made anew.
-  const timer = setTimeout(() => body.destroy(upstreamTimeout('stream idle')), idleMs);
+  const timer = idleTimeout(body, idleMs);
   try {
     // Not destroyed on an early return: a reader that stopped at its protocol's last event hands the
     // rest of the body (the chunked terminator) back to be drained, which keeps the socket reusable.
