@@ -1,9 +1,7 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { lambdaLikeEnvironment } from '../../infra/build/bundle-runner.js';
 import { allGroups, bundleAll, helloWorldColdStart } from '../../infra/build/bundle.js';
 import { measureColdStart } from '../../infra/build/runtime-client-runner.js';
+import { inTemporaryDirectory } from '../support/temporary-directory.js';
 
 /**
  * The bundle targets of DESIGN §6, measured for `npm run bench` the way `npm run build` measures
@@ -24,9 +22,8 @@ export interface BundleFigures {
   readonly coldStartsMissing?: string;
 }
 
-export const measureBundles = async (runs: number): Promise<BundleFigures> => {
-  const directory = await mkdtemp(path.join(os.tmpdir(), 'gateway-bench-bundles-'));
-  try {
+export const measureBundles = (runs: number): Promise<BundleFigures> =>
+  inTemporaryDirectory('gateway-bench-bundles-', async (directory) => {
     const bundles = await bundleAll(allGroups, directory);
     const helloWorld = await helloWorldColdStart(runs);
     const groups: GroupFigures[] = [];
@@ -45,7 +42,4 @@ export const measureBundles = async (runs: number): Promise<BundleFigures> => {
     return typeof helloWorld === 'string'
       ? { groups, helloWorldMs: undefined, coldStartsMissing: helloWorld }
       : { groups, helloWorldMs: helloWorld };
-  } finally {
-    await rm(directory, { recursive: true, force: true });
-  }
-};
+  });

@@ -20,43 +20,34 @@ process.env.DYNAMODB_ENDPOINT = embedded.endpoint;
 resetStore();
 
 let sequence = 0;
+/** A fresh usage record, as the request path writes one. */
+const usageRecordItem = () =>
+  usageItem(usageRecordWith({ requestId: `bench-${(sequence += 1)}`, accountId: 'acct_bench' }));
+/** A conditional charge to one of 50 counters, as admission sends one; values plain. */
+const charge = () => ({
+  TableName: physicalTableName('counters'),
+  Key: { id: `rpm#account#bench#${sequence % 50}` },
+  ConditionExpression: 'attribute_not_exists(#count) OR #count <= :ceiling',
+  UpdateExpression: 'ADD #count :amount SET #expiresAt = if_not_exists(#expiresAt, :expiresAt)',
+  ExpressionAttributeNames: { '#count': 'count', '#expiresAt': 'expiresAt' },
+  ExpressionAttributeValues: { ':amount': 1, ':ceiling': 1e12, ':expiresAt': 1 },
+  ReturnValues: 'UPDATED_NEW' as const,
+});
+
+/** Each write twice: through the SDK's document client, and as the prepared call the request path makes. */
 const calls = {
-  PutItem: () =>
-    store().send(
-      new PutCommand({
-        TableName: physicalTableName('usage'),
-        Item: usageItem(usageRecordWith({ requestId: `bench-${(sequence += 1)}`, accountId: 'acct_bench' })),
-      }),
-    ),
-  'UpdateItem (conditional ADD)': () =>
-    store().send(
-      new UpdateCommand({
-        TableName: physicalTableName('counters'),
-        Key: { id: `rpm#account#bench#${sequence % 50}` },
-        ConditionExpression: 'attribute_not_exists(#count) OR #count <= :ceiling',
-        UpdateExpression: 'ADD #count :amount SET #expiresAt = if_not_exists(#expiresAt, :expiresAt)',
-        ExpressionAttributeNames: { '#count': 'count', '#expiresAt': 'expiresAt' },
-        ExpressionAttributeValues: { ':amount': 1, ':ceiling': 1e12, ':expiresAt': 1 },
-        ReturnValues: 'UPDATED_NEW',
-      }),
-    ),
+  PutItem: () => store().send(new PutCommand({ TableName: physicalTableName('usage'), Item: usageRecordItem() })),
+  'UpdateItem (conditional ADD)': () => store().send(new UpdateCommand(charge())),
   'PutItem (prepared, as the usage record is sent)': () =>
-    sendDirect('PutItem', {
-      TableName: physicalTableName('usage'),
-      Item: toAttributeMap(
-        usageItem(usageRecordWith({ requestId: `bench-${(sequence += 1)}`, accountId: 'acct_bench' })),
-      ),
-    }),
-  'UpdateItem (prepared, conditional ADD, as a charge is sent)': () =>
-    sendDirect('UpdateItem', {
-      TableName: physicalTableName('counters'),
-      Key: toAttributeMap({ id: `rpm#account#bench#${sequence % 50}` }),
-      ConditionExpression: 'attribute_not_exists(#count) OR #count <= :ceiling',
-      UpdateExpression: 'ADD #count :amount SET #expiresAt = if_not_exists(#expiresAt, :expiresAt)',
-      ExpressionAttributeNames: { '#count': 'count', '#expiresAt': 'expiresAt' },
-      ExpressionAttributeValues: toAttributeMap({ ':amount': 1, ':ceiling': 1e12, ':expiresAt': 1 }),
-      ReturnValues: 'UPDATED_NEW',
-    }),
+    sendDirect('PutItem', { TableName: physicalTableName('usage'), Item: toAttributeMap(usageRecordItem()) }),
+  'UpdateItem (prepared, conditional ADD, as a charge is sent)': () => {
+    const input = charge();
+    return sendDirect('UpdateItem', {
+      ...input,
+      Key: toAttributeMap(input.Key),
+      ExpressionAttributeValues: toAttributeMap(input.ExpressionAttributeValues),
+    });
+  },
   GetItem: () =>
     store().send(new GetCommand({ TableName: physicalTableName('counters'), Key: { id: 'rpm#account#bench#1' } })),
 };

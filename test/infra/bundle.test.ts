@@ -24,6 +24,7 @@ import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream/f
 import { startFakeSecretsManager, type FakeSecretsManager } from '../support/fake-secrets-manager.js';
 import { proxyEvent } from '../support/proxy-event.js';
 import { startTestGateway, type TestGateway } from '../support/test-gateway.js';
+import { inTemporaryDirectory } from '../support/temporary-directory.js';
 import { synthesizeGatewayStack } from './synthesize.js';
 
 /**
@@ -355,8 +356,7 @@ describe('the bundles on the paths the gateway takes', () => {
   itUnderRuntimeClient(
     'under AWS’s runtime interface client, a bundle that fails at init is reported, not waited for',
     async () => {
-      const directory = await mkdtemp(path.join(os.tmpdir(), 'gateway-init-failure-'));
-      try {
+      await inTemporaryDirectory('gateway-init-failure-', async (directory) => {
         const outfile = path.join(directory, 'index.mjs');
         await writeFile(
           outfile,
@@ -366,9 +366,7 @@ describe('the bundles on the paths the gateway takes', () => {
         await expect(startUnderRuntimeClient(outfile, lambdaLikeEnvironment('init-failure'))).rejects.toMatchObject({
           report: expect.stringContaining('the module failed at init'),
         });
-      } finally {
-        await rm(directory, { recursive: true, force: true });
-      }
+      });
     },
   );
 
@@ -436,8 +434,7 @@ describe("zod's JSON Schema output, left out of the bundles", () => {
   });
 
   it('fails loudly if a bundle ever asks for it, while schemas still validate', async () => {
-    const directory = await mkdtemp(path.join(os.tmpdir(), 'gateway-zod-stand-in-'));
-    try {
+    await inTemporaryDirectory('gateway-zod-stand-in-', async (directory) => {
       const entry = path.join(directory, 'entry.ts');
       await writeFile(
         entry,
@@ -461,8 +458,6 @@ describe("zod's JSON Schema output, left out of the bundles", () => {
         path: ['n'],
         jsonSchema: expect.stringContaining('not in the Lambda bundles'),
       });
-    } finally {
-      await rm(directory, { recursive: true, force: true });
-    }
+    });
   });
 });
