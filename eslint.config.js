@@ -25,6 +25,25 @@ export default tseslint.config(
     },
   },
   {
+    // Schemas take zod from one module, which picks the small build and sets its English messages.
+    // (Client tests keep classic zod: the SDKs they drive take its schemas for tools.)
+    files: ['functions/**', 'test/unit/**', 'test/integration/**'],
+    ignores: ['functions/shared/schemas/zod.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^zod($|/)',
+              message: "Import zod from functions/shared/schemas/zod.ts ('zod/mini', English messages).",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // Tests and the CLI read admin API answers whose shape is the thing under test or just printed.
     files: ['test/**', 'cli/**'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../shared/schemas/zod.js';
 import { hashPassword } from '../shared/console/local-passwords.js';
 import { consoleAuthMode } from '../shared/console/console-user.js';
 import { localSessions } from '../shared/console/local-sessions.js';
@@ -21,13 +21,13 @@ import { deletedView, listView } from './views.js';
 
 type Request = GatewayRequest<unknown>;
 
-const memberPath = z.object({ id: z.email().max(254) });
-const memberListQuery = z.object({ accountId: resourceId.optional() });
+const memberPath = z.object({ id: z.email().check(z.maxLength(254)) });
+const memberListQuery = z.object({ accountId: z.optional(resourceId) });
 const memberPut = z.strictObject({
   accountId: resourceId,
   role: z.enum(['member', 'account-admin', 'admin']),
   /** Local sign-in only; deployed, the user pool keeps passwords. */
-  password: z.string().min(8).max(256).optional(),
+  password: z.optional(z.string().check(z.minLength(8), z.maxLength(256))),
 });
 
 /** Never the password hash. */

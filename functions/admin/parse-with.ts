@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from '../shared/schemas/zod.js';
 import { validationError } from '../shared/middleware/validate-body.js';
 
 /**
@@ -6,7 +6,7 @@ import { validationError } from '../shared/middleware/validate-body.js';
  * routes, so validation happens per route rather than in the shared middleware. A failure is the same
  * 400 envelope the middleware gives, with `param` naming the field.
  */
-export const parseWith = <Schema extends z.ZodType>(schema: Schema, value: unknown): z.output<Schema> => {
+export const parseWith = <Schema extends z.ZodMiniType>(schema: Schema, value: unknown): z.output<Schema> => {
   const result = schema.safeParse(value);
   if (!result.success) throw validationError(result.error, value);
   return result.data;

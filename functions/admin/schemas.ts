@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../shared/schemas/zod.js';
 import {
   accountFields,
   accountStatus,
@@ -18,17 +18,17 @@ import {
 export const accountCreate = z.strictObject(accountFields);
 
 export const accountPatch = z.strictObject({
-  ...z.strictObject(accountFields).partial().shape,
-  status: accountStatus.optional(),
+  ...z.partial(z.strictObject(accountFields)).shape,
+  status: z.optional(accountStatus),
 });
 
 /** A key issued already expired is a mistake; a PATCH to a past time is how a key is expired now. */
-const futureDateTime = dateTime.refine((value) => Date.parse(value) > Date.now(), 'must be in the future');
+const futureDateTime = dateTime.check(z.refine((value) => Date.parse(value) > Date.now(), 'must be in the future'));
 
 export const keyCreate = z.strictObject({
   accountId: resourceId,
   ...keyFields,
-  expiresAt: futureDateTime.nullable().optional(),
+  expiresAt: z.optional(z.nullable(futureDateTime)),
 });
 
 export const keyPatch = z.strictObject({

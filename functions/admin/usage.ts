@@ -5,24 +5,26 @@ import { dateTime, resourceId } from '../shared/config/resource-schemas.js';
 import { invalidValue } from '../shared/errors.js';
 import { json } from '../shared/http/response.js';
 import type { GatewayRequest } from '../shared/middleware/gateway-handler.js';
-import * as z from 'zod';
+import * as z from '../shared/schemas/zod.js';
 import { parseWith } from './parse-with.js';
 
 const usageQuery = z
   .object({
-    accountId: resourceId.optional(),
-    keyId: resourceId.optional(),
-    model: z.string().min(1).max(256).optional(),
-    from: dateTime.optional(),
-    to: dateTime.optional(),
-    limit: z.coerce.number().int().min(1).max(10_000).default(1000),
-    cursor: z.string().min(1).max(4096).optional(),
-    groupBy: z.enum(['model', 'account', 'key', 'day']).optional(),
+    accountId: z.optional(resourceId),
+    keyId: z.optional(resourceId),
+    model: z.optional(z.string().check(z.minLength(1), z.maxLength(256))),
+    from: z.optional(dateTime),
+    to: z.optional(dateTime),
+    limit: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(10_000)), 1000),
+    cursor: z.optional(z.string().check(z.minLength(1), z.maxLength(4096))),
+    groupBy: z.optional(z.enum(['model', 'account', 'key', 'day'])),
   })
-  .refine((query) => !query.from || !query.to || query.from <= query.to, {
-    path: ['from'],
-    message: "must not be after 'to'",
-  });
+  .check(
+    z.refine((query) => !query.from || !query.to || query.from <= query.to, {
+      path: ['from'],
+      message: "must not be after 'to'",
+    }),
+  );
 
 /** Without account or key, an absent `from` means the last day: the `byDay` index is read day by day. */
 const UNFILTERED_DEFAULT_MS = 86_400_000;

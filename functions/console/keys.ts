@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../shared/schemas/zod.js';
 import { requireAccount } from '../admin/accounts.js';
 import { parseWith } from '../admin/parse-with.js';
 import { idPath } from '../admin/schemas.js';
@@ -18,17 +18,16 @@ type Request = GatewayRequest<unknown>;
 
 const keyCreate = z.strictObject({
   name: displayName,
-  expiresAt: dateTime
-    .refine((value) => Date.parse(value) > Date.now(), 'must be in the future')
-    .nullable()
-    .optional(),
+  expiresAt: z.optional(
+    z.nullable(dateTime.check(z.refine((value) => Date.parse(value) > Date.now(), 'must be in the future'))),
+  ),
   /** Narrows the account's models; absent or `null` keeps them all. */
-  models: modelList.min(1).nullable().optional(),
+  models: z.optional(z.nullable(modelList.check(z.minLength(1)))),
   /** Operators only: the account to create the key in. */
-  accountId: resourceId.optional(),
+  accountId: z.optional(resourceId),
 });
 
-const keyListQuery = z.object({ accountId: resourceId.optional() });
+const keyListQuery = z.object({ accountId: z.optional(resourceId) });
 
 /** GET /console/api/keys: the keys the user may see, newest first. */
 export const list = async (request: Request) => {

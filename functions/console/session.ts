@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../shared/schemas/zod.js';
 import { parseWith } from '../admin/parse-with.js';
 import { resolvePrincipal } from '../shared/auth/principal.js';
 import { cognitoSignIn } from '../shared/console/cognito-sign-in.js';
@@ -12,12 +12,16 @@ import type { GatewayRequest } from '../shared/middleware/gateway-handler.js';
 import { getMember } from '../shared/store/members.js';
 import { bearerToken, requireUser } from './console-request.js';
 
-const password = z.string().min(1).max(256);
+const password = z.string().check(z.minLength(1), z.maxLength(256));
 
 /** Sign in with an e-mail address and password, or (operators, locally) with an admin key. */
 const signInBody = z.union([
-  z.strictObject({ email: z.email().max(254), password, newPassword: z.string().min(8).max(256).optional() }),
-  z.strictObject({ key: z.string().min(1).max(300) }),
+  z.strictObject({
+    email: z.email().check(z.maxLength(254)),
+    password,
+    newPassword: z.optional(z.string().check(z.minLength(8), z.maxLength(256))),
+  }),
+  z.strictObject({ key: z.string().check(z.minLength(1), z.maxLength(300)) }),
 ]);
 
 const wrongCredentials = () => invalidApiKey('The e-mail address or password is not right.');

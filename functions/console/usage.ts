@@ -1,5 +1,5 @@
 import { readSpend } from '../shared/accounting/spend.js';
-import * as z from 'zod';
+import * as z from '../shared/schemas/zod.js';
 import { requireAccount } from '../admin/accounts.js';
 import { parseWith } from '../admin/parse-with.js';
 import { dateTime, modelId, resourceId } from '../shared/config/resource-schemas.js';
@@ -11,13 +11,13 @@ import { requireUser } from './console-request.js';
 import { consoleUsage } from './console-usage.js';
 
 const usageQuery = z.object({
-  accountId: resourceId.optional(),
-  keyId: resourceId.optional(),
-  model: modelId.optional(),
-  from: dateTime.optional(),
-  to: dateTime.optional(),
-  groupBy: z.enum(['model', 'account', 'key', 'day']).optional(),
-  limit: z.coerce.number().int().min(1).max(1000).default(50),
+  accountId: z.optional(resourceId),
+  keyId: z.optional(resourceId),
+  model: z.optional(modelId),
+  from: z.optional(dateTime),
+  to: z.optional(dateTime),
+  groupBy: z.optional(z.enum(['model', 'account', 'key', 'day'])),
+  limit: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(1000)), 50),
 });
 
 const recordView = (record: Awaited<ReturnType<typeof consoleUsage>>['data'][number]) => ({

@@ -6,7 +6,6 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BuildOptions } from 'esbuild';
 import { builtinsByRequire } from './builtins-by-require.js';
-import { zodWithoutJsonSchema } from './zod-without-json-schema.js';
 
 /** DESIGN §6: each function bundle, AWS SDK clients included, at most 250 KB minified. */
 export const bundleSizeLimitBytes = 250 * 1024;
@@ -94,8 +93,7 @@ export const esbuildOptions = (group: string, outfile: string, entry = functionE
   banner: { js: requireBanner },
   external: [],
   alias: { ...moduleAliasesFor(group) },
-  // Node's built-ins through `require`, so that their module facades load nothing unused; zod
-  // without the JSON Schema output the gateway never asks for.
-  plugins: [builtinsByRequire, zodWithoutJsonSchema],
+  // Node's built-ins through `require`, so that their module facades load nothing unused.
+  plugins: [builtinsByRequire],
   logLevel: 'warning',
 });

@@ -1,5 +1,5 @@
 import { jest } from '@jest/globals';
-import { z } from 'zod';
+import * as z from '../../functions/shared/schemas/zod.js';
 import { json } from '../../functions/shared/http/response.js';
 import { gatewayHandler } from '../../functions/shared/middleware/gateway-handler.js';
 import { lambdaContextStub, proxyEvent } from '../support/proxy-event.js';
@@ -11,8 +11,8 @@ const invoke = async (handler: unknown, event = proxyEvent()): Promise<Result> =
 
 const echoSchema = z.strictObject({
   name: z.string(),
-  count: z.number().int().min(1).max(5).default(1),
-  items: z.array(z.strictObject({ role: z.enum(['user', 'assistant']) })).optional(),
+  count: z._default(z.number().check(z.int(), z.gte(1), z.lte(5)), 1),
+  items: z.optional(z.array(z.strictObject({ role: z.enum(['user', 'assistant']) }))),
 });
 
 const echo = gatewayHandler({ auth: false, body: echoSchema }, async ({ body, requestId }) =>

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import * as z from 'zod';
+import * as z from '../schemas/zod.js';
 import { looksLikeApiKey } from '../auth/api-key.js';
 import {
   accountFields,
@@ -31,16 +31,16 @@ export class GatewayConfigError extends Error {
  * A secret, as its value. A file may write it as `${ENV_NAME}`: that is resolved where the file is read
  * (config-placeholders.ts), never here, since this schema also checks documents sent to the admin API.
  */
-const secret = z.string().min(1).max(10_000);
+const secret = z.string().check(z.minLength(1), z.maxLength(10_000));
 
 const configKey = z.strictObject({
-  key: secret.refine(looksLikeApiKey, 'expected sk- followed by 20 to 200 letters or digits'),
+  key: secret.check(z.refine(looksLikeApiKey, 'expected sk- followed by 20 to 200 letters or digits')),
   ...keyFields,
 });
 
 const configChannel = z
-  .strictObject({ id: resourceId, ...channelFields, apiKey: secret.optional() })
-  .superRefine(channelTypeRules);
+  .strictObject({ id: resourceId, ...channelFields, apiKey: z.optional(secret) })
+  .check(z.superRefine(channelTypeRules));
 
 const configModel = z.strictObject({ id: modelId, ...modelFields });
 
@@ -61,19 +61,20 @@ export const deriveAccountId = (name: string): string => {
   return slug ? `acct_${slug}_${digest}` : `acct_${digest}`;
 };
 
-const configAccount = z
-  .strictObject({
-    id: resourceId.optional(),
+const configAccount = z.pipe(
+  z.strictObject({
+    id: z.optional(resourceId),
     ...accountFields,
-    status: accountStatus.optional(),
-    keys: z.array(configKey).max(1000).default([]),
-  })
-  .transform(({ id, ...account }) => ({ id: id ?? deriveAccountId(account.name), ...account }));
+    status: z.optional(accountStatus),
+    keys: z._default(z.array(configKey).check(z.maxLength(1000)), []),
+  }),
+  z.transform(({ id, ...account }) => ({ id: id ?? deriveAccountId(account.name), ...account })),
+);
 
 type IdAtPath = readonly [id: string, path: readonly PropertyKey[]];
 
 /** Reports every entry whose id an earlier entry already took, at the path of the later one. */
-const rejectDuplicates = (context: z.RefinementCtx, message: string, entries: readonly IdAtPath[]) => {
+const rejectDuplicates = (context: z.core.$RefinementCtx, message: string, entries: readonly IdAtPath[]) => {
   const seen = new Set<string>();
   for (const [id, path] of entries) {
     if (seen.has(id)) context.addIssue({ code: 'custom', path: [...path], message });
@@ -83,32 +84,34 @@ const rejectDuplicates = (context: z.RefinementCtx, message: string, entries: re
 
 export const gatewayConfigSchema = z
   .strictObject({
-    channels: z.array(configChannel).max(1000).default([]),
-    models: z.array(configModel).max(10_000).default([]),
-    accounts: z.array(configAccount).max(10_000).default([]),
+    channels: z._default(z.array(configChannel).check(z.maxLength(1000)), []),
+    models: z._default(z.array(configModel).check(z.maxLength(10_000)), []),
+    accounts: z._default(z.array(configAccount).check(z.maxLength(10_000)), []),
   })
-  .superRefine(({ channels, models, accounts }, context) => {
-    const at = (id: string, ...path: PropertyKey[]): IdAtPath => [id, path];
-    rejectDuplicates(
-      context,
-      'duplicate channel id',
-      channels.map(({ id }, index) => at(id, 'channels', index, 'id')),
-    );
-    rejectDuplicates(
-      context,
-      'duplicate model id',
-      models.map(({ id }, index) => at(id, 'models', index, 'id')),
-    );
-    rejectDuplicates(
-      context,
-      'duplicate account id (an account without id gets one from its name)',
-      accounts.map(({ id }, index) => at(id, 'accounts', index, 'id')),
-    );
-    const keys = accounts.flatMap((account, accountIndex) =>
-      account.keys.map(({ key }, keyIndex) => at(key, 'accounts', accountIndex, 'keys', keyIndex, 'key')),
-    );
-    rejectDuplicates(context, 'duplicate key', keys);
-  });
+  .check(
+    z.superRefine(({ channels, models, accounts }, context) => {
+      const at = (id: string, ...path: PropertyKey[]): IdAtPath => [id, path];
+      rejectDuplicates(
+        context,
+        'duplicate channel id',
+        channels.map(({ id }, index) => at(id, 'channels', index, 'id')),
+      );
+      rejectDuplicates(
+        context,
+        'duplicate model id',
+        models.map(({ id }, index) => at(id, 'models', index, 'id')),
+      );
+      rejectDuplicates(
+        context,
+        'duplicate account id (an account without id gets one from its name)',
+        accounts.map(({ id }, index) => at(id, 'accounts', index, 'id')),
+      );
+      const keys = accounts.flatMap((account, accountIndex) =>
+        account.keys.map(({ key }, keyIndex) => at(key, 'accounts', accountIndex, 'keys', keyIndex, 'key')),
+      );
+      rejectDuplicates(context, 'duplicate key', keys);
+    }),
+  );
 
 export type GatewayConfig = z.output<typeof gatewayConfigSchema>;
 export type ConfigAccount = GatewayConfig['accounts'][number];

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { parse as parseYaml, YAMLParseError } from 'yaml';
-import type * as z from 'zod';
+import type * as z from '../schemas/zod.js';
 import { formatParamPath } from '../middleware/validate-body.js';
 import { resolvePlaceholders, UnsetPlaceholderError } from './config-placeholders.js';
 import { GatewayConfigError, gatewayConfigSchema, type GatewayConfig } from './gateway-config-schema.js';
@@ -59,7 +59,7 @@ const readDocument = (text: string, format: ConfigFormat, fileName: string): unk
   }
 };
 
-const describeIssues = (error: z.ZodError): string =>
+const describeIssues = (error: z.core.$ZodError): string =>
   error.issues
     .slice(0, 10)
     .map((issue) => {

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../schemas/zod.js';
 import { isCidr } from '../auth/ip-allow-list.js';
 import { channelTypes, endpointKinds } from '../store/channels.js';
 
@@ -25,7 +25,7 @@ const MAX_PRIORITY = 1_000_000;
 /** Account, key and channel ids: safe in a URL path segment and a log line. */
 export const resourceId = z
   .string()
-  .regex(/^[A-Za-z0-9._-]{1,100}$/, 'expected 1 to 100 letters, digits, ".", "_" or "-"');
+  .check(z.regex(/^[A-Za-z0-9._-]{1,100}$/, 'expected 1 to 100 letters, digits, ".", "_" or "-"'));
 
 /**
  * A public model id. `/` and `:` appear in real ids (`meta/llama-3`, `anthropic.claude-v2:1`), `@` in
@@ -34,94 +34,102 @@ export const resourceId = z
  */
 export const modelId = z
   .string()
-  .regex(/^[A-Za-z0-9._:/@-]{1,200}$/, 'expected 1 to 200 letters, digits, ".", "_", ":", "/", "@" or "-"');
+  .check(z.regex(/^[A-Za-z0-9._:/@-]{1,200}$/, 'expected 1 to 200 letters, digits, ".", "_", ":", "/", "@" or "-"'));
 
-export const displayName = z.string().min(1).max(200);
+export const displayName = z.string().check(z.minLength(1), z.maxLength(200));
 
-export const modelList = z.array(modelId).max(MAX_LIST_ENTRIES);
+export const modelList = z.array(modelId).check(z.maxLength(MAX_LIST_ENTRIES));
 
 export const rateLimit = z.strictObject({
-  rpm: z.int().positive().max(MAX_PER_MINUTE).optional(),
-  tpm: z.int().positive().max(MAX_PER_MINUTE).optional(),
+  rpm: z.optional(z.int().check(z.positive(), z.lte(MAX_PER_MINUTE))),
+  tpm: z.optional(z.int().check(z.positive(), z.lte(MAX_PER_MINUTE))),
 });
 
 /** USD; `limit: null` removes the quota. */
-export const quota = z.strictObject({ limit: z.number().min(0).max(MAX_USD).nullable() });
+export const quota = z.strictObject({ limit: z.nullable(z.number().check(z.gte(0), z.lte(MAX_USD))) });
 
 export const keyRole = z.enum(['user', 'admin']);
 
 export const accountStatus = z.enum(['active', 'disabled']);
 
 /** ISO-8601 with a time zone, stored in UTC (`…Z`) so that stored values compare as strings. */
-export const dateTime = z.iso.datetime({ offset: true }).transform((value) => new Date(value).toISOString());
+export const dateTime = z.pipe(
+  z.iso.datetime({ offset: true }),
+  z.transform((value) => new Date(value).toISOString()),
+);
 
 export const accountFields = {
   name: displayName,
   /** `null` or absent: every configured model. */
-  models: modelList.nullable().optional(),
-  quota: quota.optional(),
-  rateLimit: rateLimit.nullable().optional(),
+  models: z.optional(z.nullable(modelList)),
+  quota: z.optional(quota),
+  rateLimit: z.optional(z.nullable(rateLimit)),
 };
 
 export const keyFields = {
-  name: displayName.nullable().optional(),
-  role: keyRole.optional(),
-  expiresAt: dateTime.nullable().optional(),
+  name: z.optional(z.nullable(displayName)),
+  role: z.optional(keyRole),
+  expiresAt: z.optional(z.nullable(dateTime)),
   /** Narrows the account's models; `null` or absent keeps the account's list. */
-  models: modelList.nullable().optional(),
-  rateLimit: rateLimit.nullable().optional(),
+  models: z.optional(z.nullable(modelList)),
+  rateLimit: z.optional(z.nullable(rateLimit)),
   /** CIDRs (IPv4 or IPv6, or single addresses) the key may be used from; `null` or absent: anywhere. */
-  allowedIps: z
-    .array(z.string().max(100).refine(isCidr, 'expected a CIDR such as 203.0.113.0/24 or 2001:db8::/32'))
-    .min(1)
-    .max(100)
-    .nullable()
-    .optional(),
+  allowedIps: z.optional(
+    z.nullable(
+      z
+        .array(
+          z
+            .string()
+            .check(z.maxLength(100), z.refine(isCidr, 'expected a CIDR such as 203.0.113.0/24 or 2001:db8::/32')),
+        )
+        .check(z.minLength(1), z.maxLength(100)),
+    ),
+  ),
 };
 
 export const pricing = z.strictObject({
-  inputPerMTok: z.number().min(0).max(MAX_USD),
-  outputPerMTok: z.number().min(0).max(MAX_USD),
-  cachedInputPerMTok: z.number().min(0).max(MAX_USD).optional(),
+  inputPerMTok: z.number().check(z.gte(0), z.lte(MAX_USD)),
+  outputPerMTok: z.number().check(z.gte(0), z.lte(MAX_USD)),
+  cachedInputPerMTok: z.optional(z.number().check(z.gte(0), z.lte(MAX_USD))),
   /** Prompt tokens written to the upstream's cache; 1.25 × the input price when absent. */
-  cacheWritePerMTok: z.number().min(0).max(MAX_USD).optional(),
+  cacheWritePerMTok: z.optional(z.number().check(z.gte(0), z.lte(MAX_USD))),
 });
 
 export const modelFields = {
-  pricing: pricing.nullable().optional(),
-  aliases: z.array(modelId).max(MAX_LIST_ENTRIES).optional(),
-  ownedBy: displayName.nullable().optional(),
+  pricing: z.optional(z.nullable(pricing)),
+  aliases: z.optional(z.array(modelId).check(z.maxLength(MAX_LIST_ENTRIES))),
+  ownedBy: z.optional(z.nullable(displayName)),
   /** Whether the model reasons before answering; decided from its id when absent. */
-  reasoning: z.boolean().nullable().optional(),
+  reasoning: z.optional(z.nullable(z.boolean())),
 };
 
 export const channelFields = {
   type: z.enum(channelTypes),
-  baseUrl: z
-    .url({ protocol: /^https?$/, error: 'expected an http or https URL' })
-    .max(2000)
-    .optional(),
+  baseUrl: z.optional(z.url({ protocol: /^https?$/, error: 'expected an http or https URL' }).check(z.maxLength(2000))),
   /** Write-only. Absent on a replace: the stored key is kept; `null`: the stored key is removed. */
-  apiKey: z.string().min(1).max(10_000).nullable().optional(),
+  apiKey: z.optional(z.nullable(z.string().check(z.minLength(1), z.maxLength(10_000)))),
   models: modelList,
   /** Public id → the upstream's model name. */
-  modelMap: z.record(modelId, z.string().min(1).max(500)).optional(),
+  modelMap: z.optional(z.record(modelId, z.string().check(z.minLength(1), z.maxLength(500)))),
   /** Absent or `null`: every endpoint the channel type supports. */
-  endpoints: z.array(z.enum(endpointKinds)).min(1).max(endpointKinds.length).nullable().optional(),
+  endpoints: z.optional(
+    z.nullable(z.array(z.enum(endpointKinds)).check(z.minLength(1), z.maxLength(endpointKinds.length))),
+  ),
   /** Higher first. */
-  priority: z.int().min(-MAX_PRIORITY).max(MAX_PRIORITY).default(0),
+  priority: z._default(z.int().check(z.gte(-MAX_PRIORITY), z.lte(MAX_PRIORITY)), 0),
   /** Share of traffic among channels of the same priority. */
-  weight: z.int().min(1).max(MAX_PRIORITY).default(1),
-  enabled: z.boolean().default(true),
+  weight: z._default(z.int().check(z.gte(1), z.lte(MAX_PRIORITY)), 1),
+  enabled: z._default(z.boolean(), true),
   /** Upstream timeouts in milliseconds: connection, first byte, silence between stream chunks. */
-  timeouts: z
-    .strictObject({
-      connectMs: z.int().min(100).max(60_000).optional(),
-      firstByteMs: z.int().min(100).max(900_000).optional(),
-      idleMs: z.int().min(100).max(900_000).optional(),
-    })
-    .nullable()
-    .optional(),
+  timeouts: z.optional(
+    z.nullable(
+      z.strictObject({
+        connectMs: z.optional(z.int().check(z.gte(100), z.lte(60_000))),
+        firstByteMs: z.optional(z.int().check(z.gte(100), z.lte(900_000))),
+        idleMs: z.optional(z.int().check(z.gte(100), z.lte(900_000))),
+      }),
+    ),
+  ),
 };
 
 /**
@@ -131,7 +139,7 @@ export const channelFields = {
  */
 export const channelTypeRules = (
   channel: { type: string; baseUrl?: string | undefined; apiKey?: string | null | undefined },
-  context: z.RefinementCtx,
+  context: z.core.$RefinementCtx,
 ): void => {
   if (channel.type === 'openai' && channel.baseUrl === undefined) {
     context.addIssue({
@@ -153,11 +161,11 @@ export const channelTypeRules = (
   }
 };
 
-export const channelBody = z.strictObject(channelFields).superRefine(channelTypeRules);
+export const channelBody = z.strictObject(channelFields).check(z.superRefine(channelTypeRules));
 
-export type AccountInput = z.output<z.ZodObject<typeof accountFields>> & {
+export type AccountInput = z.output<z.ZodMiniObject<typeof accountFields>> & {
   readonly status?: z.output<typeof accountStatus>;
 };
-export type KeyInput = z.output<z.ZodObject<typeof keyFields>>;
+export type KeyInput = z.output<z.ZodMiniObject<typeof keyFields>>;
 export type ChannelInput = z.output<typeof channelBody>;
-export type ModelInput = z.output<z.ZodObject<typeof modelFields>>;
+export type ModelInput = z.output<z.ZodMiniObject<typeof modelFields>>;

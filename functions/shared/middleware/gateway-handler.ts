@@ -1,7 +1,7 @@
 import middy from '@middy/core';
 import { Readable, type Writable } from 'node:stream';
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
-import type { z } from 'zod';
+import type * as z from '../schemas/zod.js';
 import type { Principal } from '../auth/principal.js';
 import { internalError } from '../errors.js';
 import { bufferedResponseLimit } from '../http/buffered-response-limit.js';
@@ -24,7 +24,7 @@ import { executionModeStreamedResponse } from './streamed-execution.js';
 import { timingHeaders } from './timing-headers.js';
 import { validateBody } from './validate-body.js';
 
-export interface EndpointOptions<Schema extends z.ZodType | undefined> {
+export interface EndpointOptions<Schema extends z.ZodMiniType | undefined> {
   /** The role a key needs, or `false` for an open endpoint. */
   readonly auth: KeyRole | false;
   /** Also accept a console session in `Authorization: Bearer` (see `AuthenticateOptions`). */
@@ -62,7 +62,7 @@ export interface GatewayRequest<Body> {
   defer(work: Promise<unknown>): void;
 }
 
-type Body<Schema> = Schema extends z.ZodType ? z.output<Schema> : unknown;
+type Body<Schema> = Schema extends z.ZodMiniType ? z.output<Schema> : unknown;
 
 declare const awslambda: { streamifyResponse: <T>(handler: T) => T };
 
@@ -124,7 +124,7 @@ export const requestSignal = (deadline: AbortSignal, client: AbortSignal | undef
  * Wraps an endpoint's handler in the shared middleware stack: request id, header normalisation,
  * error envelope, JSON body, authentication, validation. The handler sees only a clean request.
  */
-export const gatewayHandler = <Schema extends z.ZodType | undefined = undefined>(
+export const gatewayHandler = <Schema extends z.ZodMiniType | undefined = undefined>(
   options: EndpointOptions<Schema>,
   handle: (request: GatewayRequest<Body<Schema>>) => Promise<GatewayResponse>,
 ) => {

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from '../schemas/zod.js';
 import { invalidValue, missingRequired, type GatewayError } from '../errors.js';
 import type { GatewayMiddyRequest } from './gateway-context.js';
 
@@ -40,7 +40,7 @@ const deepestIssue = (issue: Issue): Issue => {
 };
 
 /** The first issue of a failed parse, as the 400 the client gets. */
-export const validationError = (error: z.ZodError, input: unknown): GatewayError => {
+export const validationError = (error: z.core.$ZodError, input: unknown): GatewayError => {
   const issue = deepestIssue(error.issues[0]!);
   if (issue.code === 'unrecognized_keys') {
     const param = formatParamPath([...issue.path, issue.keys[0]!]);
@@ -55,7 +55,7 @@ export const validationError = (error: z.ZodError, input: unknown): GatewayError
 };
 
 /** Validates the parsed body against a zod schema and replaces it with the parsed (defaulted) value. */
-export const validateBody = (schema: z.ZodType) => {
+export const validateBody = (schema: z.ZodMiniType) => {
   const validateBodyBefore = (request: GatewayMiddyRequest): void => {
     const state = request.context.gateway;
     const result = schema.safeParse(state.body ?? {});

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from './zod.js';
 
 /** POST /v1/images/generations, with the bounds OpenAI documents (the strictest model's where they differ). */
 
@@ -14,18 +14,20 @@ export const imageSizes = [
 ] as const;
 
 export const imagesRequestSchema = z.looseObject({
-  model: z.string().min(1),
-  prompt: z.string().min(1, 'the prompt must not be empty').max(32_000, 'at most 32000 characters'),
-  n: z.number().int().min(1).max(10).nullish(),
-  size: z.enum(imageSizes).nullish(),
-  quality: z.enum(['standard', 'hd', 'low', 'medium', 'high', 'auto']).nullish(),
-  style: z.enum(['vivid', 'natural']).nullish(),
-  response_format: z.enum(['url', 'b64_json']).nullish(),
-  background: z.enum(['transparent', 'opaque', 'auto']).nullish(),
-  output_format: z.enum(['png', 'jpeg', 'webp']).nullish(),
-  output_compression: z.number().int().min(0).max(100).nullish(),
-  moderation: z.enum(['low', 'auto']).nullish(),
-  user: z.string().optional(),
+  model: z.string().check(z.minLength(1)),
+  prompt: z
+    .string()
+    .check(z.minLength(1, 'the prompt must not be empty'), z.maxLength(32_000, 'at most 32000 characters')),
+  n: z.nullish(z.number().check(z.int(), z.gte(1), z.lte(10))),
+  size: z.nullish(z.enum(imageSizes)),
+  quality: z.nullish(z.enum(['standard', 'hd', 'low', 'medium', 'high', 'auto'])),
+  style: z.nullish(z.enum(['vivid', 'natural'])),
+  response_format: z.nullish(z.enum(['url', 'b64_json'])),
+  background: z.nullish(z.enum(['transparent', 'opaque', 'auto'])),
+  output_format: z.nullish(z.enum(['png', 'jpeg', 'webp'])),
+  output_compression: z.nullish(z.number().check(z.int(), z.gte(0), z.lte(100))),
+  moderation: z.nullish(z.enum(['low', 'auto'])),
+  user: z.optional(z.string()),
 });
 
 export type ImagesRequest = z.output<typeof imagesRequestSchema>;

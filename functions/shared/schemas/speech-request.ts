@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from './zod.js';
 
 /** POST /v1/audio/speech, bounded exactly as the spec's Limits table says. */
 
@@ -10,15 +10,17 @@ export const SPEECH_INPUT_LIMIT = 4096;
 
 /** Unknown fields (e.g. `instructions`) pass through to the upstream; no defaults are written in. */
 export const speechRequestSchema = z.looseObject({
-  model: z.string().min(1),
+  model: z.string().check(z.minLength(1)),
   input: z
     .string()
-    .min(1, 'the input text must not be empty')
-    .max(SPEECH_INPUT_LIMIT, `at most ${SPEECH_INPUT_LIMIT} characters`),
+    .check(
+      z.minLength(1, 'the input text must not be empty'),
+      z.maxLength(SPEECH_INPUT_LIMIT, `at most ${SPEECH_INPUT_LIMIT} characters`),
+    ),
   // A string first, so that a missing voice reads as missing rather than as an unknown one.
-  voice: z.string().pipe(z.enum(speechVoices)),
-  response_format: z.enum(speechFormats).optional(),
-  speed: z.number().min(0.25).max(4).optional(),
+  voice: z.pipe(z.string(), z.enum(speechVoices)),
+  response_format: z.optional(z.enum(speechFormats)),
+  speed: z.optional(z.number().check(z.gte(0.25), z.lte(4))),
 });
 
 export type SpeechRequest = z.output<typeof speechRequestSchema>;

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../../schemas/zod.js';
 
 /**
  * POST /v1/messages (and /v1/messages/count_tokens), as Anthropic's Messages API bounds it. Unknown
@@ -6,34 +6,38 @@ import * as z from 'zod';
  * where the gateway reads them.
  */
 
-const cacheControl = z.looseObject({ type: z.string() }).nullish();
+const cacheControl = z.nullish(z.looseObject({ type: z.string() }));
 
 const textBlock = z.looseObject({ type: z.literal('text'), text: z.string(), cache_control: cacheControl });
 const imageSource = z.discriminatedUnion('type', [
-  z.looseObject({ type: z.literal('base64'), media_type: z.string().min(1), data: z.string().min(1) }),
-  z.looseObject({ type: z.literal('url'), url: z.string().min(1) }),
+  z.looseObject({
+    type: z.literal('base64'),
+    media_type: z.string().check(z.minLength(1)),
+    data: z.string().check(z.minLength(1)),
+  }),
+  z.looseObject({ type: z.literal('url'), url: z.string().check(z.minLength(1)) }),
 ]);
 const imageBlock = z.looseObject({ type: z.literal('image'), source: imageSource, cache_control: cacheControl });
 const documentBlock = z.looseObject({ type: z.literal('document'), source: z.looseObject({ type: z.string() }) });
 const toolUseBlock = z.looseObject({
   type: z.literal('tool_use'),
-  id: z.string().min(1),
-  name: z.string().min(1),
+  id: z.string().check(z.minLength(1)),
+  name: z.string().check(z.minLength(1)),
   input: z.unknown(),
 });
 const toolResultBlock = z.looseObject({
   type: z.literal('tool_result'),
-  tool_use_id: z.string().min(1),
-  content: z
-    .union([z.string(), z.array(z.discriminatedUnion('type', [textBlock, imageBlock, documentBlock]))])
-    .optional(),
-  is_error: z.boolean().optional(),
+  tool_use_id: z.string().check(z.minLength(1)),
+  content: z.optional(
+    z.union([z.string(), z.array(z.discriminatedUnion('type', [textBlock, imageBlock, documentBlock]))]),
+  ),
+  is_error: z.optional(z.boolean()),
   cache_control: cacheControl,
 });
 const thinkingBlock = z.looseObject({
   type: z.literal('thinking'),
   thinking: z.string(),
-  signature: z.string().optional(),
+  signature: z.optional(z.string()),
 });
 const redactedThinkingBlock = z.looseObject({ type: z.literal('redacted_thinking'), data: z.string() });
 
@@ -60,50 +64,50 @@ const messageSchema = z.discriminatedUnion('role', [
 ]);
 
 const toolSchema = z.looseObject({
-  name: z.string().min(1).max(128),
-  description: z.string().optional(),
+  name: z.string().check(z.minLength(1), z.maxLength(128)),
+  description: z.optional(z.string()),
   // Custom tools carry a JSON schema; Anthropic's server tools (`type: web_search_…`) carry none.
-  input_schema: z.record(z.string(), z.unknown()).optional(),
-  type: z.string().optional(),
+  input_schema: z.optional(z.record(z.string(), z.unknown())),
+  type: z.optional(z.string()),
 });
 
 const toolChoiceSchema = z.discriminatedUnion('type', [
-  z.looseObject({ type: z.literal('auto'), disable_parallel_tool_use: z.boolean().optional() }),
-  z.looseObject({ type: z.literal('any'), disable_parallel_tool_use: z.boolean().optional() }),
+  z.looseObject({ type: z.literal('auto'), disable_parallel_tool_use: z.optional(z.boolean()) }),
+  z.looseObject({ type: z.literal('any'), disable_parallel_tool_use: z.optional(z.boolean()) }),
   z.looseObject({
     type: z.literal('tool'),
-    name: z.string().min(1),
-    disable_parallel_tool_use: z.boolean().optional(),
+    name: z.string().check(z.minLength(1)),
+    disable_parallel_tool_use: z.optional(z.boolean()),
   }),
   z.looseObject({ type: z.literal('none') }),
 ]);
 
 const thinkingSchema = z.discriminatedUnion('type', [
-  z.looseObject({ type: z.literal('enabled'), budget_tokens: z.number().int().min(1) }),
+  z.looseObject({ type: z.literal('enabled'), budget_tokens: z.number().check(z.int(), z.gte(1)) }),
   z.looseObject({ type: z.literal('disabled') }),
   z.looseObject({ type: z.literal('adaptive') }),
 ]);
 
 const countTokensFields = {
-  model: z.string().min(1),
-  messages: z.array(messageSchema).min(1),
-  system: z.union([z.string(), z.array(textBlock)]).optional(),
-  tools: z.array(toolSchema).optional(),
-  tool_choice: toolChoiceSchema.optional(),
-  thinking: thinkingSchema.optional(),
+  model: z.string().check(z.minLength(1)),
+  messages: z.array(messageSchema).check(z.minLength(1)),
+  system: z.optional(z.union([z.string(), z.array(textBlock)])),
+  tools: z.optional(z.array(toolSchema)),
+  tool_choice: z.optional(toolChoiceSchema),
+  thinking: z.optional(thinkingSchema),
 };
 
 export const anthropicCountTokensRequestSchema = z.looseObject(countTokensFields);
 
 export const anthropicMessagesRequestSchema = z.looseObject({
   ...countTokensFields,
-  max_tokens: z.number().int().min(1),
-  stop_sequences: z.array(z.string()).optional(),
-  temperature: z.number().min(0).max(1).optional(),
-  top_p: z.number().min(0).max(1).optional(),
-  top_k: z.number().int().min(0).optional(),
-  stream: z.boolean().optional(),
-  metadata: z.looseObject({ user_id: z.string().nullish() }).optional(),
+  max_tokens: z.number().check(z.int(), z.gte(1)),
+  stop_sequences: z.optional(z.array(z.string())),
+  temperature: z.optional(z.number().check(z.gte(0), z.lte(1))),
+  top_p: z.optional(z.number().check(z.gte(0), z.lte(1))),
+  top_k: z.optional(z.number().check(z.int(), z.gte(0))),
+  stream: z.optional(z.boolean()),
+  metadata: z.optional(z.looseObject({ user_id: z.nullish(z.string()) })),
 });
 
 export type AnthropicMessagesRequest = z.output<typeof anthropicMessagesRequestSchema>;

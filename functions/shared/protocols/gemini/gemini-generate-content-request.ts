@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../../schemas/zod.js';
 
 /**
  * POST /v1beta/models/{model}:generateContent (and :streamGenerateContent), as Google's API bounds
@@ -6,69 +6,72 @@ import * as z from 'zod';
  */
 
 const partSchema = z.looseObject({
-  text: z.string().optional(),
-  thought: z.boolean().optional(),
-  thoughtSignature: z.string().optional(),
-  inlineData: z.looseObject({ mimeType: z.string().min(1), data: z.string() }).optional(),
-  fileData: z.looseObject({ mimeType: z.string().optional(), fileUri: z.string().min(1) }).optional(),
-  functionCall: z
-    .looseObject({
-      id: z.string().optional(),
-      name: z.string().min(1),
-      args: z.record(z.string(), z.unknown()).optional(),
-    })
-    .optional(),
-  functionResponse: z
-    .looseObject({ id: z.string().optional(), name: z.string().min(1), response: z.unknown() })
-    .optional(),
+  text: z.optional(z.string()),
+  thought: z.optional(z.boolean()),
+  thoughtSignature: z.optional(z.string()),
+  inlineData: z.optional(z.looseObject({ mimeType: z.string().check(z.minLength(1)), data: z.string() })),
+  fileData: z.optional(z.looseObject({ mimeType: z.optional(z.string()), fileUri: z.string().check(z.minLength(1)) })),
+  functionCall: z.optional(
+    z.looseObject({
+      id: z.optional(z.string()),
+      name: z.string().check(z.minLength(1)),
+      args: z.optional(z.record(z.string(), z.unknown())),
+    }),
+  ),
+  functionResponse: z.optional(
+    z.looseObject({ id: z.optional(z.string()), name: z.string().check(z.minLength(1)), response: z.unknown() }),
+  ),
 });
 
 export const geminiContentSchema = z.looseObject({
-  role: z.enum(['user', 'model', 'function']).optional(),
+  role: z.optional(z.enum(['user', 'model', 'function'])),
   parts: z.array(partSchema),
 });
 
 const functionDeclarationSchema = z.looseObject({
-  name: z.string().min(1).max(64),
-  description: z.string().optional(),
-  parameters: z.record(z.string(), z.unknown()).optional(),
-  parametersJsonSchema: z.unknown().optional(),
+  name: z.string().check(z.minLength(1), z.maxLength(64)),
+  description: z.optional(z.string()),
+  parameters: z.optional(z.record(z.string(), z.unknown())),
+  parametersJsonSchema: z.optional(z.unknown()),
 });
 
 export const geminiGenerateContentRequestSchema = z.looseObject({
-  contents: z.array(geminiContentSchema).min(1),
-  systemInstruction: z.union([geminiContentSchema, z.string()]).optional(),
-  tools: z.array(z.looseObject({ functionDeclarations: z.array(functionDeclarationSchema).optional() })).optional(),
-  toolConfig: z
-    .looseObject({
-      functionCallingConfig: z
-        .looseObject({
-          mode: z.enum(['AUTO', 'ANY', 'NONE', 'VALIDATED', 'MODE_UNSPECIFIED']).optional(),
-          allowedFunctionNames: z.array(z.string()).optional(),
-        })
-        .optional(),
-    })
-    .optional(),
-  generationConfig: z
-    .looseObject({
-      temperature: z.number().min(0).max(2).optional(),
-      topP: z.number().min(0).max(1).optional(),
-      topK: z.number().optional(),
-      maxOutputTokens: z.number().int().min(1).optional(),
-      stopSequences: z.array(z.string()).optional(),
-      candidateCount: z.number().int().min(1).max(8).optional(),
-      presencePenalty: z.number().optional(),
-      frequencyPenalty: z.number().optional(),
-      seed: z.number().int().optional(),
-      responseMimeType: z.string().optional(),
-      responseSchema: z.record(z.string(), z.unknown()).optional(),
-      responseJsonSchema: z.record(z.string(), z.unknown()).optional(),
-      thinkingConfig: z
-        .looseObject({ thinkingBudget: z.number().int().optional(), includeThoughts: z.boolean().optional() })
-        .optional(),
-    })
-    .optional(),
-  safetySettings: z.array(z.looseObject({})).optional(),
+  contents: z.array(geminiContentSchema).check(z.minLength(1)),
+  systemInstruction: z.optional(z.union([geminiContentSchema, z.string()])),
+  tools: z.optional(z.array(z.looseObject({ functionDeclarations: z.optional(z.array(functionDeclarationSchema)) }))),
+  toolConfig: z.optional(
+    z.looseObject({
+      functionCallingConfig: z.optional(
+        z.looseObject({
+          mode: z.optional(z.enum(['AUTO', 'ANY', 'NONE', 'VALIDATED', 'MODE_UNSPECIFIED'])),
+          allowedFunctionNames: z.optional(z.array(z.string())),
+        }),
+      ),
+    }),
+  ),
+  generationConfig: z.optional(
+    z.looseObject({
+      temperature: z.optional(z.number().check(z.gte(0), z.lte(2))),
+      topP: z.optional(z.number().check(z.gte(0), z.lte(1))),
+      topK: z.optional(z.number()),
+      maxOutputTokens: z.optional(z.number().check(z.int(), z.gte(1))),
+      stopSequences: z.optional(z.array(z.string())),
+      candidateCount: z.optional(z.number().check(z.int(), z.gte(1), z.lte(8))),
+      presencePenalty: z.optional(z.number()),
+      frequencyPenalty: z.optional(z.number()),
+      seed: z.optional(z.number().check(z.int())),
+      responseMimeType: z.optional(z.string()),
+      responseSchema: z.optional(z.record(z.string(), z.unknown())),
+      responseJsonSchema: z.optional(z.record(z.string(), z.unknown())),
+      thinkingConfig: z.optional(
+        z.looseObject({
+          thinkingBudget: z.optional(z.number().check(z.int())),
+          includeThoughts: z.optional(z.boolean()),
+        }),
+      ),
+    }),
+  ),
+  safetySettings: z.optional(z.array(z.looseObject({}))),
 });
 
 export type GeminiGenerateContentRequest = z.output<typeof geminiGenerateContentRequestSchema>;

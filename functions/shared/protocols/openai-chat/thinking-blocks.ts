@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../../schemas/zod.js';
 
 /**
  * Signed reasoning as the chat form carries it, beside `reasoning_content` (the plain text that
@@ -7,7 +7,7 @@ import * as z from 'zod';
  * Channels that verify signatures write these back exactly; the others read only the text.
  */
 export const thinkingBlockSchema = z.discriminatedUnion('type', [
-  z.looseObject({ type: z.literal('thinking'), thinking: z.string(), signature: z.string().optional() }),
+  z.looseObject({ type: z.literal('thinking'), thinking: z.string(), signature: z.optional(z.string()) }),
   z.looseObject({ type: z.literal('redacted_thinking'), data: z.string() }),
 ]);
 

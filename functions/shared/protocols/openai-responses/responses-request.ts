@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../../schemas/zod.js';
 
 /**
  * POST /v1/responses. Bounds the fields the gateway reads (and, for chat-only channels, translates);
@@ -7,45 +7,45 @@ import * as z from 'zod';
  */
 
 const inputItemSchema = z.looseObject({
-  type: z.string().optional(),
-  role: z.enum(['user', 'assistant', 'system', 'developer']).optional(),
+  type: z.optional(z.string()),
+  role: z.optional(z.enum(['user', 'assistant', 'system', 'developer'])),
 });
 
 const functionToolSchema = z.looseObject({
   type: z.literal('function'),
-  name: z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/, 'letters, digits, _ . - and at most 64 characters'),
-  description: z.string().nullish(),
-  parameters: z.record(z.string(), z.unknown()).nullish(),
-  strict: z.boolean().nullish(),
+  name: z.string().check(z.regex(/^[A-Za-z0-9_.-]{1,64}$/, 'letters, digits, _ . - and at most 64 characters')),
+  description: z.nullish(z.string()),
+  parameters: z.nullish(z.record(z.string(), z.unknown())),
+  strict: z.nullish(z.boolean()),
 });
 
 // Hosted tools (web_search, file_search, …) exist only on native upstreams: checked by the translator.
-const toolSchema = z.union([functionToolSchema, z.looseObject({ type: z.string().min(1) })]);
+const toolSchema = z.union([functionToolSchema, z.looseObject({ type: z.string().check(z.minLength(1)) })]);
 
 export const responsesRequestSchema = z.looseObject({
-  model: z.string().min(1),
-  input: z.union([z.string(), z.array(inputItemSchema)]).optional(),
-  instructions: z.string().nullish(),
-  tools: z.array(toolSchema).optional(),
-  tool_choice: z
-    .union([
+  model: z.string().check(z.minLength(1)),
+  input: z.optional(z.union([z.string(), z.array(inputItemSchema)])),
+  instructions: z.nullish(z.string()),
+  tools: z.optional(z.array(toolSchema)),
+  tool_choice: z.optional(
+    z.union([
       z.enum(['none', 'auto', 'required']),
-      z.looseObject({ type: z.string().min(1), name: z.string().optional() }),
-    ])
-    .optional(),
-  max_output_tokens: z.number().int().min(1).nullish(),
-  temperature: z.number().min(0).max(2).nullish(),
-  top_p: z.number().min(0).max(1).nullish(),
-  stream: z.boolean().nullish(),
-  previous_response_id: z.string().nullish(),
-  parallel_tool_calls: z.boolean().nullish(),
-  reasoning: z
-    .looseObject({ effort: z.enum(['none', 'minimal', 'low', 'medium', 'high', 'xhigh']).nullish() })
-    .nullish(),
-  text: z.looseObject({ format: z.looseObject({ type: z.string() }).optional() }).nullish(),
-  user: z.string().optional(),
-  metadata: z.record(z.string(), z.string()).nullish(),
-  store: z.boolean().nullish(),
+      z.looseObject({ type: z.string().check(z.minLength(1)), name: z.optional(z.string()) }),
+    ]),
+  ),
+  max_output_tokens: z.nullish(z.number().check(z.int(), z.gte(1))),
+  temperature: z.nullish(z.number().check(z.gte(0), z.lte(2))),
+  top_p: z.nullish(z.number().check(z.gte(0), z.lte(1))),
+  stream: z.nullish(z.boolean()),
+  previous_response_id: z.nullish(z.string()),
+  parallel_tool_calls: z.nullish(z.boolean()),
+  reasoning: z.nullish(
+    z.looseObject({ effort: z.nullish(z.enum(['none', 'minimal', 'low', 'medium', 'high', 'xhigh'])) }),
+  ),
+  text: z.nullish(z.looseObject({ format: z.optional(z.looseObject({ type: z.string() })) })),
+  user: z.optional(z.string()),
+  metadata: z.nullish(z.record(z.string(), z.string())),
+  store: z.nullish(z.boolean()),
 });
 
 export type ResponsesRequest = z.output<typeof responsesRequestSchema>;

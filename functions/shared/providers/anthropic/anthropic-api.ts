@@ -1,22 +1,22 @@
-import * as z from 'zod';
+import * as z from '../../schemas/zod.js';
 
 /** The parts of Anthropic's wire format we read; lenient, since the gateway only reads a few fields. */
 
 export const anthropicErrorSchema = z.looseObject({
-  type: z.string().nullish(),
-  error: z.looseObject({ type: z.string().nullish(), message: z.string().nullish() }).nullish(),
+  type: z.nullish(z.string()),
+  error: z.nullish(z.looseObject({ type: z.nullish(z.string()), message: z.nullish(z.string()) })),
 });
 
 export const anthropicUsageSchema = z.looseObject({
-  input_tokens: z.number().nullish(),
-  output_tokens: z.number().nullish(),
-  cache_creation_input_tokens: z.number().nullish(),
-  cache_read_input_tokens: z.number().nullish(),
+  input_tokens: z.nullish(z.number()),
+  output_tokens: z.nullish(z.number()),
+  cache_creation_input_tokens: z.nullish(z.number()),
+  cache_read_input_tokens: z.nullish(z.number()),
 });
 
 const responseBlockSchema = z.discriminatedUnion('type', [
   z.looseObject({ type: z.literal('text'), text: z.string() }),
-  z.looseObject({ type: z.literal('thinking'), thinking: z.string(), signature: z.string().nullish() }),
+  z.looseObject({ type: z.literal('thinking'), thinking: z.string(), signature: z.nullish(z.string()) }),
   z.looseObject({ type: z.literal('redacted_thinking'), data: z.string() }),
   z.looseObject({ type: z.literal('tool_use'), id: z.string(), name: z.string(), input: z.unknown() }),
 ]);
@@ -27,11 +27,11 @@ const anyBlockSchema = z.union([responseBlockSchema, z.looseObject({ type: z.str
 export const anthropicMessageSchema = z.looseObject({
   id: z.string(),
   type: z.literal('message'),
-  model: z.string().nullish(),
+  model: z.nullish(z.string()),
   content: z.array(anyBlockSchema),
-  stop_reason: z.string().nullish(),
-  stop_sequence: z.string().nullish(),
-  usage: anthropicUsageSchema.nullish(),
+  stop_reason: z.nullish(z.string()),
+  stop_sequence: z.nullish(z.string()),
+  usage: z.nullish(anthropicUsageSchema),
 });
 
 export const anthropicStreamEventSchema = z.discriminatedUnion('type', [
@@ -51,14 +51,14 @@ export const anthropicStreamEventSchema = z.discriminatedUnion('type', [
   z.looseObject({ type: z.literal('content_block_stop'), index: z.number() }),
   z.looseObject({
     type: z.literal('message_delta'),
-    delta: z.looseObject({ stop_reason: z.string().nullish(), stop_sequence: z.string().nullish() }),
-    usage: anthropicUsageSchema.nullish(),
+    delta: z.looseObject({ stop_reason: z.nullish(z.string()), stop_sequence: z.nullish(z.string()) }),
+    usage: z.nullish(anthropicUsageSchema),
   }),
   z.looseObject({ type: z.literal('message_stop') }),
   z.looseObject({ type: z.literal('ping') }),
   z.looseObject({
     type: z.literal('error'),
-    error: z.looseObject({ type: z.string().nullish(), message: z.string().nullish() }),
+    error: z.looseObject({ type: z.nullish(z.string()), message: z.nullish(z.string()) }),
   }),
 ]);
 

@@ -1,48 +1,48 @@
-import * as z from 'zod';
+import * as z from '../../schemas/zod.js';
 
 /** The parts of Gemini's generateContent wire format we read; lenient, as for every response. */
 
 export const geminiErrorSchema = z.looseObject({
-  error: z
-    .looseObject({ code: z.number().nullish(), message: z.string().nullish(), status: z.string().nullish() })
-    .nullish(),
+  error: z.nullish(
+    z.looseObject({ code: z.nullish(z.number()), message: z.nullish(z.string()), status: z.nullish(z.string()) }),
+  ),
 });
 
 export const geminiPartSchema = z.looseObject({
-  text: z.string().nullish(),
-  thought: z.boolean().nullish(),
-  thoughtSignature: z.string().nullish(),
-  inlineData: z.looseObject({ mimeType: z.string(), data: z.string() }).nullish(),
-  fileData: z.looseObject({ mimeType: z.string().nullish(), fileUri: z.string() }).nullish(),
-  functionCall: z
-    .looseObject({ id: z.string().nullish(), name: z.string(), args: z.record(z.string(), z.unknown()).nullish() })
-    .nullish(),
-  functionResponse: z.looseObject({ id: z.string().nullish(), name: z.string(), response: z.unknown() }).nullish(),
+  text: z.nullish(z.string()),
+  thought: z.nullish(z.boolean()),
+  thoughtSignature: z.nullish(z.string()),
+  inlineData: z.nullish(z.looseObject({ mimeType: z.string(), data: z.string() })),
+  fileData: z.nullish(z.looseObject({ mimeType: z.nullish(z.string()), fileUri: z.string() })),
+  functionCall: z.nullish(
+    z.looseObject({ id: z.nullish(z.string()), name: z.string(), args: z.nullish(z.record(z.string(), z.unknown())) }),
+  ),
+  functionResponse: z.nullish(z.looseObject({ id: z.nullish(z.string()), name: z.string(), response: z.unknown() })),
 });
 
 export const geminiUsageSchema = z.looseObject({
-  promptTokenCount: z.number().nullish(),
-  candidatesTokenCount: z.number().nullish(),
-  totalTokenCount: z.number().nullish(),
-  cachedContentTokenCount: z.number().nullish(),
-  thoughtsTokenCount: z.number().nullish(),
-  toolUsePromptTokenCount: z.number().nullish(),
+  promptTokenCount: z.nullish(z.number()),
+  candidatesTokenCount: z.nullish(z.number()),
+  totalTokenCount: z.nullish(z.number()),
+  cachedContentTokenCount: z.nullish(z.number()),
+  thoughtsTokenCount: z.nullish(z.number()),
+  toolUsePromptTokenCount: z.nullish(z.number()),
 });
 
 export const geminiResponseSchema = z.looseObject({
-  candidates: z
-    .array(
+  candidates: z.nullish(
+    z.array(
       z.looseObject({
-        content: z.looseObject({ role: z.string().nullish(), parts: z.array(geminiPartSchema).nullish() }).nullish(),
-        finishReason: z.string().nullish(),
-        index: z.number().nullish(),
+        content: z.nullish(z.looseObject({ role: z.nullish(z.string()), parts: z.nullish(z.array(geminiPartSchema)) })),
+        finishReason: z.nullish(z.string()),
+        index: z.nullish(z.number()),
       }),
-    )
-    .nullish(),
-  promptFeedback: z.looseObject({ blockReason: z.string().nullish() }).nullish(),
-  usageMetadata: geminiUsageSchema.nullish(),
-  modelVersion: z.string().nullish(),
-  responseId: z.string().nullish(),
+    ),
+  ),
+  promptFeedback: z.nullish(z.looseObject({ blockReason: z.nullish(z.string()) })),
+  usageMetadata: z.nullish(geminiUsageSchema),
+  modelVersion: z.nullish(z.string()),
+  responseId: z.nullish(z.string()),
 });
 
 export type GeminiPart = z.output<typeof geminiPartSchema>;

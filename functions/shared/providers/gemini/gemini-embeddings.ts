@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../../schemas/zod.js';
 import { estimateTokens } from '../../accounting/estimate-tokens.js';
 import { invalidValue } from '../../errors.js';
 import { embeddingsInputs, type EmbeddingsResult } from '../../schemas/embeddings-request.js';
@@ -12,7 +12,7 @@ import { GEMINI_BASE_URL, geminiHeaders, geminiStatusError } from './gemini-http
 /** The parts of a `BatchEmbedContentsResponse` we read: one `values` list per request, in order. */
 const batchEmbedResponseSchema = z.looseObject({
   embeddings: z.array(z.looseObject({ values: z.array(z.number()) })),
-  usageMetadata: z.looseObject({ promptTokenCount: z.number().nullish() }).nullish(),
+  usageMetadata: z.nullish(z.looseObject({ promptTokenCount: z.nullish(z.number()) })),
 });
 
 const batchUrl = (call: EmbeddingsCall) =>

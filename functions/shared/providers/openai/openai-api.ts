@@ -1,15 +1,15 @@
-import * as z from 'zod';
+import * as z from '../../schemas/zod.js';
 
 /** The parts of OpenAI's wire format we read; everything else is carried through untouched. */
 export const openAiErrorSchema = z.looseObject({
-  error: z
-    .looseObject({
-      message: z.string().nullish(),
-      type: z.string().nullish(),
-      param: z.string().nullish(),
-      code: z.union([z.string(), z.number()]).nullish(),
-    })
-    .nullish(),
+  error: z.nullish(
+    z.looseObject({
+      message: z.nullish(z.string()),
+      type: z.nullish(z.string()),
+      param: z.nullish(z.string()),
+      code: z.nullish(z.union([z.string(), z.number()])),
+    }),
+  ),
 });
 
 export const openAiCompletionSchema = z.looseObject({
@@ -18,5 +18,5 @@ export const openAiCompletionSchema = z.looseObject({
 });
 
 export const openAiChunkSchema = z.looseObject({
-  choices: z.array(z.looseObject({})).nullish(),
+  choices: z.nullish(z.array(z.looseObject({}))),
 });
