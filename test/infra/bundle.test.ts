@@ -110,11 +110,11 @@ describe('the size of each function bundle', () => {
       models: 250,
       fallback: 250,
       chat: 311,
-      admin: 294,
+      admin: 278,
       embeddings: 270,
       images: 267,
       audio: 266,
-      console: 285,
+      console: 269,
     };
     const held = Object.fromEntries(allGroups.map((group) => [group, bundleBudgets[group].ceilingBytes / 1024]));
     expect(held).toEqual(stated);
@@ -172,8 +172,8 @@ describe.each(allGroups)('the %s bundle', (group) => {
     expect([...new Set(imported)]).toEqual(['node:module']);
   });
 
-  it('loads the Bedrock Runtime and Secrets Manager clients only when first needed, from chunks beside the entry', () => {
-    const onDemand = /node_modules\/@aws-sdk\/client-(bedrock-runtime|secrets-manager)\//;
+  it('loads the Bedrock Runtime and Secrets Manager clients, and the Cognito token verifier, only when first needed', () => {
+    const onDemand = /node_modules\/(@aws-sdk\/client-(bedrock-runtime|secrets-manager)|aws-jwt-verify)\//;
     expect(inputsOf(group, true).filter((input) => onDemand.test(input))).toEqual([]);
     const chunks = bundleOf(group).files.filter((file) => file !== 'index.mjs');
     for (const chunk of chunks) expect(chunk).toMatch(new RegExp(`^${chunkDirectory}/[\\w-]+\\.mjs$`));
@@ -381,6 +381,17 @@ describe('the bundles on the paths the gateway takes', () => {
       expect(JSON.parse(refused!.body).error.code).toBe('invalid_api_key');
     },
   );
+
+  it('the console bundle loads the Cognito token verifier with the first session, and refuses a bad token', async () => {
+    // A token that is not a JWT fails before any key set is fetched: no network is needed.
+    const [refused] = await invoke('console', [apiEvent('GET', '/console/api/me', { key: 'not-a-jwt' })], {
+      GATEWAY_CONSOLE_USER_POOL_ID: 'us-east-1_bundletest',
+      GATEWAY_CONSOLE_CLIENT_ID: 'bundle-test-client',
+    });
+
+    expect(refused!.statusCode).toBe(401);
+    expect(JSON.parse(refused!.body).error.message).toMatch(/Sign in again/);
+  });
 
   it('the models bundle lists the models of the store', async () => {
     const [listed] = await invoke('models', [apiEvent('GET', '/v1/models', { key: userKey })]);
