@@ -2,10 +2,12 @@
  * `npm run build`: bundles every endpoint group's handler with the same esbuild options the CDK
  * stack deploys, writes `dist/<group>/index.mjs`, and reports each bundle's size against its budget
  * (`bundle-budgets.ts`), its module init time, and its cold start under AWS's runtime interface client
- * against a hello-world function's (DESIGN §6: at most 1.5×). It fails when a bundle is over its
+ * against a hello-world function's (DESIGN §6: at most 1.5×), with a function that only makes the
+ * store client as the reference every group's cold start sits on. It fails when a bundle is over its
  * ceiling, or does not build or start. `-- --analyze` also prints what each bundle is made of, by package.
  */
-import { stat } from 'node:fs/promises';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build, type Metafile } from 'esbuild';
@@ -103,10 +105,29 @@ export const helloWorldColdStart = async (runs = 5): Promise<number | string> =>
     (error: unknown) => `cold start not measured: ${(error as Error).message.split('\n')[0]}`,
   );
 
+/**
+ * The cold start of a function that only makes the store client (`store-client-only.ts`), bundled as
+ * the groups are: what every group's cold start carries before any of its own code. A string says
+ * why it could not be run.
+ */
+export const storeClientColdStart = async (runs = 5): Promise<number | string> => {
+  const directory = await mkdtemp(path.join(os.tmpdir(), 'gateway-store-client-only-'));
+  try {
+    const outfile = path.join(directory, 'index.mjs');
+    await build(esbuildOptions('models', outfile, path.join(projectRoot, 'infra', 'build', 'store-client-only.ts')));
+    return await measureColdStart(outfile, lambdaLikeEnvironment('store-client-only'), runs);
+  } catch (error) {
+    return `store client's cold start not measured: ${(error as Error).message.split('\n')[0]}`;
+  } finally {
+    await rm(directory, { recursive: true, force: true });
+  }
+};
+
 const main = async (): Promise<void> => {
   const analyze = process.argv.includes('--analyze');
   const width = Math.max(...allGroups.map((group) => group.length));
   const helloWorld = await helloWorldColdStart();
+  const storeClient = typeof helloWorld === 'string' ? helloWorld : await storeClientColdStart();
   console.log(
     `${'group'.padEnd(width)}  ${'size'.padStart(9)}  ${'init'.padStart(8)}  ${'cold start'.padStart(16)}  ` +
       `verdict (budget ${kilobytes(bundleSizeLimitBytes)}, init ${initBudgetMs} ms, cold start ${coldStartBudgetRatio}× hello-world)`,
@@ -152,6 +173,14 @@ const main = async (): Promise<void> => {
           `first poll for an invocation, as Lambda reports Init Duration; hello-world ${helloWorld.toFixed(0)} ms ` +
           `('!': over ${coldStartBudgetRatio}×)`,
   );
+  if (typeof helloWorld !== 'string') {
+    console.log(
+      typeof storeClient === 'string'
+        ? storeClient
+        : `the store client alone (DynamoDB and document clients made, no gateway code): ${storeClient.toFixed(0)} ms ` +
+            `${(storeClient / helloWorld).toFixed(2)}×, under every group's cold start`,
+    );
+  }
 };
 
 // Run only as a script (`tsx infra/build/bundle.ts`), not when a test imports the functions above.

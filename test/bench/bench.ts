@@ -342,7 +342,10 @@ out(
         (group) =>
           `${group.group} ${group.kilobytes.toFixed(0)} / ${group.coldStartRatio === undefined ? '—' : `${group.coldStartRatio.toFixed(2)}×`}`,
       )
-      .join(', '),
+      .join(', ') +
+    (bundleFigures.storeClientRatio === undefined
+      ? ''
+      : `; the store client alone (no gateway code), under every group's: ${bundleFigures.storeClientRatio.toFixed(2)}×`),
 );
 if (bundleFigures.coldStartsMissing) out(bundleFigures.coldStartsMissing);
 const handlerMs = handlerPath.micros / 1000;

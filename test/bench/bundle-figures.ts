@@ -1,5 +1,5 @@
 import { lambdaLikeEnvironment } from '../../infra/build/bundle-runner.js';
-import { allGroups, bundleAll, helloWorldColdStart } from '../../infra/build/bundle.js';
+import { allGroups, bundleAll, helloWorldColdStart, storeClientColdStart } from '../../infra/build/bundle.js';
 import { measureColdStart } from '../../infra/build/runtime-client-runner.js';
 import { inTemporaryDirectory } from '../support/temporary-directory.js';
 
@@ -18,6 +18,8 @@ export interface GroupFigures {
 export interface BundleFigures {
   readonly groups: readonly GroupFigures[];
   readonly helloWorldMs: number | undefined;
+  /** A function that only makes the store client, over the hello-world's: the part every group carries. */
+  readonly storeClientRatio: number | undefined;
   /** Why cold starts were not measured, when they were not. */
   readonly coldStartsMissing?: string;
 }
@@ -26,6 +28,9 @@ export const measureBundles = (runs: number): Promise<BundleFigures> =>
   inTemporaryDirectory('gateway-bench-bundles-', async (directory) => {
     const bundles = await bundleAll(allGroups, directory);
     const helloWorld = await helloWorldColdStart(runs);
+    const storeClient = typeof helloWorld === 'string' ? undefined : await storeClientColdStart(runs);
+    const storeClientRatio =
+      typeof helloWorld === 'string' || typeof storeClient !== 'number' ? undefined : storeClient / helloWorld;
     const groups: GroupFigures[] = [];
     for (const bundle of bundles) {
       const coldStartMs =
@@ -40,6 +45,6 @@ export const measureBundles = (runs: number): Promise<BundleFigures> =>
       });
     }
     return typeof helloWorld === 'string'
-      ? { groups, helloWorldMs: undefined, coldStartsMissing: helloWorld }
-      : { groups, helloWorldMs: helloWorld };
+      ? { groups, helloWorldMs: undefined, storeClientRatio, coldStartsMissing: helloWorld }
+      : { groups, helloWorldMs: helloWorld, storeClientRatio };
   });

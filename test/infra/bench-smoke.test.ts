@@ -33,4 +33,5 @@ test('the bench runs end to end with tiny settings and prints every target', asy
     expect(stdout).toMatch(new RegExp(`(PASS|FAIL) +.*${target.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
   expect(stdout).toMatch(/API Gateway emulation \(not paid on Lambda\): about \d/);
   expect(stdout).toMatch(/bundles, KB a cold start loads .*: models \d+ \/ \d\.\d\d×, chat \d+ \//);
+  expect(stdout).toMatch(/the store client alone \(no gateway code\), under every group's: \d\.\d\d×/);
 }, 300_000);
