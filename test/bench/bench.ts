@@ -19,6 +19,13 @@ import { cpuMicros, hasTaskset, peakRssMb, pin, resetPeakRss } from './process-s
 const SEQUENTIAL = Number(process.env.BENCH_REQUESTS ?? 500);
 const LOADED = Number(process.env.BENCH_LOADED_REQUESTS ?? 4000);
 const STREAMS = Number(process.env.BENCH_STREAMS ?? 800);
+/**
+ * Streams from an upstream that sends its 20 chunks `PACE_MS` apart, as a fast model does: the
+ * saturated streams above arrive all at once, so their first byte measures CPU per stream; these
+ * measure what the gateway adds to a first byte, and to forwarding, when chunks come over time.
+ */
+const PACED_STREAMS = Number(process.env.BENCH_PACED_STREAMS ?? 320);
+const PACE_MS = Number(process.env.BENCH_PACE_MS ?? 5);
 /** Fresh processes per bundle (and per hello-world) when timing cold starts. */
 const COLD_STARTS = Math.max(1, Number(process.env.BENCH_COLD_STARTS ?? 5));
 const WARM_UP = Number(process.env.BENCH_WARM_UP ?? 300);
@@ -31,6 +38,10 @@ const upstreamKey = 'sk-bench-upstream';
 // turns, and an idle close racing a request's reuse would fail it (a 502 from the floor). Real
 // upstreams close idle connections too; that is not what the bench measures.
 const upstream = await startFakeUpstream(undefined, { keepAliveTimeoutMs: 10 * 60_000 });
+const pacedUpstream = await startFakeUpstream(undefined, {
+  keepAliveTimeoutMs: 10 * 60_000,
+  standingFault: { kind: 'slow-stream', gapMs: PACE_MS },
+});
 const tsx = ['--import', 'tsx'];
 /** The V8 heap flags `npm start` runs the local runtime with: the gateway is measured as it is started. */
 const startScript = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as any).scripts
@@ -63,8 +74,12 @@ const [floorChild, floorReady] = await forked('./floor-forwarder.ts', {
   FLOOR_UPSTREAM: upstream.baseUrl,
   FLOOR_UPSTREAM_KEY: upstreamKey,
 });
+const [pacedFloorChild, pacedFloorReady] = await forked('./floor-forwarder.ts', {
+  FLOOR_UPSTREAM: pacedUpstream.baseUrl,
+  FLOOR_UPSTREAM_KEY: upstreamKey,
+});
 const stopAll = () => {
-  for (const child of [gatewayChild, floorChild]) if (child.connected) child.send({ kind: 'stop' });
+  for (const child of [gatewayChild, floorChild, pacedFloorChild]) if (child.connected) child.send({ kind: 'stop' });
   if (typeof portkey !== 'string') portkey.process.kill();
 };
 // The forked servers leave when this process's IPC channel closes; Portkey is killed on any exit.
@@ -92,6 +107,13 @@ await admin('PUT', '/admin/v1/channels/bench', {
   models: ['bench-model'],
 });
 await admin('PUT', '/admin/v1/models/bench-model', { pricing: { inputPerMTok: 1, outputPerMTok: 2 } });
+await admin('PUT', '/admin/v1/channels/bench-paced', {
+  type: 'openai',
+  baseUrl: pacedUpstream.baseUrl,
+  apiKey: upstreamKey,
+  models: ['bench-paced-model'],
+});
+await admin('PUT', '/admin/v1/models/bench-paced-model', { pricing: { inputPerMTok: 1, outputPerMTok: 2 } });
 const plainAccount = await admin('POST', '/admin/v1/accounts', { name: 'bench plain' });
 const plainKey = (await admin('POST', '/admin/v1/keys', { accountId: plainAccount.id })).key as string;
 const limitedAccount = await admin('POST', '/admin/v1/accounts', {
@@ -104,13 +126,13 @@ const limitedKey = (await admin('POST', '/admin/v1/keys', { accountId: limitedAc
 // The fake upstream streams one chunk per word: a role chunk, 18 words and a finish chunk make 20.
 const STREAM_PROMPT =
   'one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen';
-const body = (stream: boolean) =>
+const body = (stream: boolean, model = 'bench-model') =>
   JSON.stringify({
-    model: 'bench-model',
+    model,
     stream,
     messages: [{ role: 'user', content: stream ? STREAM_PROMPT : 'How fast is this gateway?' }],
   });
-const bodies = { plain: body(false), stream: body(true) };
+const bodies = { plain: body(false), stream: body(true), pacedStream: body(true, 'bench-paced-model') };
 
 interface Target {
   readonly name: string;
@@ -142,6 +164,26 @@ const portkeyTarget: Target | undefined =
           ),
       };
 const gateway: Target = { name: 'model-gateway', pid: gatewayChild.pid!, call: gatewayCall(plainKey) };
+/** The paced streams, for the floor and the gateway's plain key; keyed by the saturated target's name. */
+const pacedTargets: ReadonlyMap<string, Target> = new Map([
+  [
+    floor.name,
+    {
+      name: 'floor, paced',
+      pid: pacedFloorChild.pid!,
+      call: () => post(`${pacedFloorReady.url}/v1/chat/completions`, {}, bodies.pacedStream),
+    },
+  ],
+  [
+    gateway.name,
+    {
+      name: 'model-gateway, paced',
+      pid: gatewayChild.pid!,
+      call: () =>
+        post(`${gatewayUrl}/v1/chat/completions`, { authorization: `Bearer ${plainKey}` }, bodies.pacedStream),
+    },
+  ],
+]);
 const gatewayLimited: Target = { name: 'model-gateway, limits', pid: gatewayChild.pid!, call: gatewayCall(limitedKey) };
 
 /** `count` calls, `concurrency` at a time; every answer must be a 200. */
@@ -171,6 +213,10 @@ interface Figures {
   perSecond: number;
   streamCpuMs: number;
   firstByteMs: number;
+  /** NaN for a server without paced streams. */
+  pacedFirstByteMs: number;
+  /** From the first byte to the last of a paced stream; NaN likewise. */
+  pacedSpanMs: number;
   p50: number;
   p99: number;
   peakRssMb: number;
@@ -203,6 +249,7 @@ interface Measured {
   readonly sequential: Phase;
   readonly loaded: Phase;
   readonly streams: Phase;
+  readonly paced: Phase;
   peakRssMb: number;
   /** Set when a comparison server cannot stream this upstream: its streams are reported as missing. */
   streamsFailed?: string;
@@ -220,7 +267,13 @@ const measured = new Map<Target, Measured>();
 const targetsInTurn = [floor, ...(portkeyTarget ? [portkeyTarget] : []), gateway, gatewayLimited];
 for (const target of targetsInTurn) {
   await run(target, WARM_UP, 8, false, true);
-  measured.set(target, { sequential: new Phase(), loaded: new Phase(), streams: new Phase(), peakRssMb: 0 });
+  measured.set(target, {
+    sequential: new Phase(),
+    loaded: new Phase(),
+    streams: new Phase(),
+    paced: new Phase(),
+    peakRssMb: 0,
+  });
 }
 for (let round = 0; round < ROUNDS; round += 1) {
   for (const target of targetsInTurn) {
@@ -233,6 +286,11 @@ for (let round = 0; round < ROUNDS; round += 1) {
     try {
       if (round === 0) await run(target, WARM_UP, 8, true, true);
       figures.streams.add(await run(target, slice(STREAMS), 16, true));
+      const paced = pacedTargets.get(target.name);
+      if (paced) {
+        if (round === 0) await run(paced, 40, 8, true, true);
+        figures.paced.add(await run(paced, slice(PACED_STREAMS), 16, true));
+      }
     } catch (error) {
       if (target === gateway || target === floor) throw error;
       figures.streamsFailed = (error as Error).message;
@@ -251,6 +309,14 @@ for (const [target, figures] of measured) {
     streamCpuMs: figures.streams.cpuPerCall,
     firstByteMs: percentile(
       figures.streams.timings.map((timing) => timing.firstByteMs),
+      50,
+    ),
+    pacedFirstByteMs: percentile(
+      figures.paced.timings.map((timing) => timing.firstByteMs),
+      50,
+    ),
+    pacedSpanMs: percentile(
+      figures.paced.timings.map((timing) => timing.totalMs - timing.firstByteMs),
       50,
     ),
     p50: percentile(totals, 50),
@@ -276,6 +342,8 @@ const lines = [
   row('CPU per stream (20 chunks), c=16', (figures) => ms(figures.streamCpuMs, 3)),
   row('requests/s on one core, c=32', (figures) => figures.perSecond.toFixed(0)),
   row('stream time to first byte p50, c=16', (figures) => ms(figures.firstByteMs)),
+  row(`paced stream (a chunk every ${PACE_MS} ms): first byte p50, c=16`, (figures) => ms(figures.pacedFirstByteMs)),
+  row('paced stream: first byte to last p50, c=16', (figures) => ms(figures.pacedSpanMs)),
   row('latency p50, c=1', (figures) => ms(figures.p50, 3)),
   row('latency p99, c=1', (figures) => ms(figures.p99, 3)),
   row('peak RSS under 32-way load', (figures) => `${figures.peakRssMb.toFixed(0)} MB`),
@@ -355,10 +423,16 @@ out(
   `local runtime's HTTP server + API Gateway emulation (not paid on Lambda): about ` +
     `${ms(Math.max(0, g.sequentialCpuMs - handlerMs), 3)} of the ${ms(g.sequentialCpuMs, 3)} per request over HTTP, c=1`,
 );
+out(
+  `paced streams (the upstream sends a chunk every ${PACE_MS} ms, c=16): the gateway adds ` +
+    `${ms(g.pacedFirstByteMs - f.pacedFirstByteMs)} to the first byte and ${ms(g.pacedSpanMs - f.pacedSpanMs)} ` +
+    `from it to the last, over the floor; the first-byte target above is measured on the saturated streams`,
+);
 for (const note of notes) out(note);
 out('figures measure the store as a separate process (as deployed), not the embedded default of `npm start`');
 
 stopAll();
-await Promise.all([once(gatewayChild, 'exit'), once(floorChild, 'exit')]);
+await Promise.all([once(gatewayChild, 'exit'), once(floorChild, 'exit'), once(pacedFloorChild, 'exit')]);
 await upstream.close();
+await pacedUpstream.close();
 process.exit(0);

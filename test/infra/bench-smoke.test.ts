@@ -13,6 +13,7 @@ test('the bench runs end to end with tiny settings and prints every target', asy
       BENCH_REQUESTS: '5',
       BENCH_LOADED_REQUESTS: '40',
       BENCH_STREAMS: '8',
+      BENCH_PACED_STREAMS: '8',
       BENCH_WARM_UP: '4',
       BENCH_COLD_STARTS: '1',
     },
@@ -33,5 +34,9 @@ test('the bench runs end to end with tiny settings and prints every target', asy
     expect(stdout).toMatch(new RegExp(`(PASS|FAIL) +.*${target.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
   expect(stdout).toMatch(/API Gateway emulation \(not paid on Lambda\): about \d/);
   expect(stdout).toMatch(/bundles, KB a cold start loads .*: models \d+ \/ \d\.\d\d×, chat \d+ \//);
+  expect(stdout).toMatch(
+    /\| paced stream \(a chunk every 5 ms\): first byte p50, c=16 \| \d+\.\d\d ms \| \d+\.\d\d ms \|/,
+  );
+  expect(stdout).toMatch(/paced streams .*: the gateway adds -?\d+\.\d\d ms to the first byte/);
   expect(stdout).toMatch(/the store client alone \(no gateway code\), under every group's: \d\.\d\d×/);
 }, 300_000);

@@ -194,7 +194,10 @@ export const answerAsFake =
   };
 
 /** A fake's state in this process's memory. */
-export const memoryFakeState = (): FakeState & {
+export const memoryFakeState = (
+  /** Applied to each request that finds no fault queued (the bench's paced upstream: `slow-stream`). */
+  standing?: Fault,
+): FakeState & {
   readonly received: ReceivedRequest[];
   readonly faults: Fault[];
   readonly aborted: () => number;
@@ -206,7 +209,7 @@ export const memoryFakeState = (): FakeState & {
     received,
     faults,
     aborted: () => abortedByClient,
-    takeFault: async () => faults.shift(),
+    takeFault: async () => faults.shift() ?? standing,
     record: async (request) => {
       received.push(request);
     },
@@ -220,13 +223,15 @@ export const memoryFakeState = (): FakeState & {
 export interface FakeUpstreamOptions {
   /** How long an idle kept-alive connection stays open (Node's default: 5 s). */
   readonly keepAliveTimeoutMs?: number;
+  /** A fault every request gets unless one is injected for it, e.g. streams paced by `slow-stream`. */
+  readonly standingFault?: Fault;
 }
 
 export const startFakeUpstream = async (
   routes: Record<string, WireRoute> = openAiRoutes,
   options: FakeUpstreamOptions = {},
 ): Promise<FakeUpstream> => {
-  const state = memoryFakeState();
+  const state = memoryFakeState(options.standingFault);
   const sockets = new Set<Socket>();
   let connectionsAccepted = 0;
   const server: Server = createServer(answerAsFake(routes, state));
