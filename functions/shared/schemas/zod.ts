@@ -1,6 +1,6 @@
 /**
  * zod, as every schema of the gateway uses it: the functional `zod/mini` build, with English issue
- * messages. zod's classic build costs each function about 55 KB of bundle and 25 ms of cold start
+ * messages. zod's classic build costs each function 41–50 KB of bundle and about 25 ms of cold start
  * (its schemas carry every method as a closure, built per schema); `zod/mini` has the same parser
  * and issues, with checks and wrappers as functions (`z.optional(s)`, `s.check(z.minLength(1))`)
  * that tree shaking keeps only when used. Unlike the classic build it does not load a locale of its
