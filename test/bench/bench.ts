@@ -100,20 +100,13 @@ const admin = async (method: string, path: string, body: unknown) => {
   if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
   return response.json() as Promise<any>;
 };
-await admin('PUT', '/admin/v1/channels/bench', {
-  type: 'openai',
-  baseUrl: upstream.baseUrl,
-  apiKey: upstreamKey,
-  models: ['bench-model'],
-});
-await admin('PUT', '/admin/v1/models/bench-model', { pricing: { inputPerMTok: 1, outputPerMTok: 2 } });
-await admin('PUT', '/admin/v1/channels/bench-paced', {
-  type: 'openai',
-  baseUrl: pacedUpstream.baseUrl,
-  apiKey: upstreamKey,
-  models: ['bench-paced-model'],
-});
-await admin('PUT', '/admin/v1/models/bench-paced-model', { pricing: { inputPerMTok: 1, outputPerMTok: 2 } });
+/** An OpenAI channel on `baseUrl` serving `model`, and the model's price. */
+const addChannel = async (id: string, baseUrl: string, model: string) => {
+  await admin('PUT', `/admin/v1/channels/${id}`, { type: 'openai', baseUrl, apiKey: upstreamKey, models: [model] });
+  await admin('PUT', `/admin/v1/models/${model}`, { pricing: { inputPerMTok: 1, outputPerMTok: 2 } });
+};
+await addChannel('bench', upstream.baseUrl, 'bench-model');
+await addChannel('bench-paced', pacedUpstream.baseUrl, 'bench-paced-model');
 const plainAccount = await admin('POST', '/admin/v1/accounts', { name: 'bench plain' });
 const plainKey = (await admin('POST', '/admin/v1/keys', { accountId: plainAccount.id })).key as string;
 const limitedAccount = await admin('POST', '/admin/v1/accounts', {
@@ -139,49 +132,36 @@ interface Target {
   readonly pid: number;
   readonly call: (stream: boolean) => Promise<Timing>;
 }
-const gatewayCall = (key: string) => (stream: boolean) =>
-  post(`${gatewayUrl}/v1/chat/completions`, { authorization: `Bearer ${key}` }, stream ? bodies.stream : bodies.plain);
-const floor: Target = {
-  name: 'floor',
-  pid: floorChild.pid!,
-  call: (stream) => post(`${floorReady.url}/v1/chat/completions`, {}, stream ? bodies.stream : bodies.plain),
-};
+/** A server's chat completions call: the plain body, or `streamBody` when streaming. */
+const chatCall =
+  (baseUrl: string, headers: Record<string, string>, streamBody = bodies.stream) =>
+  (stream: boolean) =>
+    post(`${baseUrl}/v1/chat/completions`, headers, stream ? streamBody : bodies.plain);
+const gatewayCall = (key: string, streamBody?: string) =>
+  chatCall(gatewayUrl, { authorization: `Bearer ${key}` }, streamBody);
+const floor: Target = { name: 'floor', pid: floorChild.pid!, call: chatCall(floorReady.url, {}) };
 const portkeyTarget: Target | undefined =
   typeof portkey === 'string'
     ? undefined
     : {
         name: 'Portkey',
         pid: portkey.process.pid!,
-        call: (stream) =>
-          post(
-            `${portkey.url}/v1/chat/completions`,
-            {
-              authorization: `Bearer ${upstreamKey}`,
-              'x-portkey-provider': 'openai',
-              'x-portkey-custom-host': upstream.baseUrl,
-            },
-            stream ? bodies.stream : bodies.plain,
-          ),
+        call: chatCall(portkey.url, {
+          authorization: `Bearer ${upstreamKey}`,
+          'x-portkey-provider': 'openai',
+          'x-portkey-custom-host': upstream.baseUrl,
+        }),
       };
 const gateway: Target = { name: 'model-gateway', pid: gatewayChild.pid!, call: gatewayCall(plainKey) };
 /** The paced streams, for the floor and the gateway's plain key; keyed by the saturated target's name. */
 const pacedTargets: ReadonlyMap<string, Target> = new Map([
   [
     floor.name,
-    {
-      name: 'floor, paced',
-      pid: pacedFloorChild.pid!,
-      call: () => post(`${pacedFloorReady.url}/v1/chat/completions`, {}, bodies.pacedStream),
-    },
+    { name: 'floor, paced', pid: pacedFloorChild.pid!, call: chatCall(pacedFloorReady.url, {}, bodies.pacedStream) },
   ],
   [
     gateway.name,
-    {
-      name: 'model-gateway, paced',
-      pid: gatewayChild.pid!,
-      call: () =>
-        post(`${gatewayUrl}/v1/chat/completions`, { authorization: `Bearer ${plainKey}` }, bodies.pacedStream),
-    },
+    { name: 'model-gateway, paced', pid: gatewayChild.pid!, call: gatewayCall(plainKey, bodies.pacedStream) },
   ],
 ]);
 const gatewayLimited: Target = { name: 'model-gateway, limits', pid: gatewayChild.pid!, call: gatewayCall(limitedKey) };
