@@ -6,8 +6,7 @@
  * store client as the reference every group's cold start sits on. It fails when a bundle is over its
  * ceiling, or does not build or start. `-- --analyze` also prints what each bundle is made of, by package.
  */
-import { mkdtemp, rm, stat } from 'node:fs/promises';
-import os from 'node:os';
+import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build, type Metafile } from 'esbuild';
@@ -18,6 +17,7 @@ import { bytesByPackage } from './bundle-contents.js';
 import { lambdaLikeEnvironment, measureInit } from './bundle-runner.js';
 import { bundleSizeLimitBytes, esbuildOptions, projectRoot } from './esbuild-options.js';
 import { measureColdStart, measureHelloWorldColdStart } from './runtime-client-runner.js';
+import { inTemporaryDirectory } from './temporary-directory.js';
 
 export interface BundleResult {
   readonly group: FunctionGroup;
@@ -99,29 +99,25 @@ const printContents = (result: BundleResult): void => {
   }
 };
 
+/** Why a cold start could not be measured: the first line of what failed. */
+const notMeasured = (what: string) => (error: unknown) =>
+  `${what} not measured: ${(error as Error).message.split('\n')[0]}`;
+
 /** The hello-world baseline under the runtime interface client, or why it could not be run. */
-export const helloWorldColdStart = async (runs = 5): Promise<number | string> =>
-  measureHelloWorldColdStart(lambdaLikeEnvironment('hello-world'), runs).catch(
-    (error: unknown) => `cold start not measured: ${(error as Error).message.split('\n')[0]}`,
-  );
+export const helloWorldColdStart = (runs = 5): Promise<number | string> =>
+  measureHelloWorldColdStart(lambdaLikeEnvironment('hello-world'), runs).catch(notMeasured('cold start'));
 
 /**
  * The cold start of a function that only makes the store client (`store-client-only.ts`), bundled as
  * the groups are: what every group's cold start carries before any of its own code. A string says
  * why it could not be run.
  */
-export const storeClientColdStart = async (runs = 5): Promise<number | string> => {
-  const directory = await mkdtemp(path.join(os.tmpdir(), 'gateway-store-client-only-'));
-  try {
+export const storeClientColdStart = (runs = 5): Promise<number | string> =>
+  inTemporaryDirectory('gateway-store-client-only-', async (directory) => {
     const outfile = path.join(directory, 'index.mjs');
     await build(esbuildOptions('models', outfile, path.join(projectRoot, 'infra', 'build', 'store-client-only.ts')));
-    return await measureColdStart(outfile, lambdaLikeEnvironment('store-client-only'), runs);
-  } catch (error) {
-    return `store client's cold start not measured: ${(error as Error).message.split('\n')[0]}`;
-  } finally {
-    await rm(directory, { recursive: true, force: true });
-  }
-};
+    return measureColdStart(outfile, lambdaLikeEnvironment('store-client-only'), runs);
+  }).catch(notMeasured("the store client's cold start"));
 
 const main = async (): Promise<void> => {
   const analyze = process.argv.includes('--analyze');

@@ -6,11 +6,11 @@
  * start-up and the client's included, so it compares with a hello-world function run the same way.
  */
 import { spawn } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { median, type InvocationResult } from './bundle-runner.js';
 import { startRuntimeApi } from './lambda-runtime-api.js';
+import { inTemporaryDirectory } from './temporary-directory.js';
 import { nativeClientHooks, runtimeClientEnvironment, runtimeInterfaceClientSync } from './runtime-interface-client.js';
 
 export interface RuntimeClientInstance {
@@ -99,13 +99,9 @@ export const measureColdStart = async (outfile: string, environment: NodeJS.Proc
 };
 
 /** The cold start of a hello-world function (a handler returning a constant), the baseline of DESIGN §6. */
-export const measureHelloWorldColdStart = async (environment: NodeJS.ProcessEnv, runs = 5): Promise<number> => {
-  const directory = await mkdtemp(path.join(os.tmpdir(), 'gateway-hello-world-'));
-  try {
+export const measureHelloWorldColdStart = (environment: NodeJS.ProcessEnv, runs = 5): Promise<number> =>
+  inTemporaryDirectory('gateway-hello-world-', async (directory) => {
     const outfile = path.join(directory, 'index.mjs');
     await writeFile(outfile, "export const handler = async () => ({ statusCode: 200, body: 'hello' });\n");
-    return await measureColdStart(outfile, environment, runs);
-  } finally {
-    await rm(directory, { recursive: true, force: true });
-  }
-};
+    return measureColdStart(outfile, environment, runs);
+  });

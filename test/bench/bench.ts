@@ -391,11 +391,12 @@ out(
           `${group.group} ${group.kilobytes.toFixed(0)} / ${group.coldStartRatio === undefined ? '—' : `${group.coldStartRatio.toFixed(2)}×`}`,
       )
       .join(', ') +
-    (bundleFigures.storeClientRatio === undefined
-      ? ''
-      : `; the store client alone (no gateway code), under every group's: ${bundleFigures.storeClientRatio.toFixed(2)}×`),
+    (typeof bundleFigures.storeClientRatio === 'number'
+      ? `; the store client alone (no gateway code), under every group's: ${bundleFigures.storeClientRatio.toFixed(2)}×`
+      : ''),
 );
 if (bundleFigures.coldStartsMissing) out(bundleFigures.coldStartsMissing);
+if (typeof bundleFigures.storeClientRatio === 'string') out(bundleFigures.storeClientRatio);
 const handlerMs = handlerPath.micros / 1000;
 out();
 out(`chat handler path alone (proxy event in, no HTTP server): ${ms(handlerMs, 3)} CPU per request, c=1`);

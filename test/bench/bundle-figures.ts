@@ -1,7 +1,7 @@
 import { lambdaLikeEnvironment } from '../../infra/build/bundle-runner.js';
 import { allGroups, bundleAll, helloWorldColdStart, storeClientColdStart } from '../../infra/build/bundle.js';
 import { measureColdStart } from '../../infra/build/runtime-client-runner.js';
-import { inTemporaryDirectory } from '../support/temporary-directory.js';
+import { inTemporaryDirectory } from '../../infra/build/temporary-directory.js';
 
 /**
  * The bundle targets of DESIGN §6, measured for `npm run bench` the way `npm run build` measures
@@ -18,8 +18,11 @@ export interface GroupFigures {
 export interface BundleFigures {
   readonly groups: readonly GroupFigures[];
   readonly helloWorldMs: number | undefined;
-  /** A function that only makes the store client, over the hello-world's: the part every group carries. */
-  readonly storeClientRatio: number | undefined;
+  /**
+   * A function that only makes the store client, over the hello-world's: the part every group carries;
+   * or why it was not measured.
+   */
+  readonly storeClientRatio: number | string | undefined;
   /** Why cold starts were not measured, when they were not. */
   readonly coldStartsMissing?: string;
 }
@@ -28,9 +31,9 @@ export const measureBundles = (runs: number): Promise<BundleFigures> =>
   inTemporaryDirectory('gateway-bench-bundles-', async (directory) => {
     const bundles = await bundleAll(allGroups, directory);
     const helloWorld = await helloWorldColdStart(runs);
-    const storeClient = typeof helloWorld === 'string' ? undefined : await storeClientColdStart(runs);
+    const storeClient = typeof helloWorld === 'number' ? await storeClientColdStart(runs) : undefined;
     const storeClientRatio =
-      typeof helloWorld === 'string' || typeof storeClient !== 'number' ? undefined : storeClient / helloWorld;
+      typeof helloWorld === 'number' && typeof storeClient === 'number' ? storeClient / helloWorld : storeClient;
     const groups: GroupFigures[] = [];
     for (const bundle of bundles) {
       const coldStartMs =

@@ -21,7 +21,7 @@ import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream/f
 import { startFakeSecretsManager, type FakeSecretsManager } from '../support/fake-secrets-manager.js';
 import { proxyEvent } from '../support/proxy-event.js';
 import { startTestGateway, type TestGateway } from '../support/test-gateway.js';
-import { inTemporaryDirectory } from '../support/temporary-directory.js';
+import { inTemporaryDirectory } from '../../infra/build/temporary-directory.js';
 import { synthesizeGatewayStack } from './synthesize.js';
 
 /**
