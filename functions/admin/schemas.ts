@@ -28,7 +28,7 @@ const futureDateTime = dateTime.check(z.refine((value) => Date.parse(value) > Da
 export const keyCreate = z.strictObject({
   accountId: resourceId,
   ...keyFields,
-  expiresAt: z.optional(z.nullable(futureDateTime)),
+  expiresAt: z.nullish(futureDateTime),
 });
 
 export const keyPatch = z.strictObject({

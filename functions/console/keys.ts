@@ -18,11 +18,9 @@ type Request = GatewayRequest<unknown>;
 
 const keyCreate = z.strictObject({
   name: displayName,
-  expiresAt: z.optional(
-    z.nullable(dateTime.check(z.refine((value) => Date.parse(value) > Date.now(), 'must be in the future'))),
-  ),
+  expiresAt: z.nullish(dateTime.check(z.refine((value) => Date.parse(value) > Date.now(), 'must be in the future'))),
   /** Narrows the account's models; absent or `null` keeps them all. */
-  models: z.optional(z.nullable(modelList.check(z.minLength(1)))),
+  models: z.nullish(modelList.check(z.minLength(1))),
   /** Operators only: the account to create the key in. */
   accountId: z.optional(resourceId),
 });

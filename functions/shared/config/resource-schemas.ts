@@ -61,29 +61,25 @@ export const dateTime = z.pipe(
 export const accountFields = {
   name: displayName,
   /** `null` or absent: every configured model. */
-  models: z.optional(z.nullable(modelList)),
+  models: z.nullish(modelList),
   quota: z.optional(quota),
-  rateLimit: z.optional(z.nullable(rateLimit)),
+  rateLimit: z.nullish(rateLimit),
 };
 
 export const keyFields = {
-  name: z.optional(z.nullable(displayName)),
+  name: z.nullish(displayName),
   role: z.optional(keyRole),
-  expiresAt: z.optional(z.nullable(dateTime)),
+  expiresAt: z.nullish(dateTime),
   /** Narrows the account's models; `null` or absent keeps the account's list. */
-  models: z.optional(z.nullable(modelList)),
-  rateLimit: z.optional(z.nullable(rateLimit)),
+  models: z.nullish(modelList),
+  rateLimit: z.nullish(rateLimit),
   /** CIDRs (IPv4 or IPv6, or single addresses) the key may be used from; `null` or absent: anywhere. */
-  allowedIps: z.optional(
-    z.nullable(
-      z
-        .array(
-          z
-            .string()
-            .check(z.maxLength(100), z.refine(isCidr, 'expected a CIDR such as 203.0.113.0/24 or 2001:db8::/32')),
-        )
-        .check(z.minLength(1), z.maxLength(100)),
-    ),
+  allowedIps: z.nullish(
+    z
+      .array(
+        z.string().check(z.maxLength(100), z.refine(isCidr, 'expected a CIDR such as 203.0.113.0/24 or 2001:db8::/32')),
+      )
+      .check(z.minLength(1), z.maxLength(100)),
   ),
 };
 
@@ -96,39 +92,35 @@ export const pricing = z.strictObject({
 });
 
 export const modelFields = {
-  pricing: z.optional(z.nullable(pricing)),
+  pricing: z.nullish(pricing),
   aliases: z.optional(z.array(modelId).check(z.maxLength(MAX_LIST_ENTRIES))),
-  ownedBy: z.optional(z.nullable(displayName)),
+  ownedBy: z.nullish(displayName),
   /** Whether the model reasons before answering; decided from its id when absent. */
-  reasoning: z.optional(z.nullable(z.boolean())),
+  reasoning: z.nullish(z.boolean()),
 };
 
 export const channelFields = {
   type: z.enum(channelTypes),
   baseUrl: z.optional(z.url({ protocol: /^https?$/, error: 'expected an http or https URL' }).check(z.maxLength(2000))),
   /** Write-only. Absent on a replace: the stored key is kept; `null`: the stored key is removed. */
-  apiKey: z.optional(z.nullable(z.string().check(z.minLength(1), z.maxLength(10_000)))),
+  apiKey: z.nullish(z.string().check(z.minLength(1), z.maxLength(10_000))),
   models: modelList,
   /** Public id → the upstream's model name. */
   modelMap: z.optional(z.record(modelId, z.string().check(z.minLength(1), z.maxLength(500)))),
   /** Absent or `null`: every endpoint the channel type supports. */
-  endpoints: z.optional(
-    z.nullable(z.array(z.enum(endpointKinds)).check(z.minLength(1), z.maxLength(endpointKinds.length))),
-  ),
+  endpoints: z.nullish(z.array(z.enum(endpointKinds)).check(z.minLength(1), z.maxLength(endpointKinds.length))),
   /** Higher first. */
   priority: z._default(z.int().check(z.gte(-MAX_PRIORITY), z.lte(MAX_PRIORITY)), 0),
   /** Share of traffic among channels of the same priority. */
   weight: z._default(z.int().check(z.gte(1), z.lte(MAX_PRIORITY)), 1),
   enabled: z._default(z.boolean(), true),
   /** Upstream timeouts in milliseconds: connection, first byte, silence between stream chunks. */
-  timeouts: z.optional(
-    z.nullable(
-      z.strictObject({
-        connectMs: z.optional(z.int().check(z.gte(100), z.lte(60_000))),
-        firstByteMs: z.optional(z.int().check(z.gte(100), z.lte(900_000))),
-        idleMs: z.optional(z.int().check(z.gte(100), z.lte(900_000))),
-      }),
-    ),
+  timeouts: z.nullish(
+    z.strictObject({
+      connectMs: z.optional(z.int().check(z.gte(100), z.lte(60_000))),
+      firstByteMs: z.optional(z.int().check(z.gte(100), z.lte(900_000))),
+      idleMs: z.optional(z.int().check(z.gte(100), z.lte(900_000))),
+    }),
   ),
 };
 
