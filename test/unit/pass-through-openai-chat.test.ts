@@ -20,12 +20,13 @@ const relay = async (includeUsage: boolean, ...chunks: string[]) => {
     onUsage: (usage) => usages.push(usage),
   });
   const sent: string[] = [];
-  let failure: unknown;
-  try {
-    for await (const { raw } of stream.events) sent.push(raw);
-  } catch (error) {
-    failure = error;
-  }
+  const failure = await new Promise<unknown>((resolve) =>
+    stream.relay.start({
+      send: (text) => sent.push(text) > 0,
+      end: () => resolve(undefined),
+      fail: resolve,
+    }),
+  );
   return { sent, usages, failure, text: stream.completionText() };
 };
 

@@ -45,7 +45,7 @@ export const meteredStream = async <Upstream>(plan: MeteredStreamPlan<Upstream>)
     { signal: upstreamCall.signal, meter: plan.meter },
   );
   const relayed = isPassThrough(result) ? result : undefined;
-  const stream = new SseStream(relayed ? relayed.events : plan.toClient(result as AsyncIterable<Upstream>), {
+  const stream = new SseStream(relayed ? relayed.relay : plan.toClient(result as AsyncIterable<Upstream>), {
     ...plan.framing,
     abort: () => upstreamCall.abort(),
     onFinish: plan.meter.recordWhenStreamEnds(() => plan.estimate(relayed?.completionText())),
@@ -53,4 +53,4 @@ export const meteredStream = async <Upstream>(plan: MeteredStreamPlan<Upstream>)
   return sseResponse(stream);
 };
 
-const isPassThrough = (value: object): value is PassThroughStream => 'events' in value && 'completionText' in value;
+const isPassThrough = (value: object): value is PassThroughStream => 'relay' in value && 'completionText' in value;

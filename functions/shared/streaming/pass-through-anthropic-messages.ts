@@ -3,7 +3,7 @@ import type { AnthropicUsage } from '../protocols/anthropic-messages/anthropic-m
 import { anthropicStreamError } from '../providers/anthropic/anthropic-stream.js';
 import { upstreamBrokenResponse } from '../upstream/upstream-errors.js';
 import { markBodyComplete, type UpstreamResponse } from '../upstream/upstream-http.js';
-import { frameEvent, passThroughEvents, stringMembers } from './pass-through-events.js';
+import { frameEvent, relayEvents, stringMembers } from './pass-through-events.js';
 import type { PassThroughStream } from './pass-through-stream.js';
 
 export interface AnthropicMessagesPassThroughOptions {
@@ -89,9 +89,9 @@ export const anthropicMessagesPassThrough = (
     return frameEvent(type === 'message_start' ? JSON.stringify(payload) : data, type);
   };
 
-  async function* events() {
-    yield* passThroughEvents(response.body, options.idleMs, step, () => stopped);
-    if (!stopped) throw upstreamBrokenResponse('the stream ended before message_stop');
-  }
-  return { events: events(), completionText: () => answerText };
+  const relay = relayEvents(response.body, options.idleMs, step, {
+    complete: () => stopped,
+    unfinished: () => upstreamBrokenResponse('the stream ended before message_stop'),
+  });
+  return { relay, completionText: () => answerText };
 };

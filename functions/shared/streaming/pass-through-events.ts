@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
-import { withIdleTimeout } from '../upstream/upstream-http.js';
+import { listenToBody, releaseBody, type BodyReading } from '../upstream/upstream-http.js';
+import type { EventRelay, RelaySink } from './pass-through-stream.js';
 
 /**
  * What a same-protocol stream does with one upstream event: the SSE text to send on (already framed),
@@ -14,18 +15,28 @@ export const frameEvent = (data: string, name?: string): string => {
   return name === undefined ? `data: ${lines}\n\n` : `event: ${name}\ndata: ${lines}\n\n`;
 };
 
+/** How a protocol's stream ends: whether its last event has been seen, and the error if the body ended first. */
+export interface RelayEnding {
+  /** True once the protocol's last event has been seen: the rest of the body is not waited for. */
+  complete(): boolean;
+  /** The error for a body that ended before that event. */
+  unfinished(): Error;
+}
+
 /**
  * The upstream's events, each passed through `step`, sent on in batches of one network chunk: what
- * arrived together leaves together, the moment it arrives, with one await per chunk rather than a
- * stack of per-event iterators. Only the SSE framing is parsed here, never the JSON inside.
+ * arrived together leaves together, the moment it arrives, straight from the body's data event. Only
+ * the SSE framing is parsed here, never the JSON inside.
  */
-export async function* passThroughEvents(
+export const relayEvents = (
   body: IncomingMessage,
   idleMs: number,
   step: PassThroughStep,
-  /** True once the protocol's last event has been seen: the rest of the body is not waited for. */
-  complete: () => boolean,
-): AsyncGenerator<{ readonly raw: string }> {
+  ending: RelayEnding,
+): EventRelay => {
+  let reading: BodyReading | undefined;
+  let sink: RelaySink | undefined;
+  let over = false;
   let batch = '';
   // A failing event ends the stream only after the events that arrived before it have gone out.
   let failure: { readonly error: unknown } | undefined;
@@ -41,24 +52,52 @@ export async function* passThroughEvents(
     },
   });
   const decoder = new TextDecoder();
-  const flush = function* () {
-    if (batch !== '') {
-      const raw = batch;
-      batch = '';
-      yield { raw };
-    }
-    if (failure) throw failure.error;
+
+  const finish = (error?: unknown) => {
+    if (over) return;
+    over = true;
+    reading?.stop();
+    if (error === undefined) sink?.end();
+    else sink?.fail(error);
   };
-  for await (const chunk of withIdleTimeout(body, idleMs)) {
-    parser.feed(decoder.decode(chunk, { stream: true }));
-    yield* flush();
-    if (complete()) return;
-  }
-  parser.feed(decoder.decode());
-  // A last event without its blank line still counts: some servers end the body right after it.
-  parser.feed('\n\n');
-  yield* flush();
-}
+  /** Sends what the text fed so far made; false once the stream is over. */
+  const flush = (): boolean => {
+    if (batch !== '') {
+      const text = batch;
+      batch = '';
+      if (sink?.send(text) === false) reading?.pause();
+    }
+    if (failure) finish(failure.error);
+    return !over;
+  };
+
+  return {
+    start: (target) => {
+      if (sink || over) return;
+      sink = target;
+      reading = listenToBody(body, idleMs, {
+        chunk: (chunk) => {
+          parser.feed(decoder.decode(chunk, { stream: true }));
+          if (flush() && ending.complete()) finish();
+        },
+        end: () => {
+          parser.feed(decoder.decode());
+          // A last event without its blank line still counts: some servers end the body right after it.
+          parser.feed('\n\n');
+          if (flush()) finish(ending.complete() ? undefined : ending.unfinished());
+        },
+        error: (error) => finish(error),
+      });
+    },
+    resume: () => reading?.resume(),
+    stop: () => {
+      if (over) return;
+      over = true;
+      if (reading) reading.stop();
+      else releaseBody(body, idleMs);
+    },
+  };
+};
 
 /**
  * The value of the first top-level `"name": "…"` string member in serialised JSON. A match cannot

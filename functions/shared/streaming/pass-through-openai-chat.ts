@@ -5,7 +5,7 @@ import type { TokenUsage } from '../accounting/token-usage.js';
 import { toTokenUsage } from '../protocols/openai-chat/chat-completion-result.js';
 import { upstreamBrokenResponse } from '../upstream/upstream-errors.js';
 import { markBodyComplete, type UpstreamResponse } from '../upstream/upstream-http.js';
-import { frameEvent, passThroughEvents, stringMember, stringMembers } from './pass-through-events.js';
+import { frameEvent, relayEvents, stringMember, stringMembers } from './pass-through-events.js';
 import type { PassThroughStream } from './pass-through-stream.js';
 
 export interface OpenAiChatPassThroughOptions {
@@ -84,9 +84,9 @@ export const openAiChatPassThrough = (
     return frameEvent(rewritten);
   };
 
-  async function* events() {
-    yield* passThroughEvents(response.body, options.idleMs, step, () => done);
-    if (!done) throw upstreamBrokenResponse('the stream ended before [DONE]');
-  }
-  return { events: events(), completionText: () => answerText };
+  const relay = relayEvents(response.body, options.idleMs, step, {
+    complete: () => done,
+    unfinished: () => upstreamBrokenResponse('the stream ended before [DONE]'),
+  });
+  return { relay, completionText: () => answerText };
 };

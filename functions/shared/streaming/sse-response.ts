@@ -3,6 +3,7 @@ import { toGatewayError, errorBody, type ErrorFormat } from '../http/error-respo
 import type { GatewayResponse } from '../http/response.js';
 import { log } from '../log.js';
 import { ClientAbortedError } from '../upstream/upstream-errors.js';
+import type { EventRelay, RelaySink } from './pass-through-stream.js';
 
 /** How a stream ended: all sent, cut by an error (sent as an event), or abandoned by the client. */
 export type StreamOutcome =
@@ -36,34 +37,44 @@ const serialise = (event: OutgoingEvent): string =>
       ? `data: ${JSON.stringify(event.data)}\n\n`
       : `event: ${event.event}\ndata: ${JSON.stringify(event.data)}\n\n`;
 
+const isRelay = (source: AsyncIterable<OutgoingEvent> | EventRelay): source is EventRelay =>
+  typeof (source as EventRelay).start === 'function';
+
 /**
- * A Readable of SSE text pulled from an async source of events: each event goes out the moment it
- * is produced (no buffering, no delay), back-pressure is respected, a failure becomes one error event
- * and the end, and destroying the stream (client gone) aborts the source at once.
+ * A Readable of SSE text from a source of events: pulled from an async iterable (a translated stream)
+ * or pushed by a relay (a same-protocol stream). Each event goes out the moment it is produced (no
+ * buffering, no delay), back-pressure is respected, a failure becomes one error event and the end,
+ * and destroying the stream (client gone) aborts the source at once.
  */
 export class SseStream extends Readable {
-  private readonly source: AsyncIterator<OutgoingEvent>;
+  private readonly source: AsyncIterator<OutgoingEvent> | undefined;
+  private readonly relay: EventRelay | undefined;
+  private relayStarted = false;
   private pumping = false;
   private finished = false;
   private keepAliveTimer: NodeJS.Timeout | undefined;
 
   constructor(
-    source: AsyncIterable<OutgoingEvent>,
+    source: AsyncIterable<OutgoingEvent> | EventRelay,
     private readonly options: SseOptions = {},
   ) {
     super({ highWaterMark: 64 * 1024 });
-    this.source = source[Symbol.asyncIterator]();
+    if (isRelay(source)) this.relay = source;
+    else this.source = source[Symbol.asyncIterator]();
     this.armKeepAlive();
   }
 
   private armKeepAlive(): void {
     const interval = this.options.keepAliveMs ?? 15_000;
     if (interval <= 0) return;
-    clearTimeout(this.keepAliveTimer);
+    if (this.keepAliveTimer) {
+      this.keepAliveTimer.refresh();
+      return;
+    }
     this.keepAliveTimer = setTimeout(() => {
       if (this.finished || this.destroyed) return;
       this.push(': keep-alive\n\n');
-      this.armKeepAlive();
+      this.keepAliveTimer?.refresh();
     }, interval);
     this.keepAliveTimer.unref();
   }
@@ -79,23 +90,55 @@ export class SseStream extends Readable {
     }
   }
 
-  override _read(): void {
-    if (this.pumping || this.finished) return;
-    this.pumping = true;
-    void this.pump();
+  /** The source is done: the terminator, then the end. */
+  private complete(): void {
+    if (this.finished) return;
+    if (this.destroyed) return this.finish({ kind: 'aborted' });
+    if (this.options.terminator) this.push(this.options.terminator);
+    this.finish({ kind: 'completed' });
+    this.push(null);
   }
 
-  private async pump(): Promise<void> {
+  /** The source failed: one error event in the client's protocol, then the end. */
+  private failWith(error: unknown): void {
+    if (this.finished) return;
+    if (this.destroyed || error instanceof ClientAbortedError) return this.finish({ kind: 'aborted' });
+    const event = this.options.errorEvent?.(error) ?? {
+      data: errorBody(toGatewayError(error), this.options.errorFormat ?? 'openai'),
+    };
+    this.push(serialise(event));
+    this.finish({ kind: 'failed', error });
+    this.push(null);
+  }
+
+  private readonly sink: RelaySink = {
+    send: (text) => {
+      if (this.finished) return true;
+      this.armKeepAlive();
+      return this.push(text);
+    },
+    end: () => this.complete(),
+    fail: (error) => this.failWith(error),
+  };
+
+  override _read(): void {
+    if (this.finished) return;
+    if (this.relay) {
+      if (this.relayStarted) return this.relay.resume();
+      this.relayStarted = true;
+      return this.relay.start(this.sink);
+    }
+    if (this.pumping) return;
+    this.pumping = true;
+    void this.pump(this.source!);
+  }
+
+  private async pump(source: AsyncIterator<OutgoingEvent>): Promise<void> {
     try {
       for (;;) {
-        const next = await this.source.next();
+        const next = await source.next();
         if (this.destroyed) return this.finish({ kind: 'aborted' });
-        if (next.done) {
-          if (this.options.terminator) this.push(this.options.terminator);
-          this.finish({ kind: 'completed' });
-          this.push(null);
-          return;
-        }
+        if (next.done) return this.complete();
         this.armKeepAlive();
         if (!this.push(serialise(next.value))) {
           this.pumping = false;
@@ -103,13 +146,7 @@ export class SseStream extends Readable {
         }
       }
     } catch (error) {
-      if (this.destroyed || error instanceof ClientAbortedError) return this.finish({ kind: 'aborted' });
-      const event = this.options.errorEvent?.(error) ?? {
-        data: errorBody(toGatewayError(error), this.options.errorFormat ?? 'openai'),
-      };
-      this.push(serialise(event));
-      this.finish({ kind: 'failed', error });
-      this.push(null);
+      this.failWith(error);
     }
   }
 
@@ -117,9 +154,14 @@ export class SseStream extends Readable {
     clearTimeout(this.keepAliveTimer);
     if (!this.finished) {
       this.options.abort?.();
-      // A pump waiting on the source settles once the abort lands and reports then; an idle one reports now.
-      if (!this.pumping) this.finish({ kind: 'aborted' });
-      void this.source.return?.().catch(() => undefined);
+      if (this.relay) {
+        this.relay.stop();
+        this.finish({ kind: 'aborted' });
+      } else {
+        // A pump waiting on the source settles once the abort lands and reports then; an idle one reports now.
+        if (!this.pumping) this.finish({ kind: 'aborted' });
+        void this.source?.return?.().catch(() => undefined);
+      }
     }
     callback(error);
   }

@@ -209,6 +209,77 @@ export async function* withIdleTimeout(body: IncomingMessage, idleMs: number): A
   }
 }
 
+/** What reading a body as it arrives hears: its chunks, its end, or why it broke off. */
+export interface BodyListener {
+  chunk(chunk: Buffer): void;
+  end(): void;
+  /** The upstream went away, stalled for longer than the idle timeout, or the call was aborted. */
+  error(error: GatewayError): void;
+}
+
+/** A body being read with `listenToBody`. */
+export interface BodyReading {
+  /** The reader's own client is not keeping up: no more chunks until `resume`. */
+  pause(): void;
+  resume(): void;
+  /** Reads no more: the rest is drained if `markBodyComplete` was said, the connection closed otherwise. */
+  stop(): void;
+}
+
+/**
+ * A body's chunks handed to `listener` as they arrive, under the same idle timeout and with the same
+ * errors as `withIdleTimeout`, without an iterator: a relayed stream's chunk then costs one event
+ * instead of a promise and a frame for each of the generators stacked on it.
+ */
+export const listenToBody = (body: IncomingMessage, idleMs: number, listener: BodyListener): BodyReading => {
+  let stopped = false;
+  const idle = idleTimeout(body, idleMs);
+  const stop = () => {
+    if (stopped) return;
+    stopped = true;
+    clearTimeout(idle);
+    body.off('data', onData);
+    body.off('end', onEnd);
+    body.off('close', onClose);
+    if (!body.readableEnded) settleUnreadBody(body, idleMs);
+  };
+  const onData = (chunk: Buffer) => {
+    idle.refresh();
+    listener.chunk(chunk);
+  };
+  const onEnd = () => {
+    stop();
+    listener.end();
+  };
+  // Stays attached once stopped: an abort that lands after the reader let go must not go unheard.
+  const onError = (error: Error) => {
+    if (stopped) return;
+    stop();
+    listener.error(error instanceof GatewayError ? error : upstreamUnreachable(error));
+  };
+  const onClose = () => {
+    if (!body.readableEnded) onError(new Error('upstream closed the body before its end'));
+  };
+  body.on('error', onError);
+  body.once('close', onClose);
+  body.once('end', onEnd);
+  body.on('data', onData);
+  return {
+    pause: () => {
+      if (!stopped) body.pause();
+    },
+    resume: () => {
+      if (!stopped) body.resume();
+    },
+    stop,
+  };
+};
+
+/** Lets go of a body nobody will read: drained if its protocol's last event was seen, else closed. */
+export const releaseBody = (body: IncomingMessage, idleMs: number): void => {
+  if (!body.readableEnded) settleUnreadBody(body, idleMs);
+};
+
 const completeBodies = new WeakSet<IncomingMessage>();
 
 /**
