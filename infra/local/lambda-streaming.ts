@@ -66,10 +66,12 @@ export class LocalResponseStream extends Writable {
     this.setHead();
     if (chunk.length === 0) {
       // An empty write pushes the head out (middy makes one right after the prelude): a client
-      // waiting on a slow first token should already see 200. It goes at the end of this tick, so
-      // that a body written in the same tick (a buffered JSON answer) shares its packet: a write of
-      // its own costs a syscall and a wake-up of the client for nothing.
-      process.nextTick(() => {
+      // waiting on a slow first token should already see 200. It goes once this turn of the event
+      // loop is done, so that a body written meanwhile shares its packet: a buffered JSON answer,
+      // or a stream's first events when they came in with the upstream's head (the body's first
+      // chunk is read a tick after the head). A write of its own costs a syscall and a wake-up of
+      // the client for nothing.
+      setImmediate(() => {
         if (!this.bodyStarted && !this.destroyed) this.response.flushHeaders();
       });
       return callback();

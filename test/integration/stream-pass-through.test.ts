@@ -115,6 +115,25 @@ describe('an OpenAI chat stream on an openai channel', () => {
     }
   });
 
+  it('answers 200 with its headers while the upstream is still silent, then the first event', async () => {
+    // The first event leaves the upstream only once the client holds the answer's head: a relay that
+    // kept the head back for the first event would never answer.
+    let headReceived: () => void = () => undefined;
+    const head = new Promise<void>((resolve) => (headReceived = resolve));
+    openAiUpstream.inject({ kind: 'gated-stream', gate: (index) => (index === 0 ? head : Promise.resolve()) });
+    const response = await fetch(`${gateway.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${openai.apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify(ask('slow to start')),
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    headReceived();
+    const text = await response.text();
+    expect(text).toContain('"model":"relay-gpt"');
+    expect(text.endsWith('data: [DONE]\n\n')).toBe(true);
+  });
+
   it('sends an error event when the upstream fails mid-stream', async () => {
     openAiUpstream.inject({
       kind: 'error-mid-stream',

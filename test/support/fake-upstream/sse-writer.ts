@@ -31,7 +31,7 @@ export const writeStreamed = async (
       return;
     }
     if (fault?.kind === 'slow-stream' && index > 0) await pause(fault.gapMs);
-    if (fault?.kind === 'gated-stream' && index > 0) await fault.gate(index);
+    if (fault?.kind === 'gated-stream') await fault.gate(index);
     response.write(fault?.kind === 'malformed-sse' && index === 1 ? malformed(event) : event);
   }
   response.end();
