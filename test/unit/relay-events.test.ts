@@ -175,6 +175,19 @@ describe('relayEvents', () => {
     expect(droppedHeard.settled()?.error).toMatchObject({ status: 502, code: 'upstream_error' });
   });
 
+  it('fails at once a body whose connection dropped before the relay started', async () => {
+    const { body, upstream } = await openBody();
+    const { step, ending } = stepOf(body);
+    upstream.write('data: one\n\n');
+    upstream.socket?.destroy();
+    // No 'error' listener, as before the gateway's relay starts: a body with none is closed silently.
+    await new Promise((resolve) => body.once('close', resolve));
+    const heard = recordingSink();
+    relayEvents(body, 5_000, step, ending).start(heard.sink);
+    await heard.until(() => heard.settled() !== undefined);
+    expect(heard.settled()?.error).toMatchObject({ status: 502, code: 'upstream_error' });
+  });
+
   it('behind an SseStream: a client that leaves stops the relay, closes the upstream and reports the abort once', async () => {
     const { body, upstream } = await openBody();
     const { step, ending } = stepOf(body);

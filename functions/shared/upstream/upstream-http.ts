@@ -264,6 +264,9 @@ export const listenToBody = (body: IncomingMessage, idleMs: number, listener: Bo
   body.once('close', onClose);
   body.once('end', onEnd);
   body.on('data', onData);
+  // Torn down before anyone listened (the upstream went away right after its head): no event will come.
+  if (body.destroyed && !body.readableEnded)
+    onError(body.errored ?? new Error('upstream closed the body before its end'));
   return {
     pause: () => {
       if (!stopped) body.pause();
