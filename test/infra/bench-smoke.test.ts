@@ -32,7 +32,7 @@ test('the bench runs end to end with tiny settings and prints every target', asy
     'cold start ≤ 1.5× hello-world',
   ])
     expect(stdout).toMatch(new RegExp(`(PASS|FAIL) +.*${target.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
-  expect(stdout).toMatch(/API Gateway emulation \(not paid on Lambda\): about \d/);
+  expect(stdout).toMatch(/API Gateway emulation \(not paid on Lambda\): (about \d|within this run's noise)/);
   expect(stdout).toMatch(/bundles, KB a cold start loads .*: models \d+ \/ \d\.\d\d×, chat \d+ \//);
   expect(stdout).toMatch(
     /\| paced stream \(a chunk every 5 ms\): first byte p50, c=16 \| \d+\.\d\d ms \| \d+\.\d\d ms \|/,
