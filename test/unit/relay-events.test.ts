@@ -175,6 +175,37 @@ describe('relayEvents', () => {
     expect(droppedHeard.settled()?.error).toMatchObject({ status: 502, code: 'upstream_error' });
   });
 
+  it('fails a stream whose event never ends, after the events before it, and lets go of the upstream', async () => {
+    const { body, upstream } = await openBody();
+    const { step, ending } = stepOf(body);
+    const heard = recordingSink();
+    relayEvents(body, 5_000, step, ending, 1_000).start(heard.sink);
+    upstream.write('data: one\n\n');
+    // Under the limit in every chunk, over it in all: the open event is what counts, not the chunk.
+    for (let index = 0; index < 4; index++) upstream.write(`data: ${'x'.repeat(400)}`);
+    await heard.until(() => heard.settled() !== undefined);
+    expect(heard.sent).toEqual(['data: relayed one\n\n']);
+    expect(heard.settled()?.error).toMatchObject({ status: 502, message: expect.stringMatching(/grew past 1000/) });
+    expect(body.destroyed).toBe(true);
+    upstream.destroy();
+  });
+
+  it('takes events as large as the limit, however they are split', async () => {
+    const { body, upstream } = await openBody();
+    const { step, ending } = stepOf(body);
+    const heard = recordingSink();
+    relayEvents(body, 5_000, step, ending, 1_000).start(heard.sink);
+    const large = 'y'.repeat(900);
+    for (let index = 0; index < 3; index++) {
+      upstream.write(`data: ${large.slice(0, 450)}`);
+      upstream.write(`${large.slice(450)}\n\n`);
+    }
+    upstream.end('data: [DONE]\n\n');
+    await heard.until(() => heard.settled() !== undefined);
+    expect(heard.settled()).toEqual({});
+    expect(heard.sent.join('')).toBe(`data: relayed ${large}\n\n`.repeat(3));
+  });
+
   it('fails at once a body whose connection dropped before the relay started', async () => {
     const { body, upstream } = await openBody();
     const { step, ending } = stepOf(body);

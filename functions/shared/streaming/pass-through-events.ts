@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
-import { createParser, type EventSourceMessage } from 'eventsource-parser';
+import type { EventSourceMessage } from 'eventsource-parser';
+import { createSseParser, MAX_EVENT_CHARACTERS } from '../upstream/read-sse.js';
 import { listenToBody, releaseBody, type BodyReading } from '../upstream/upstream-http.js';
 import type { EventRelay, RelaySink } from './pass-through-stream.js';
 
@@ -33,6 +34,7 @@ export const relayEvents = (
   idleMs: number,
   step: PassThroughStep,
   ending: RelayEnding,
+  maxEventCharacters = MAX_EVENT_CHARACTERS,
 ): EventRelay => {
   let reading: BodyReading | undefined;
   let sink: RelaySink | undefined;
@@ -40,8 +42,8 @@ export const relayEvents = (
   let batch = '';
   // A failing event ends the stream only after the events that arrived before it have gone out.
   let failure: { readonly error: unknown } | undefined;
-  const parser = createParser({
-    onEvent: (event) => {
+  const parser = createSseParser(
+    (event) => {
       if (failure) return;
       try {
         const framed = step(event);
@@ -50,7 +52,9 @@ export const relayEvents = (
         failure = { error };
       }
     },
-  });
+    (error) => (failure ??= { error }),
+    maxEventCharacters,
+  );
   const decoder = new TextDecoder();
 
   const finish = (error?: unknown) => {
@@ -83,7 +87,7 @@ export const relayEvents = (
         end: () => {
           parser.feed(decoder.decode());
           // A last event without its blank line still counts: some servers end the body right after it.
-          parser.feed('\n\n');
+          if (!failure) parser.feed('\n\n');
           if (flush()) finish(ending.complete() ? undefined : ending.unfinished());
         },
         error: (error) => finish(error),
