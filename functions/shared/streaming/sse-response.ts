@@ -111,22 +111,25 @@ export class SseStream extends Readable {
     this.push(null);
   }
 
-  private readonly sink: RelaySink = {
-    send: (text) => {
-      if (this.finished) return true;
-      this.armKeepAlive();
-      return this.push(text);
-    },
-    end: () => this.complete(),
-    fail: (error) => this.failWith(error),
-  };
+  /** Where a relay sends: this stream, made when the relay starts (a pulled stream has none). */
+  private relaySink(): RelaySink {
+    return {
+      send: (text) => {
+        if (this.finished) return true;
+        this.armKeepAlive();
+        return this.push(text);
+      },
+      end: () => this.complete(),
+      fail: (error) => this.failWith(error),
+    };
+  }
 
   override _read(): void {
     if (this.finished) return;
     if (this.relay) {
       if (this.relayStarted) return this.relay.resume();
       this.relayStarted = true;
-      return this.relay.start(this.sink);
+      return this.relay.start(this.relaySink());
     }
     if (this.pumping) return;
     this.pumping = true;

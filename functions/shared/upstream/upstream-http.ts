@@ -147,47 +147,6 @@ const idleTimeout = (body: IncomingMessage, idleMs: number): NodeJS.Timeout =>
   setTimeout(() => body.destroy(upstreamTimeout('stream idle')), idleMs);
 
 /**
- * Reads a whole (small) upstream body as text, with the idle timeout between chunks. Read with
- * events, not an async iterator: a JSON answer is one or two chunks, and the iterator's promise per
- * chunk and generator frames cost more than the reading.
- */
-export const readUpstreamText = (body: IncomingMessage, idleMs: number, maxBytes = 64 * 1024 * 1024): Promise<string> =>
-  new Promise<string>((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const idle = idleTimeout(body, idleMs);
-    const finish = (error?: unknown) => {
-      clearTimeout(idle);
-      body.off('data', onData);
-      body.off('end', onEnd);
-      body.off('error', onError);
-      body.off('close', onClose);
-      if (error === undefined) resolve(Buffer.concat(chunks, size).toString('utf8'));
-      else reject(error instanceof GatewayError ? error : upstreamUnreachable(error));
-    };
-    const onData = (chunk: Buffer) => {
-      idle.refresh();
-      size += chunk.length;
-      if (size > maxBytes) {
-        body.destroy();
-        finish(new Error('upstream body too large'));
-        return;
-      }
-      chunks.push(chunk);
-    };
-    const onEnd = () => finish();
-    const onError = (error: Error) => finish(error);
-    // Closed without an end or an error of its own: the connection went away mid-body.
-    const onClose = () => {
-      if (!body.readableEnded) finish(new Error('upstream closed the body before its end'));
-    };
-    body.on('data', onData);
-    body.once('end', onEnd);
-    body.once('error', onError);
-    body.once('close', onClose);
-  });
-
-/**
  * The body's chunks, failing with a 504 when the upstream stays silent for longer than `idleMs`
  * (a stalled stream must end with an error, never hang).
  */
@@ -205,7 +164,7 @@ export async function* withIdleTimeout(body: IncomingMessage, idleMs: number): A
     throw upstreamUnreachable(error);
   } finally {
     clearTimeout(timer);
-    if (!body.readableEnded) settleUnreadBody(body, idleMs);
+    releaseBody(body, idleMs);
   }
 }
 
@@ -241,7 +200,7 @@ export const listenToBody = (body: IncomingMessage, idleMs: number, listener: Bo
     body.off('data', onData);
     body.off('end', onEnd);
     body.off('close', onClose);
-    if (!body.readableEnded) settleUnreadBody(body, idleMs);
+    releaseBody(body, idleMs);
   };
   const onData = (chunk: Buffer) => {
     idle.refresh();
@@ -282,6 +241,28 @@ export const listenToBody = (body: IncomingMessage, idleMs: number, listener: Bo
 export const releaseBody = (body: IncomingMessage, idleMs: number): void => {
   if (!body.readableEnded) settleUnreadBody(body, idleMs);
 };
+
+/**
+ * Reads a whole (small) upstream body as text, with the idle timeout between chunks. Read with
+ * events, not an async iterator: a JSON answer is one or two chunks, and the iterator's promise per
+ * chunk and generator frames cost more than the reading. Past `maxBytes` the connection is closed.
+ */
+export const readUpstreamText = (body: IncomingMessage, idleMs: number, maxBytes = 64 * 1024 * 1024): Promise<string> =>
+  new Promise<string>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const reading = listenToBody(body, idleMs, {
+      chunk: (chunk) => {
+        size += chunk.length;
+        if (size > maxBytes) {
+          reading.stop();
+          reject(upstreamUnreachable(new Error('upstream body too large')));
+        } else chunks.push(chunk);
+      },
+      end: () => resolve(Buffer.concat(chunks, size).toString('utf8')),
+      error: reject,
+    });
+  });
 
 const completeBodies = new WeakSet<IncomingMessage>();
 
