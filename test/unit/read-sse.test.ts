@@ -1,36 +1,13 @@
-import { once } from 'node:events';
-import http, { type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage } from 'node:http';
 import { readSse, type SseEvent } from '../../functions/shared/upstream/read-sse.js';
+import { startDrivenUpstream, type DrivenUpstream } from '../support/driven-upstream.js';
 
-/** readSse over a real HTTP body, from a server whose writes the test makes. */
-let serve: (response: ServerResponse) => void = () => undefined;
-const server = http.createServer((_request, response) => serve(response));
-
+let upstreamServer: DrivenUpstream;
 beforeAll(async () => {
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
+  upstreamServer = await startDrivenUpstream();
 });
-
-afterAll(async () => {
-  server.closeAllConnections();
-  server.close();
-  await once(server, 'close');
-});
-
-const openBody = async (): Promise<{ body: IncomingMessage; upstream: ServerResponse }> => {
-  const upstream = new Promise<ServerResponse>((resolve) => {
-    serve = (response) => {
-      response.writeHead(200, { 'content-type': 'text/event-stream' });
-      response.flushHeaders();
-      resolve(response);
-    };
-  });
-  const request = http.get({ port: (server.address() as AddressInfo).port, path: '/', agent: false });
-  request.on('error', () => undefined);
-  const [body] = (await once(request, 'response')) as [IncomingMessage];
-  return { body, upstream: await upstream };
-};
+afterAll(() => upstreamServer.close());
+const openBody = () => upstreamServer.openBody();
 
 const readAll = async (body: IncomingMessage, maxEventCharacters: number) => {
   const events: SseEvent[] = [];

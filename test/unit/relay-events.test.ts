@@ -1,48 +1,19 @@
 import { once } from 'node:events';
-import http, { type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage } from 'node:http';
 import { relayEvents, type PassThroughStep } from '../../functions/shared/streaming/pass-through-events.js';
 import type { RelaySink } from '../../functions/shared/streaming/pass-through-stream.js';
 import { SseStream, type StreamOutcome } from '../../functions/shared/streaming/sse-response.js';
 import { upstreamBrokenResponse } from '../../functions/shared/upstream/upstream-errors.js';
 import { markBodyComplete } from '../../functions/shared/upstream/upstream-http.js';
+import { startDrivenUpstream, type DrivenUpstream } from '../support/driven-upstream.js';
 
-/**
- * The relay reads real HTTP bodies: an upstream server whose handler the test drives, so that stalls,
- * dropped connections and slow clients are the ones Node's HTTP stack really produces.
- */
-let serve: (response: ServerResponse) => void = () => undefined;
-const server = http.createServer((_request, response) => serve(response));
-let agent: http.Agent;
-
+/** The relay reads real HTTP bodies: stalls, drops and slow clients as Node's HTTP stack makes them. */
+let upstreamServer: DrivenUpstream;
 beforeAll(async () => {
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  upstreamServer = await startDrivenUpstream();
 });
-
-afterAll(async () => {
-  agent.destroy();
-  server.closeAllConnections();
-  server.close();
-  await once(server, 'close');
-});
-
-/** An upstream body, with the upstream's response to write it. */
-const openBody = async (): Promise<{ body: IncomingMessage; upstream: ServerResponse }> => {
-  const upstream = new Promise<ServerResponse>((resolve) => {
-    serve = (response) => {
-      response.writeHead(200, { 'content-type': 'text/event-stream' });
-      response.flushHeaders();
-      resolve(response);
-    };
-  });
-  const request = http.get({ port: (server.address() as AddressInfo).port, path: '/', agent });
-  // A body torn down mid-stream fails its request too; the gateway's request has its own listener.
-  request.on('error', () => undefined);
-  const [body] = (await once(request, 'response')) as [IncomingMessage];
-  return { body, upstream: await upstream };
-};
+afterAll(() => upstreamServer.close());
+const openBody = () => upstreamServer.openBody();
 
 /** Data events renamed to say they went through; `[DONE]` completes the stream. */
 const stepOf = (body: IncomingMessage) => {
@@ -86,12 +57,27 @@ const recordingSink = (accept: () => boolean = () => true) => {
   return { sink, sent, until, settled: () => settled };
 };
 
+/** The relay of `body` with `stepOf`'s step and ending. */
+const relayOf = (body: IncomingMessage, idleMs = 5_000, maxEventCharacters?: number) => {
+  const { step, ending } = stepOf(body);
+  return relayEvents(body, idleMs, step, ending, maxEventCharacters);
+};
+
+/** The relay of `body`, started into a recording sink. */
+const startRelay = (
+  body: IncomingMessage,
+  { idleMs, maxEventCharacters, accept }: { idleMs?: number; maxEventCharacters?: number; accept?: () => boolean } = {},
+) => {
+  const heard = recordingSink(accept);
+  const relay = relayOf(body, idleMs, maxEventCharacters);
+  relay.start(heard.sink);
+  return { relay, heard };
+};
+
 describe('relayEvents', () => {
   it('sends each network chunk as it arrives, completes at [DONE] and hands the connection back', async () => {
     const { body, upstream } = await openBody();
-    const { step, ending } = stepOf(body);
-    const heard = recordingSink();
-    relayEvents(body, 5_000, step, ending).start(heard.sink);
+    const { heard } = startRelay(body);
 
     upstream.write('data: one\n\ndata: tw');
     await heard.until(() => heard.sent.length === 1);
@@ -111,11 +97,8 @@ describe('relayEvents', () => {
 
   it('stops reading while the client is behind, and goes on when it catches up', async () => {
     const { body, upstream } = await openBody();
-    const { step, ending } = stepOf(body);
     let accepting = false;
-    const heard = recordingSink(() => accepting);
-    const relay = relayEvents(body, 5_000, step, ending);
-    relay.start(heard.sink);
+    const { relay, heard } = startRelay(body, { accept: () => accepting });
 
     upstream.write('data: one\n\n');
     await heard.until(() => heard.sent.length === 1);
@@ -131,9 +114,7 @@ describe('relayEvents', () => {
 
   it('sends what came before a broken event, then fails with that event’s error', async () => {
     const { body, upstream } = await openBody();
-    const { step, ending } = stepOf(body);
-    const heard = recordingSink();
-    relayEvents(body, 5_000, step, ending).start(heard.sink);
+    const { heard } = startRelay(body);
 
     upstream.write('data: one\n\ndata: broken\n\ndata: never\n\n');
     await heard.until(() => heard.settled() !== undefined);
@@ -146,9 +127,7 @@ describe('relayEvents', () => {
 
   it('fails a body that ends before the last event, one that stalls, and one whose connection drops', async () => {
     const ended = await openBody();
-    const endedHeard = recordingSink();
-    const endedStep = stepOf(ended.body);
-    relayEvents(ended.body, 5_000, endedStep.step, endedStep.ending).start(endedHeard.sink);
+    const { heard: endedHeard } = startRelay(ended.body);
     ended.upstream.end('data: one');
     await endedHeard.until(() => endedHeard.settled() !== undefined);
     // A last event without its blank line still counts; then the missing [DONE] is the failure.
@@ -156,18 +135,14 @@ describe('relayEvents', () => {
     expect((endedHeard.settled()?.error as Error).message).toMatch(/no \[DONE\]/);
 
     const stalled = await openBody();
-    const stalledHeard = recordingSink();
-    const stalledStep = stepOf(stalled.body);
-    relayEvents(stalled.body, 50, stalledStep.step, stalledStep.ending).start(stalledHeard.sink);
+    const { heard: stalledHeard } = startRelay(stalled.body, { idleMs: 50 });
     stalled.upstream.write('data: one\n\n');
     await stalledHeard.until(() => stalledHeard.settled() !== undefined);
     expect(stalledHeard.settled()?.error).toMatchObject({ status: 504, code: 'upstream_timeout' });
     stalled.upstream.destroy();
 
     const dropped = await openBody();
-    const droppedHeard = recordingSink();
-    const droppedStep = stepOf(dropped.body);
-    relayEvents(dropped.body, 5_000, droppedStep.step, droppedStep.ending).start(droppedHeard.sink);
+    const { heard: droppedHeard } = startRelay(dropped.body);
     dropped.upstream.write('data: one\n\n');
     await droppedHeard.until(() => droppedHeard.sent.length === 1);
     dropped.upstream.socket?.destroy();
@@ -177,9 +152,7 @@ describe('relayEvents', () => {
 
   it('fails a stream whose event never ends, after the events before it, and lets go of the upstream', async () => {
     const { body, upstream } = await openBody();
-    const { step, ending } = stepOf(body);
-    const heard = recordingSink();
-    relayEvents(body, 5_000, step, ending, 1_000).start(heard.sink);
+    const { heard } = startRelay(body, { maxEventCharacters: 1_000 });
     upstream.write('data: one\n\n');
     // Under the limit in every chunk, over it in all: the open event is what counts, not the chunk.
     for (let index = 0; index < 4; index++) upstream.write(`data: ${'x'.repeat(400)}`);
@@ -192,9 +165,7 @@ describe('relayEvents', () => {
 
   it('takes events as large as the limit, however they are split', async () => {
     const { body, upstream } = await openBody();
-    const { step, ending } = stepOf(body);
-    const heard = recordingSink();
-    relayEvents(body, 5_000, step, ending, 1_000).start(heard.sink);
+    const { heard } = startRelay(body, { maxEventCharacters: 1_000 });
     const large = 'y'.repeat(900);
     for (let index = 0; index < 3; index++) {
       upstream.write(`data: ${large.slice(0, 450)}`);
@@ -208,23 +179,20 @@ describe('relayEvents', () => {
 
   it('fails at once a body whose connection dropped before the relay started', async () => {
     const { body, upstream } = await openBody();
-    const { step, ending } = stepOf(body);
     upstream.write('data: one\n\n');
     upstream.socket?.destroy();
     // No 'error' listener, as before the gateway's relay starts: a body with none is closed silently.
     await new Promise((resolve) => body.once('close', resolve));
-    const heard = recordingSink();
-    relayEvents(body, 5_000, step, ending).start(heard.sink);
+    const { heard } = startRelay(body);
     await heard.until(() => heard.settled() !== undefined);
     expect(heard.settled()?.error).toMatchObject({ status: 502, code: 'upstream_error' });
   });
 
   it('behind an SseStream: a client that leaves stops the relay, closes the upstream and reports the abort once', async () => {
     const { body, upstream } = await openBody();
-    const { step, ending } = stepOf(body);
     const outcomes: StreamOutcome[] = [];
     let aborts = 0;
-    const stream = new SseStream(relayEvents(body, 5_000, step, ending), {
+    const stream = new SseStream(relayOf(body), {
       terminator: 'data: [DONE]\n\n',
       abort: () => (aborts += 1),
       onFinish: (outcome) => outcomes.push(outcome),
@@ -235,16 +203,14 @@ describe('relayEvents', () => {
 
     stream.destroy();
     await once(body, 'close');
-    upstream.write('data: two\n\n');
     expect(aborts).toBe(1);
     expect(outcomes).toEqual([{ kind: 'aborted' }]);
   });
 
   it('behind an SseStream: the error event in the client’s protocol, then the end, and no terminator', async () => {
     const { body, upstream } = await openBody();
-    const { step, ending } = stepOf(body);
     const outcomes: StreamOutcome[] = [];
-    const stream = new SseStream(relayEvents(body, 5_000, step, ending), {
+    const stream = new SseStream(relayOf(body), {
       terminator: 'data: [DONE]\n\n',
       onFinish: (outcome) => outcomes.push(outcome),
     });
@@ -257,5 +223,26 @@ describe('relayEvents', () => {
     expect(JSON.parse(events[1]!.replace(/^data: /, ''))).toMatchObject({ error: { message: expect.any(String) } });
     expect(events).toHaveLength(2);
     expect(outcomes).toEqual([{ kind: 'failed', error: expect.any(Error) }]);
+  });
+
+  it('behind an SseStream: a client that stops reading holds the upstream, and gets everything once it reads', async () => {
+    const { body, upstream } = await openBody();
+    const stream = new SseStream(relayOf(body), { terminator: 'data: [DONE]\n\n' });
+    const event = `data: ${'z'.repeat(1_000)}\n\n`;
+    // More than the stream's buffer (64 KB) before anyone reads: the relay must pause the body.
+    const events = 200;
+    // Asked for data once, so the relay starts; then nobody reads.
+    stream.read(0);
+    const paused = once(body, 'pause');
+    upstream.write(event.repeat(events));
+    await paused;
+    expect(stream.readableLength).toBeGreaterThanOrEqual(stream.readableHighWaterMark);
+
+    upstream.end('data: [DONE]\n\n');
+    let text = '';
+    stream.on('data', (chunk: Buffer) => (text += String(chunk)));
+    stream.resume();
+    await once(stream, 'end');
+    expect(text).toBe(`data: relayed ${'z'.repeat(1_000)}\n\n`.repeat(events) + 'data: [DONE]\n\n');
   });
 });
