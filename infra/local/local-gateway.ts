@@ -5,7 +5,7 @@ import { applyGatewayConfig } from '../../functions/shared/config/apply-config.j
 import { loadGatewayConfigFile } from '../../functions/shared/config/gateway-config.js';
 import { log } from '../../functions/shared/log.js';
 import { collectMetricsSummary } from '../../functions/shared/observability/metrics-summary.js';
-import { resetStore } from '../../functions/shared/store/client.js';
+import { resetStoreConnection } from '../../functions/shared/store/connection.js';
 import { invalidateCaches } from '../../functions/shared/store/ttl-cache.js';
 import { answerMalformedRequest } from './answer-malformed-request.js';
 import { bootstrapAdminKey, ensureDemoChannel } from './bootstrap.js';
@@ -100,7 +100,7 @@ export const startLocalGateway = async (options: LocalGatewayOptions = {}): Prom
   process.env.DYNAMODB_ENDPOINT = endpoint;
   // Writes through this process clear its caches at once; another writer on a shared endpoint would not.
   process.env.GATEWAY_CACHE_TTL_MS ??= options.dynamodbEndpoint ? '0' : '30000';
-  resetStore();
+  resetStoreConnection();
   invalidateCaches();
 
   try {
@@ -162,13 +162,13 @@ export const startLocalGateway = async (options: LocalGatewayOptions = {}): Prom
           server.closeAllConnections();
           await settledWithin(inFlight, RECORD_MS);
           await closed;
-          resetStore();
+          resetStoreConnection();
           await embedded?.close();
           lock?.release();
         })()),
     };
   } catch (error) {
-    resetStore();
+    resetStoreConnection();
     await embedded?.close();
     lock?.release();
     throw error;

@@ -1,8 +1,8 @@
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { usageItem } from '../../functions/shared/accounting/usage-records.js';
 import { toAttributeMap } from '../../functions/shared/store/attribute-values.js';
-import { resetStore, store } from '../../functions/shared/store/client.js';
-import { sendDirect } from '../../functions/shared/store/direct-calls.js';
+import { resetStore, store } from '../support/sdk-store.js';
+import { sendOperation } from '../../functions/shared/store/operations.js';
 import { physicalTableName } from '../../functions/shared/store/tables.js';
 import { ensureTables, startEmbeddedStore } from '../../infra/local/embedded-store.js';
 import { usageRecordWith } from '../support/usage-record.js';
@@ -10,7 +10,7 @@ import { usageRecordWith } from '../support/usage-record.js';
 /**
  * `npm run bench:store`: the CPU this process spends per DynamoDB call of the kinds the request path
  * makes, through the SDK's document client and as the prepared calls the hot writes are
- * (`store/direct-calls.ts`), against the embedded store in its own process (as DynamoDB is a separate
+ * (`store/operations.ts`), against the embedded store in its own process (as DynamoDB is a separate
  * service), one at a time and 32 at once. The store's own CPU is not counted.
  */
 const CALLS = Number(process.env.STORE_CALLS ?? 3000);
@@ -39,10 +39,10 @@ const calls = {
   PutItem: () => store().send(new PutCommand({ TableName: physicalTableName('usage'), Item: usageRecordItem() })),
   'UpdateItem (conditional ADD)': () => store().send(new UpdateCommand(charge())),
   'PutItem (prepared, as the usage record is sent)': () =>
-    sendDirect('PutItem', { TableName: physicalTableName('usage'), Item: toAttributeMap(usageRecordItem()) }),
+    sendOperation('PutItem', { TableName: physicalTableName('usage'), Item: toAttributeMap(usageRecordItem()) }),
   'UpdateItem (prepared, conditional ADD, as a charge is sent)': () => {
     const input = charge();
-    return sendDirect('UpdateItem', {
+    return sendOperation('UpdateItem', {
       ...input,
       Key: toAttributeMap(input.Key),
       ExpressionAttributeValues: toAttributeMap(input.ExpressionAttributeValues),

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { observeAwsCalls, type AwsCall } from '../../functions/shared/aws/aws-call-observer.js';
 import { roundUsd } from '../../functions/shared/accounting/pricing.js';
 import { putInBatch } from '../../functions/shared/store/batched-puts.js';
-import { resetStore, store } from '../../functions/shared/store/client.js';
+import { resetStore, store } from '../support/sdk-store.js';
 import { addToItem } from '../../functions/shared/store/item-additions.js';
 import { physicalTableName } from '../../functions/shared/store/tables.js';
 import { useInMemoryStore } from '../support/in-memory-store.js';

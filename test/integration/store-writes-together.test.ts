@@ -1,5 +1,5 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { store } from '../../functions/shared/store/client.js';
+import { store } from '../support/sdk-store.js';
 import { physicalTableName } from '../../functions/shared/store/tables.js';
 import { windowStartOf } from '../../functions/shared/accounting/rate-limit-window.js';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream/fake-upstream.js';

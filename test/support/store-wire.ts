@@ -1,11 +1,10 @@
 import { Readable } from 'node:stream';
 import type { HttpRequest, HttpResponse } from '@smithy/types';
-import { store } from '../../functions/shared/store/client.js';
+import { storeRequestHandler } from '../../functions/shared/store/connection.js';
 
 /**
- * The store's wire, for tests: every DynamoDB request the gateway sends, whether through the SDK's
- * document client or as a prepared call (`store/direct-calls.ts`), passes the one request handler of
- * the store client. A listener sees each request as its operation and JSON input, and may hold it
+ * The store's wire, for tests: every DynamoDB request the gateway sends (`store/operations.ts`)
+ * passes the one request handler of its store connection. A listener sees each request as its operation and JSON input, and may hold it
  * (return a promise) or answer it in the store's place (return an answer: a throttling error, say),
  * so that what the gateway does with a store answer is tested through its real parsing.
  */
@@ -40,7 +39,7 @@ const answerWith = ({ status, body }: StoreAnswer): { response: HttpResponse } =
 
 /** The listeners of the current store client's handler, installing the dispatch on first use. */
 const listenersOfStore = (): Set<StoreListener> => {
-  const handler = store().config.requestHandler as unknown as Handler;
+  const handler = storeRequestHandler() as Handler;
   const known = listenersOf.get(handler);
   if (known) return known;
   const all = new Set<StoreListener>();

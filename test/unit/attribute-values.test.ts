@@ -1,7 +1,7 @@
 import { marshall } from '@aws-sdk/util-dynamodb';
 import fc from 'fast-check';
 import { toAttributeMap } from '../../functions/shared/store/attribute-values.js';
-import { MARSHALL_OPTIONS } from '../../functions/shared/store/client.js';
+import { MARSHALL_OPTIONS } from '../../functions/shared/store/marshall-options.js';
 
 /**
  * The hot writes' marshaller must give exactly what util-dynamodb's `marshall` gives with the store's

@@ -1,5 +1,4 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { store } from '../store/client.js';
+import { getItem } from '../store/documents.js';
 import { physicalTableName } from '../store/tables.js';
 import { addToItem } from '../store/item-additions.js';
 import { retryThrottledOrBusy } from '../store/throttle-retry.js';
@@ -43,14 +42,12 @@ const spendBudget = (accountId: string, limit: number, shards: number): SlicedBu
 
 const storedLimit = async (accountId: string): Promise<number | null> => {
   const { Item } = await retryThrottledOrBusy(() =>
-    store().send(
-      new GetCommand({
-        TableName: accountsTable(),
-        Key: { id: accountId },
-        ConsistentRead: true,
-        ProjectionExpression: 'quota',
-      }),
-    ),
+    getItem({
+      TableName: accountsTable(),
+      Key: { id: accountId },
+      ConsistentRead: true,
+      ProjectionExpression: 'quota',
+    }),
   );
   const quota = (Item?.quota ?? {}) as { limit?: number | null };
   return quota.limit ?? null;

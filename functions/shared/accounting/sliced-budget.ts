@@ -1,7 +1,6 @@
-import { BatchGetCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { toAttributeMap } from '../store/attribute-values.js';
-import { store } from '../store/client.js';
-import { sendDirect } from '../store/direct-calls.js';
+import { batchGetItems, getItem } from '../store/documents.js';
+import { sendOperation, THROTTLING_RETRIED_HERE } from '../store/operations.js';
 import { addToItem } from '../store/item-additions.js';
 import { turnBatch, type Settled } from '../store/turn-batch.js';
 import { retryThrottledOrBusy } from '../store/throttle-retry.js';
@@ -69,27 +68,31 @@ const chargeShard = async (budget: SlicedBudget, index: number, amount: number):
   const notFull = budget.refuseWhenFull ? ' AND #count < :slice' : '';
   const sets = Object.entries(budget.setIfAbsent ?? {});
   try {
-    // A prepared call, its input marshalled here: this is the one write before every limited request.
+    // Its input marshalled here: this is the one write before every limited request.
     const { Attributes } = await retryThrottledOrBusy(() =>
-      sendDirect('UpdateItem', {
-        TableName: budget.table,
-        Key: toAttributeMap(budget.key(index)),
-        ConditionExpression: `attribute_not_exists(#count) OR (${fits}${notFull})`,
-        UpdateExpression:
-          'ADD #count :amount' +
-          (sets.length > 0 ? ` SET ${sets.map((_, n) => `#s${n} = if_not_exists(#s${n}, :s${n})`).join(', ')}` : ''),
-        ExpressionAttributeNames: {
-          '#count': budget.attribute,
-          ...Object.fromEntries(sets.map(([name], n) => [`#s${n}`, name])),
+      sendOperation(
+        'UpdateItem',
+        {
+          TableName: budget.table,
+          Key: toAttributeMap(budget.key(index)),
+          ConditionExpression: `attribute_not_exists(#count) OR (${fits}${notFull})`,
+          UpdateExpression:
+            'ADD #count :amount' +
+            (sets.length > 0 ? ` SET ${sets.map((_, n) => `#s${n} = if_not_exists(#s${n}, :s${n})`).join(', ')}` : ''),
+          ExpressionAttributeNames: {
+            '#count': budget.attribute,
+            ...Object.fromEntries(sets.map(([name], n) => [`#s${n}`, name])),
+          },
+          ExpressionAttributeValues: toAttributeMap({
+            ':amount': amount,
+            ':ceiling': round(slice - amount),
+            ...(budget.refuseWhenFull ? { ':slice': slice } : {}),
+            ...Object.fromEntries(sets.map(([, value], n) => [`:s${n}`, value])),
+          }),
+          ReturnValues: 'UPDATED_NEW',
         },
-        ExpressionAttributeValues: toAttributeMap({
-          ':amount': amount,
-          ':ceiling': round(slice - amount),
-          ...(budget.refuseWhenFull ? { ':slice': slice } : {}),
-          ...Object.fromEntries(sets.map(([, value], n) => [`:s${n}`, value])),
-        }),
-        ReturnValues: 'UPDATED_NEW',
-      }),
+        THROTTLING_RETRIED_HERE,
+      ),
     );
     return Number(Attributes?.[budget.attribute]?.N ?? amount);
   } catch (error) {
@@ -108,7 +111,7 @@ export const readShards = async (
   };
   if (budget.shards === 1) {
     const { Item } = await retryThrottledOrBusy(() =>
-      store().send(new GetCommand({ TableName: budget.table, Key: budget.key(0), ConsistentRead: true })),
+      getItem({ TableName: budget.table, Key: budget.key(0), ConsistentRead: true }),
     );
     return [countOf(Item)];
   }
@@ -118,7 +121,7 @@ export const readShards = async (
   while (pending.length > 0) {
     const request = pending;
     const answer = await retryThrottledOrBusy(() =>
-      store().send(new BatchGetCommand({ RequestItems: { [budget.table]: { Keys: request, ConsistentRead: true } } })),
+      batchGetItems({ RequestItems: { [budget.table]: { Keys: request, ConsistentRead: true } } }),
     );
     for (const item of answer.Responses?.[budget.table] ?? [])
       byKey.set(JSON.stringify(keyFields(item, keys[0]!)), countOf(item));

@@ -1,5 +1,4 @@
-import { BatchGetCommand } from '@aws-sdk/lib-dynamodb';
-import { store } from '../store/client.js';
+import { batchGetItems } from '../store/documents.js';
 import { physicalTableName } from '../store/tables.js';
 import { retryThrottled } from '../store/throttle-retry.js';
 import { roundUsd } from './pricing.js';
@@ -30,7 +29,7 @@ export const readSpend = async (accountId: string): Promise<AccountSpend> => {
   while (keys.length > 0) {
     const request = keys;
     const answer = await retryThrottled(() =>
-      store().send(new BatchGetCommand({ RequestItems: { [table]: { Keys: request, ConsistentRead: true } } })),
+      batchGetItems({ RequestItems: { [table]: { Keys: request, ConsistentRead: true } } }),
     );
     for (const item of answer.Responses?.[table] ?? []) {
       used += typeof item.used === 'number' ? item.used : 0;

@@ -1,6 +1,6 @@
-import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import type { QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { invalidValue } from '../errors.js';
-import { store } from '../store/client.js';
+import { queryPage } from '../store/documents.js';
 import { physicalTableName } from '../store/tables.js';
 import { retryThrottled } from '../store/throttle-retry.js';
 import { allPartitionKeys, dayOf } from './usage-partitions.js';
@@ -112,7 +112,7 @@ const tooMany = () =>
 const readPartition = async (input: QueryCommandInput, into: UsageRecord[]): Promise<void> => {
   let startKey: Record<string, unknown> | undefined;
   do {
-    const page = await retryThrottled(() => store().send(new QueryCommand({ ...input, ExclusiveStartKey: startKey })));
+    const page = await retryThrottled(() => queryPage({ ...input, ExclusiveStartKey: startKey }));
     into.push(...((page.Items ?? []) as UsageRecord[]));
     if (into.length > MAX_RECORDS_PER_QUERY) throw tooMany();
     startKey = page.LastEvaluatedKey;

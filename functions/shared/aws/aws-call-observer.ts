@@ -1,11 +1,10 @@
 import type { HandlerExecutionContext, InitializeHandler, InitializeHandlerArguments } from '@smithy/types';
 
 /**
- * Every AWS call the gateway makes goes through one of three shared clients (DynamoDB, Secrets
- * Manager, Bedrock Runtime), or is a prepared store call made with the DynamoDB client's endpoint and
- * signer (`store/direct-calls.ts`). Each client carries this middleware, and the prepared calls report
- * themselves, so that a test can see every operation with its input and compare what the code does
- * with what the stack grants. With no
+ * Every AWS call the gateway makes goes through one of two shared SDK clients (Secrets Manager,
+ * Bedrock Runtime), or is a store call on DynamoDB's JSON protocol (`store/operations.ts`). Each
+ * client carries this middleware, and the store calls report themselves, so that a test can see
+ * every operation with its input and compare what the code does with what the stack grants. With no
  * observer set (deployed functions, the local runtime), it only passes the call on.
  */
 
@@ -28,7 +27,7 @@ export const observeAwsCalls = (next: AwsCallObserver | undefined): void => {
   observer = next;
 };
 
-/** Tells the observer of a call sent without an SDK client's middleware (`store/direct-calls.ts`). */
+/** Tells the observer of a call sent without an SDK client's middleware (`store/operations.ts`). */
 export const noteAwsCall = (client: string, operation: string, input: object): void => {
   // Nothing is built for a call no one observes (deployed functions, the local runtime).
   if (observer) observer({ client, operation, input: input as Readonly<Record<string, unknown>> });

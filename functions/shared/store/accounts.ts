@@ -1,5 +1,4 @@
-import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { store } from './client.js';
+import { deleteItem, getItem, putItem, updateItem } from './documents.js';
 import { scanAll } from './scan-all.js';
 import { physicalTableName } from './tables.js';
 import { invalidateCaches } from './ttl-cache.js';
@@ -33,7 +32,7 @@ export type AccountChanges = Partial<Pick<Account, 'name' | 'models' | 'rateLimi
 const table = () => physicalTableName('accounts');
 
 export const getAccount = async (id: string): Promise<Account | undefined> => {
-  const { Item } = await store().send(new GetCommand({ TableName: table(), Key: { id } }));
+  const { Item } = await getItem({ TableName: table(), Key: { id } });
   return Item as Account | undefined;
 };
 
@@ -42,9 +41,7 @@ export const listAccounts = async (): Promise<Account[]> =>
 
 /** Writes a new account; the id must not exist yet. */
 export const createAccount = async (account: Account): Promise<Account> => {
-  await store().send(
-    new PutCommand({ TableName: table(), Item: account, ConditionExpression: 'attribute_not_exists(id)' }),
-  );
+  await putItem({ TableName: table(), Item: account, ConditionExpression: 'attribute_not_exists(id)' });
   invalidateCaches();
   return account;
 };
@@ -70,18 +67,16 @@ export const updateAccount = async (id: string, changes: AccountChanges): Promis
     sets.push('#quota.#limit = :limit');
   }
   try {
-    const { Attributes } = await store().send(
-      new UpdateCommand({
-        TableName: table(),
-        Key: { id },
-        // Only an existing account is updated: an unknown id must not create a half-empty item.
-        ConditionExpression: 'attribute_exists(id)',
-        UpdateExpression: `SET ${sets.join(', ')}`,
-        ExpressionAttributeNames: names,
-        ExpressionAttributeValues: values,
-        ReturnValues: 'ALL_NEW',
-      }),
-    );
+    const { Attributes } = await updateItem({
+      TableName: table(),
+      Key: { id },
+      // Only an existing account is updated: an unknown id must not create a half-empty item.
+      ConditionExpression: 'attribute_exists(id)',
+      UpdateExpression: `SET ${sets.join(', ')}`,
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: values,
+      ReturnValues: 'ALL_NEW',
+    });
     invalidateCaches();
     return Attributes as Account;
   } catch (error) {
@@ -92,9 +87,7 @@ export const updateAccount = async (id: string, changes: AccountChanges): Promis
 
 /** Removes an account's item; `false` when there was none. */
 export const deleteAccount = async (id: string): Promise<boolean> => {
-  const { Attributes } = await store().send(
-    new DeleteCommand({ TableName: table(), Key: { id }, ReturnValues: 'ALL_OLD' }),
-  );
+  const { Attributes } = await deleteItem({ TableName: table(), Key: { id }, ReturnValues: 'ALL_OLD' });
   invalidateCaches();
   return Attributes !== undefined;
 };

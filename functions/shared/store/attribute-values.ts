@@ -1,6 +1,6 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { convertToAttr } from '@aws-sdk/util-dynamodb';
-import { MARSHALL_OPTIONS } from './client.js';
+import { MARSHALL_OPTIONS } from './marshall-options.js';
 
 /**
  * Items in DynamoDB's attribute-value form, for the writes every request makes. What they hold is

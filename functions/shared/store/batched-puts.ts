@@ -1,6 +1,6 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { toAttributeMap } from './attribute-values.js';
-import { sendDirect } from './direct-calls.js';
+import { sendOperation, THROTTLING_RETRIED_HERE } from './operations.js';
 import { BOOKKEEPING_RETRY, retryThrottled } from './throttle-retry.js';
 import { turnBatch, type Settled } from './turn-batch.js';
 
@@ -36,7 +36,9 @@ const writeChunk = async (table: string, items: readonly Record<string, Attribut
   let pending = items.map((item) => ({ PutRequest: { Item: item } }));
   for (let attempt = 1; ; attempt += 1) {
     const request = pending;
-    const answer = await retryThrottled(() => sendDirect('BatchWriteItem', { RequestItems: { [table]: request } }));
+    const answer = await retryThrottled(() =>
+      sendOperation('BatchWriteItem', { RequestItems: { [table]: request } }, THROTTLING_RETRIED_HERE),
+    );
     pending = (answer.UnprocessedItems?.[table] ?? []) as typeof pending;
     if (pending.length === 0) return;
     if (attempt >= BOOKKEEPING_RETRY.attempts) throw new UnprocessedError(`${pending.length} items left unprocessed`);
@@ -54,7 +56,9 @@ const writeChunk = async (table: string, items: readonly Record<string, Attribut
 const sendPuts = async (puts: readonly MarshalledPut[]): Promise<readonly Settled<void>[]> => {
   const [first] = puts as [MarshalledPut, ...MarshalledPut[]];
   if (puts.length === 1) {
-    await retryThrottled(() => sendDirect('PutItem', { TableName: first.table, Item: first.item }));
+    await retryThrottled(() =>
+      sendOperation('PutItem', { TableName: first.table, Item: first.item }, THROTTLING_RETRIED_HERE),
+    );
     return [{ ok: true, value: undefined }];
   }
   const byKey = new Map<string, Record<string, AttributeValue>>();

@@ -1,5 +1,4 @@
-import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { store } from './client.js';
+import { deleteItem, getItem, putItem } from './documents.js';
 import { scanAll } from './scan-all.js';
 import { physicalTableName } from './tables.js';
 import { invalidateCaches } from './ttl-cache.js';
@@ -36,7 +35,7 @@ export interface Channel {
 const table = () => physicalTableName('channels');
 
 export const getChannel = async (id: string): Promise<Channel | undefined> => {
-  const { Item } = await store().send(new GetCommand({ TableName: table(), Key: { id } }));
+  const { Item } = await getItem({ TableName: table(), Key: { id } });
   return Item as Channel | undefined;
 };
 
@@ -44,16 +43,14 @@ export const listChannels = async (): Promise<Channel[]> =>
   (await scanAll<Channel>(table())).sort((a, b) => b.priority - a.priority || a.id.localeCompare(b.id));
 
 export const putChannel = async (channel: Channel): Promise<Channel> => {
-  await store().send(new PutCommand({ TableName: table(), Item: channel }));
+  await putItem({ TableName: table(), Item: channel });
   invalidateCaches();
   return channel;
 };
 
 /** Deletes a channel; `false` when there was none. */
 export const deleteChannel = async (id: string): Promise<boolean> => {
-  const { Attributes } = await store().send(
-    new DeleteCommand({ TableName: table(), Key: { id }, ReturnValues: 'ALL_OLD' }),
-  );
+  const { Attributes } = await deleteItem({ TableName: table(), Key: { id }, ReturnValues: 'ALL_OLD' });
   invalidateCaches();
   return Attributes !== undefined;
 };

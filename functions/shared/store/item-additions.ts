@@ -1,5 +1,5 @@
 import { toAttributeMap } from './attribute-values.js';
-import { sendDirect } from './direct-calls.js';
+import { sendOperation, THROTTLING_RETRIED_HERE } from './operations.js';
 import { retryThrottled } from './throttle-retry.js';
 import { turnBatch, type Settled } from './turn-batch.js';
 
@@ -45,13 +45,17 @@ const sendSummed = async (additions: readonly ItemAddition[]): Promise<readonly 
     return `#s${index} = if_not_exists(#s${index}, :s${index})`;
   });
   await retryThrottled(() =>
-    sendDirect('UpdateItem', {
-      TableName: first.table,
-      Key: toAttributeMap(first.key),
-      UpdateExpression: `ADD ${adds.join(', ')}${sets.length > 0 ? ` SET ${sets.join(', ')}` : ''}`,
-      ExpressionAttributeNames: names,
-      ExpressionAttributeValues: toAttributeMap(values),
-    }),
+    sendOperation(
+      'UpdateItem',
+      {
+        TableName: first.table,
+        Key: toAttributeMap(first.key),
+        UpdateExpression: `ADD ${adds.join(', ')}${sets.length > 0 ? ` SET ${sets.join(', ')}` : ''}`,
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: toAttributeMap(values),
+      },
+      THROTTLING_RETRIED_HERE,
+    ),
   );
   return done;
 };

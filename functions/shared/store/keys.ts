@@ -1,6 +1,5 @@
-import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { RateLimitSettings } from './accounts.js';
-import { store } from './client.js';
+import { deleteItem, getItem, putItem, queryPage, updateItem } from './documents.js';
 import { queryAllByIndex } from './query-all.js';
 import { physicalTableName } from './tables.js';
 import { invalidateCaches } from './ttl-cache.js';
@@ -35,19 +34,17 @@ export type KeyChanges = Partial<Pick<ApiKeyRecord, 'name' | 'models' | 'rateLim
 const table = () => physicalTableName('keys');
 
 export const getKeyByHash = async (keyHash: string): Promise<ApiKeyRecord | undefined> => {
-  const { Item } = await store().send(new GetCommand({ TableName: table(), Key: { keyHash } }));
+  const { Item } = await getItem({ TableName: table(), Key: { keyHash } });
   return Item as ApiKeyRecord | undefined;
 };
 
 export const getKeyById = async (id: string): Promise<ApiKeyRecord | undefined> => {
-  const { Items } = await store().send(
-    new QueryCommand({
-      TableName: table(),
-      IndexName: 'byId',
-      KeyConditionExpression: 'id = :id',
-      ExpressionAttributeValues: { ':id': id },
-    }),
-  );
+  const { Items } = await queryPage({
+    TableName: table(),
+    IndexName: 'byId',
+    KeyConditionExpression: 'id = :id',
+    ExpressionAttributeValues: { ':id': id },
+  });
   return Items?.[0] as ApiKeyRecord | undefined;
 };
 
@@ -55,9 +52,7 @@ export const listKeysOfAccount = (accountId: string): Promise<ApiKeyRecord[]> =>
   queryAllByIndex<ApiKeyRecord>(table(), 'byAccount', 'accountId', accountId);
 
 export const putKey = async (record: ApiKeyRecord): Promise<ApiKeyRecord> => {
-  await store().send(
-    new PutCommand({ TableName: table(), Item: record, ConditionExpression: 'attribute_not_exists(keyHash)' }),
-  );
+  await putItem({ TableName: table(), Item: record, ConditionExpression: 'attribute_not_exists(keyHash)' });
   invalidateCaches();
   return record;
 };
@@ -65,24 +60,22 @@ export const putKey = async (record: ApiKeyRecord): Promise<ApiKeyRecord> => {
 const updateByHash = async (keyHash: string, sets: Record<string, unknown>): Promise<ApiKeyRecord | undefined> => {
   const entries = Object.entries(sets);
   try {
-    const { Attributes } = await store().send(
-      new UpdateCommand({
-        TableName: table(),
-        Key: { keyHash },
-        // Never resurrect a deleted item, and never change a revoked key back.
-        ConditionExpression: 'attribute_exists(keyHash) AND #status = :active',
-        UpdateExpression: `SET ${entries.map((_, index) => `#a${index} = :v${index}`).join(', ')}`,
-        ExpressionAttributeNames: {
-          '#status': 'status',
-          ...Object.fromEntries(entries.map(([name], index) => [`#a${index}`, name])),
-        },
-        ExpressionAttributeValues: {
-          ':active': 'active',
-          ...Object.fromEntries(entries.map(([, value], index) => [`:v${index}`, value])),
-        },
-        ReturnValues: 'ALL_NEW',
-      }),
-    );
+    const { Attributes } = await updateItem({
+      TableName: table(),
+      Key: { keyHash },
+      // Never resurrect a deleted item, and never change a revoked key back.
+      ConditionExpression: 'attribute_exists(keyHash) AND #status = :active',
+      UpdateExpression: `SET ${entries.map((_, index) => `#a${index} = :v${index}`).join(', ')}`,
+      ExpressionAttributeNames: {
+        '#status': 'status',
+        ...Object.fromEntries(entries.map(([name], index) => [`#a${index}`, name])),
+      },
+      ExpressionAttributeValues: {
+        ':active': 'active',
+        ...Object.fromEntries(entries.map(([, value], index) => [`:v${index}`, value])),
+      },
+      ReturnValues: 'ALL_NEW',
+    });
     invalidateCaches();
     return Attributes as ApiKeyRecord;
   } catch (error) {
@@ -100,6 +93,6 @@ export const revokeKey = (keyHash: string) =>
 
 /** Removes a key's item for good (its account is being deleted); a key already gone is fine. */
 export const deleteKey = async (keyHash: string): Promise<void> => {
-  await store().send(new DeleteCommand({ TableName: table(), Key: { keyHash } }));
+  await deleteItem({ TableName: table(), Key: { keyHash } });
   invalidateCaches();
 };

@@ -1,5 +1,4 @@
-import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { store } from './client.js';
+import { deleteItem, getItem, putItem } from './documents.js';
 import { queryAllByIndex } from './query-all.js';
 import { scanAll } from './scan-all.js';
 import { physicalTableName } from './tables.js';
@@ -27,19 +26,17 @@ const table = () => physicalTableName('members');
 export const memberId = (email: string): string => email.trim().toLowerCase();
 
 export const getMember = async (id: string): Promise<Member | undefined> => {
-  const { Item } = await store().send(new GetCommand({ TableName: table(), Key: { id: memberId(id) } }));
+  const { Item } = await getItem({ TableName: table(), Key: { id: memberId(id) } });
   return Item as Member | undefined;
 };
 
 export const putMember = async (member: Member): Promise<Member> => {
-  await store().send(new PutCommand({ TableName: table(), Item: member }));
+  await putItem({ TableName: table(), Item: member });
   return member;
 };
 
 export const deleteMember = async (id: string): Promise<boolean> => {
-  const { Attributes } = await store().send(
-    new DeleteCommand({ TableName: table(), Key: { id: memberId(id) }, ReturnValues: 'ALL_OLD' }),
-  );
+  const { Attributes } = await deleteItem({ TableName: table(), Key: { id: memberId(id) }, ReturnValues: 'ALL_OLD' });
   return Attributes !== undefined;
 };
 

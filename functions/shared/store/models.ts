@@ -1,5 +1,4 @@
-import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { store } from './client.js';
+import { deleteItem, getItem, putItem } from './documents.js';
 import { scanAll } from './scan-all.js';
 import { physicalTableName } from './tables.js';
 import { invalidateCaches } from './ttl-cache.js';
@@ -29,7 +28,7 @@ export interface ModelSettings {
 const table = () => physicalTableName('models');
 
 export const getModelSettings = async (id: string): Promise<ModelSettings | undefined> => {
-  const { Item } = await store().send(new GetCommand({ TableName: table(), Key: { id } }));
+  const { Item } = await getItem({ TableName: table(), Key: { id } });
   return Item as ModelSettings | undefined;
 };
 
@@ -37,15 +36,13 @@ export const listModelSettings = async (): Promise<ModelSettings[]> =>
   (await scanAll<ModelSettings>(table())).sort((a, b) => a.id.localeCompare(b.id));
 
 export const putModelSettings = async (settings: ModelSettings): Promise<ModelSettings> => {
-  await store().send(new PutCommand({ TableName: table(), Item: settings }));
+  await putItem({ TableName: table(), Item: settings });
   invalidateCaches();
   return settings;
 };
 
 export const deleteModelSettings = async (id: string): Promise<boolean> => {
-  const { Attributes } = await store().send(
-    new DeleteCommand({ TableName: table(), Key: { id }, ReturnValues: 'ALL_OLD' }),
-  );
+  const { Attributes } = await deleteItem({ TableName: table(), Key: { id }, ReturnValues: 'ALL_OLD' });
   invalidateCaches();
   return Attributes !== undefined;
 };

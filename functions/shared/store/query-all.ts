@@ -1,5 +1,4 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { store } from './client.js';
+import { queryPage } from './documents.js';
 
 /** Every item of one index partition (`<attribute> = value`), following pagination. */
 export const queryAllByIndex = async <T>(
@@ -11,16 +10,14 @@ export const queryAllByIndex = async <T>(
   const items: T[] = [];
   let startKey: Record<string, unknown> | undefined;
   do {
-    const page = await store().send(
-      new QueryCommand({
-        TableName: tableName,
-        IndexName: indexName,
-        KeyConditionExpression: '#attribute = :value',
-        ExpressionAttributeNames: { '#attribute': attribute },
-        ExpressionAttributeValues: { ':value': value },
-        ExclusiveStartKey: startKey,
-      }),
-    );
+    const page = await queryPage({
+      TableName: tableName,
+      IndexName: indexName,
+      KeyConditionExpression: '#attribute = :value',
+      ExpressionAttributeNames: { '#attribute': attribute },
+      ExpressionAttributeValues: { ':value': value },
+      ExclusiveStartKey: startKey,
+    });
     items.push(...((page.Items ?? []) as T[]));
     startKey = page.LastEvaluatedKey;
   } while (startKey);

@@ -4,20 +4,24 @@ import { DynamoDBClient, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { SignatureV4 } from '@smithy/signature-v4';
 import { SigningSha256 } from '../../functions/shared/aws/signing-sha256.js';
-import { resetStore, store } from '../../functions/shared/store/client.js';
-import { sendDirect, StoreServiceError } from '../../functions/shared/store/direct-calls.js';
+import { resetStore, store } from '../support/sdk-store.js';
+import { storeConnection, storeRequestHandler } from '../../functions/shared/store/connection.js';
+import { getItem } from '../../functions/shared/store/documents.js';
+import { sendOperation, StoreServiceError, THROTTLING_RETRIED_HERE } from '../../functions/shared/store/operations.js';
 import { physicalTableName } from '../../functions/shared/store/tables.js';
 import { ensureTables, startEmbeddedStore, type EmbeddedStore } from '../../infra/local/embedded-store.js';
 import { onStoreRequests } from '../support/store-wire.js';
 
 /**
- * The prepared store calls against DynamoDB's wire format: an HTTP endpoint that records what
- * arrives and answers as DynamoDB does, and the embedded engine for the round trips. The SDK's own
- * client, sent the same operation, is the reference for what a request must carry.
+ * The store's calls against DynamoDB's wire format: an HTTP endpoint that records what arrives and
+ * answers as DynamoDB does, and the embedded engine for the round trips. The SDK's own client, sent
+ * the same operation, is the reference for what a request must carry.
  */
 
 const ENVIRONMENT = [
   'DYNAMODB_ENDPOINT',
+  'AWS_LAMBDA_FUNCTION_NAME',
+  'AWS_USE_FIPS_ENDPOINT',
   'AWS_REGION',
   'AWS_ACCESS_KEY_ID',
   'AWS_SECRET_ACCESS_KEY',
@@ -40,6 +44,12 @@ const useEnvironment = (values: Record<string, string | undefined>) => {
 };
 
 afterAll(() => useEnvironment(saved));
+
+const signedConnection = async () => {
+  const connection = await storeConnection();
+  if (connection.kind !== 'signed') throw new Error(`a ${connection.kind} connection`);
+  return connection;
+};
 
 interface Received {
   readonly method: string;
@@ -119,7 +129,7 @@ const expectedAuthorization = async (request: Received, region: string) => {
   return verified.headers.authorization;
 };
 
-describe('prepared store calls on the wire', () => {
+describe('store calls on the wire', () => {
   let endpoint: Endpoint;
 
   beforeAll(async () => {
@@ -152,7 +162,7 @@ describe('prepared store calls on the wire', () => {
   };
 
   test('a call is addressed, typed and signed as the SDK signs the same operation, and its signature holds over what arrived', async () => {
-    await sendDirect('UpdateItem', input);
+    await sendOperation('UpdateItem', input);
     const sdk = new DynamoDBClient({ endpoint: endpoint.url, region: 'eu-west-1', credentials: CREDENTIALS });
     await sdk.send(new UpdateItemCommand(input));
     sdk.destroy();
@@ -183,7 +193,7 @@ describe('prepared store calls on the wire', () => {
         Item: { id: { S: 'rpm#key#a' } },
       }),
     });
-    const error = (await sendDirect('UpdateItem', input).catch((caught: unknown) => caught)) as StoreServiceError;
+    const error = (await sendOperation('UpdateItem', input).catch((caught: unknown) => caught)) as StoreServiceError;
     expect(error).toBeInstanceOf(StoreServiceError);
     expect(error).toMatchObject({
       name: 'ConditionalCheckFailedException',
@@ -200,7 +210,7 @@ describe('prepared store calls on the wire', () => {
       status: 400,
       body: '{"__type":"x#ValidationException","message":"bad","name":"Other","$fault":"server","stack":"s","__proto__":{"polluted":true},"constructor":1}',
     });
-    const error = (await sendDirect('UpdateItem', input).catch((caught: unknown) => caught)) as StoreServiceError;
+    const error = (await sendOperation('UpdateItem', input).catch((caught: unknown) => caught)) as StoreServiceError;
     expect(error).toBeInstanceOf(StoreServiceError);
     expect(error.name).toBe('ValidationException');
     expect(error.$fault).toBe('client');
@@ -209,46 +219,40 @@ describe('prepared store calls on the wire', () => {
     expect(Object.getPrototypeOf(error)).toBe(StoreServiceError.prototype);
   });
 
-  test('throttling is left to the caller: one attempt here', async () => {
-    endpoint.answers.push({
+  test('throttling is retried as the SDK retries it, and left to a caller that retries it itself', async () => {
+    const throttled = {
       status: 400,
       body: JSON.stringify({ __type: 'com.amazonaws.dynamodb.v20120810#ProvisionedThroughputExceededException' }),
-    });
-    await expect(sendDirect('PutItem', { TableName: 'usage', Item: { id: { S: 'x' } } })).rejects.toMatchObject({
+    };
+    const put = { TableName: 'usage', Item: { id: { S: 'x' } } };
+    endpoint.answers.push(throttled);
+    await expect(sendOperation('PutItem', put, THROTTLING_RETRIED_HERE)).rejects.toMatchObject({
       name: 'ProvisionedThroughputExceededException',
     });
     expect(endpoint.received).toHaveLength(1);
+    endpoint.answers.push(throttled);
+    await expect(sendOperation('PutItem', put)).resolves.toEqual({});
+    expect(endpoint.received).toHaveLength(3);
   });
 
   test('a server fault is retried, and a call that succeeds on retry resolves with its output', async () => {
     endpoint.answers.push({ status: 500, body: JSON.stringify({ __type: 'InternalServerError', message: 'boom' }) });
     endpoint.answers.push({ status: 200, body: JSON.stringify({ Attributes: { count: { N: '3' } } }) });
-    await expect(sendDirect('UpdateItem', input)).resolves.toEqual({ Attributes: { count: { N: '3' } } });
+    await expect(sendOperation('UpdateItem', input)).resolves.toEqual({ Attributes: { count: { N: '3' } } });
     expect(endpoint.received).toHaveLength(2);
   });
 
   test('a connection lost mid-answer is retried on a new one', async () => {
     endpoint.answers.push({ status: 200, body: '{"Attributes":{"count":', cut: true });
     endpoint.answers.push({ status: 200, body: JSON.stringify({ Attributes: { count: { N: '4' } } }) });
-    await expect(sendDirect('UpdateItem', input)).resolves.toEqual({ Attributes: { count: { N: '4' } } });
+    await expect(sendOperation('UpdateItem', input)).resolves.toEqual({ Attributes: { count: { N: '4' } } });
     expect(endpoint.received).toHaveLength(2);
-  });
-
-  test('a preparation that failed (the region not resolvable yet) is made again by the next call', async () => {
-    resetStore();
-    const config = store().config as unknown as { region: () => Promise<string> };
-    const region = config.region;
-    let refusals = 0;
-    config.region = () => (refusals++ === 0 ? Promise.reject(new Error('no region yet')) : region());
-    await expect(sendDirect('UpdateItem', input)).rejects.toThrow('no region yet');
-    await expect(sendDirect('UpdateItem', input)).resolves.toEqual({});
-    expect(endpoint.received).toHaveLength(1);
   });
 
   test('a fault that persists (a proxy page, not JSON) fails after three attempts as a server fault', async () => {
     for (let attempt = 0; attempt < 3; attempt += 1)
       endpoint.answers.push({ status: 502, body: '<html>bad gateway</html>', contentType: 'text/html' });
-    await expect(sendDirect('UpdateItem', input)).rejects.toMatchObject({
+    await expect(sendOperation('UpdateItem', input)).rejects.toMatchObject({
       name: 'InternalServerError',
       $fault: 'server',
       $metadata: { httpStatusCode: 502 },
@@ -267,7 +271,7 @@ describe('prepared store calls on the wire', () => {
       headers: { date: hourAhead.toUTCString() },
     });
     try {
-      await sendDirect('UpdateItem', input);
+      await sendOperation('UpdateItem', input);
       const dates = endpoint.received.map((request) => String(request.headers['x-amz-date']));
       expect(dates).toHaveLength(2);
       const dated = (amzDate: string) =>
@@ -279,11 +283,9 @@ describe('prepared store calls on the wire', () => {
           +amzDate.slice(11, 13),
         );
       expect(dated(dates[1]!) - dated(dates[0]!)).toBeGreaterThan(3_000_000);
-      expect(Math.abs((store().config as { systemClockOffset?: number }).systemClockOffset! - 3_600_000)).toBeLessThan(
-        60_000,
-      );
+      expect(Math.abs((await signedConnection()).clockOffsetMs - 3_600_000)).toBeLessThan(60_000);
     } finally {
-      (store().config as { systemClockOffset?: number }).systemClockOffset = 0;
+      (await signedConnection()).clockOffsetMs = 0;
     }
   });
 
@@ -292,18 +294,20 @@ describe('prepared store calls on the wire', () => {
       status: 400,
       body: JSON.stringify({ __type: 'com.amazon.coral.service#InvalidSignatureException', message: 'bad signature' }),
     });
-    await expect(sendDirect('UpdateItem', input)).rejects.toMatchObject({ name: 'InvalidSignatureException' });
+    await expect(sendOperation('UpdateItem', input)).rejects.toMatchObject({ name: 'InvalidSignatureException' });
     expect(endpoint.received).toHaveLength(1);
   });
 
-  test('the store wire sees prepared calls like any other, and can answer in the store’s place', async () => {
+  test('the store wire sees every call, and can answer in the store’s place', async () => {
     const seen: string[] = [];
     const stop = onStoreRequests((command, sent) => {
       seen.push(`${command} ${String(sent.TableName)}`);
       return { status: 400, body: { __type: 'x#ThrottlingException', message: 'slow down' } };
     });
     try {
-      await expect(sendDirect('UpdateItem', input)).rejects.toMatchObject({ name: 'ThrottlingException' });
+      await expect(sendOperation('UpdateItem', input, THROTTLING_RETRIED_HERE)).rejects.toMatchObject({
+        name: 'ThrottlingException',
+      });
     } finally {
       stop();
     }
@@ -312,34 +316,88 @@ describe('prepared store calls on the wire', () => {
   });
 });
 
-describe('prepared store calls without a custom endpoint', () => {
-  test('go to the region’s DynamoDB endpoint, as the SDK resolves it', async () => {
-    useEnvironment({
-      AWS_REGION: 'ap-southeast-2',
-      AWS_ACCESS_KEY_ID: CREDENTIALS.accessKeyId,
-      AWS_SECRET_ACCESS_KEY: CREDENTIALS.secretAccessKey,
-    });
-    const hosts: string[] = [];
-    const handler = store().config.requestHandler as unknown as {
+describe('store calls without a custom endpoint', () => {
+  afterEach(() => resetStore());
+
+  /** Sends one call with `environment`; reads where it would go and how it is signed, sends nothing. */
+  const sentWith = async (environment: Record<string, string>) => {
+    useEnvironment(environment);
+    const sent: { url: string; host: string; authorization: string; token?: string }[] = [];
+    const handler = storeRequestHandler() as unknown as {
       handle: (request: { hostname: string; protocol: string; headers: Record<string, string> }) => Promise<unknown>;
     };
-    // Nothing leaves this machine: the request is read where it would be sent.
     handler.handle = (request) => {
-      hosts.push(`${request.protocol}//${request.hostname} ${request.headers.host}`);
-      // Signed with the credentials of the environment, through the SDK's default chain.
-      expect(request.headers.authorization).toContain(`Credential=${CREDENTIALS.accessKeyId}/`);
-      expect(request.headers['x-amz-security-token']).toBeUndefined();
+      sent.push({
+        url: `${request.protocol}//${request.hostname}`,
+        host: request.headers.host!,
+        authorization: request.headers.authorization!,
+        token: request.headers['x-amz-security-token'],
+      });
       return Promise.reject(Object.assign(new Error('not sent'), { name: 'NotSent' }));
     };
-    await expect(sendDirect('PutItem', { TableName: 'usage', Item: { id: { S: 'x' } } })).rejects.toMatchObject({
+    await expect(sendOperation('PutItem', { TableName: 'usage', Item: { id: { S: 'x' } } })).rejects.toMatchObject({
       name: 'NotSent',
     });
-    expect(hosts).toEqual(['https://dynamodb.ap-southeast-2.amazonaws.com dynamodb.ap-southeast-2.amazonaws.com']);
-    resetStore();
+    return sent[0]!;
+  };
+
+  const environmentCredentials = {
+    AWS_ACCESS_KEY_ID: CREDENTIALS.accessKeyId,
+    AWS_SECRET_ACCESS_KEY: CREDENTIALS.secretAccessKey,
+  };
+
+  test('a Lambda function goes to its region’s endpoint, signed with the credentials of its environment', async () => {
+    const sent = await sentWith({
+      AWS_LAMBDA_FUNCTION_NAME: 'model-gateway-chat',
+      AWS_REGION: 'ap-southeast-2',
+      ...environmentCredentials,
+      AWS_SESSION_TOKEN: CREDENTIALS.sessionToken,
+    });
+    expect(sent.url).toBe('https://dynamodb.ap-southeast-2.amazonaws.com');
+    expect(sent.host).toBe('dynamodb.ap-southeast-2.amazonaws.com');
+    expect(sent.authorization).toContain(`Credential=${CREDENTIALS.accessKeyId}/`);
+    expect(sent.authorization).toContain('/ap-southeast-2/dynamodb/aws4_request');
+    expect(sent.token).toBe(CREDENTIALS.sessionToken);
+  });
+
+  test('elsewhere the SDK resolves the endpoint and credentials, to the same place', async () => {
+    const sent = await sentWith({ AWS_REGION: 'ap-southeast-2', ...environmentCredentials });
+    expect(sent.url).toBe('https://dynamodb.ap-southeast-2.amazonaws.com');
+    expect(sent.authorization).toContain(`Credential=${CREDENTIALS.accessKeyId}/`);
+    expect(sent.token).toBeUndefined();
+  });
+
+  test('a FIPS endpoint is the SDK’s to resolve, in a Lambda function too', async () => {
+    const sent = await sentWith({
+      AWS_LAMBDA_FUNCTION_NAME: 'model-gateway-chat',
+      AWS_REGION: 'us-east-1',
+      AWS_USE_FIPS_ENDPOINT: 'true',
+      ...environmentCredentials,
+    });
+    expect(sent.url).toBe('https://dynamodb-fips.us-east-1.amazonaws.com');
+  });
+
+  test('without a region the SDK’s error fails the call, and nothing is sent', async () => {
+    useEnvironment({ AWS_LAMBDA_FUNCTION_NAME: 'model-gateway-chat', ...environmentCredentials });
+    const region = process.env.AWS_DEFAULT_REGION;
+    delete process.env.AWS_DEFAULT_REGION;
+    let sent = 0;
+    (storeRequestHandler() as unknown as { handle: () => Promise<unknown> }).handle = () => {
+      sent += 1;
+      return Promise.reject(new Error('not sent'));
+    };
+    try {
+      await expect(sendOperation('GetItem', { TableName: 'keys', Key: { keyHash: { S: 'x' } } })).rejects.toThrow(
+        /region/i,
+      );
+      expect(sent).toBe(0);
+    } finally {
+      if (region !== undefined) process.env.AWS_DEFAULT_REGION = region;
+    }
   });
 });
 
-describe('prepared store calls against the embedded engine', () => {
+describe('store calls against the embedded engine', () => {
   let embedded: EmbeddedStore;
 
   beforeAll(async () => {
@@ -371,9 +429,9 @@ describe('prepared store calls against the embedded engine', () => {
     });
     const reference = await sdk.send(new UpdateItemCommand(charge('direct-reference')));
     sdk.destroy();
-    const direct = await sendDirect('UpdateItem', charge('direct-call'));
+    const direct = await sendOperation('UpdateItem', charge('direct-call'));
     expect(direct).toEqual({ Attributes: reference.Attributes });
-    await expect(sendDirect('UpdateItem', charge('direct-call'))).rejects.toMatchObject({
+    await expect(sendOperation('UpdateItem', charge('direct-call'))).rejects.toMatchObject({
       name: 'ConditionalCheckFailedException',
       $fault: 'client',
     });
@@ -384,11 +442,14 @@ describe('prepared store calls against the embedded engine', () => {
     const bytes = Buffer.from([0, 1, 2, 250, 255]);
     const view = new Uint8Array([9, 8, 7]);
     const item = { partition: { S: 'binary-test' }, sk: { S: 'one' }, raw: { B: bytes }, set: { BS: [view] } };
-    await sendDirect('PutItem', { TableName: table, Item: item });
-    const { Item } = await store().send(
-      new GetCommand({ TableName: table, Key: { partition: 'binary-test', sk: 'one' }, ConsistentRead: true }),
-    );
+    await sendOperation('PutItem', { TableName: table, Item: item });
+    const key = { TableName: table, Key: { partition: 'binary-test', sk: 'one' }, ConsistentRead: true };
+    const { Item } = await store().send(new GetCommand(key));
     expect(Buffer.from(Item!.raw as Uint8Array)).toEqual(bytes);
     expect([...(Item!.set as Set<Uint8Array>)].map((value) => [...value])).toEqual([[9, 8, 7]]);
+    // Read back through the gateway's own calls, they come back as the SDK gives them: bytes.
+    const read = (await getItem(key)).Item!;
+    expect(Buffer.from(read.raw as Uint8Array)).toEqual(bytes);
+    expect([...(read.set as Set<Uint8Array>)].map((value) => [...value])).toEqual([[9, 8, 7]]);
   });
 });

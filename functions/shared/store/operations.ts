@@ -1,102 +1,60 @@
 import type {
+  BatchGetItemCommandInput,
+  BatchGetItemCommandOutput,
   BatchWriteItemCommandInput,
   BatchWriteItemCommandOutput,
+  DeleteItemCommandInput,
+  DeleteItemCommandOutput,
+  GetItemCommandInput,
+  GetItemCommandOutput,
   PutItemCommandInput,
   PutItemCommandOutput,
+  QueryCommandInput,
+  QueryCommandOutput,
+  ScanCommandInput,
+  ScanCommandOutput,
   UpdateItemCommandInput,
   UpdateItemCommandOutput,
 } from '@aws-sdk/client-dynamodb';
-import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { HttpRequest, HttpResponse, RequestSigner } from '@smithy/types';
+import type { HttpRequest } from '@smithy/types';
 import { noteAwsCall } from '../aws/aws-call-observer.js';
-import { store } from './client.js';
+import { storeConnection, type SignedConnection } from './connection.js';
+import { isThrottled } from './throttle-retry.js';
 
 /**
- * The writes every request makes (usage records, rate-limit charges, counter and spend additions),
- * sent as prepared DynamoDB calls: the endpoint, the signer and the connection pool are the store
- * client's own, resolved once, and each call is only its JSON body, a Signature V4 signature and one
- * HTTP exchange. The SDK's per-call pipeline (a middleware chain copied per command, endpoint rules
- * evaluated with a copy of the client's configuration, schema-driven serialisation, identity and
- * auth-scheme resolution) cost about as much CPU again as the call itself; see docs/cost.md.
+ * Every DynamoDB call the functions make, on DynamoDB's JSON protocol: the body is the input as it
+ * is, signed with Signature V4 and sent over the connection's keep-alive handler (`connection.ts`;
+ * where the SDK must resolve the store, its client sends the same input instead).
+ * The SDK's per-call pipeline (a middleware chain copied per command, endpoint rules evaluated with a
+ * copy of the client's configuration, schema-driven serialisation, identity and auth-scheme
+ * resolution) cost about as much CPU again as the call itself; see docs/cost.md.
  *
- * Inputs are in attribute-value form already (`attribute-values.ts`), which is exactly DynamoDB's
- * JSON protocol; outputs come back in the same form, as the low-level client returns them. Errors
- * carry the service's exception name (`ConditionalCheckFailedException`,
- * `ProvisionedThroughputExceededException`, …), `$fault` and `$metadata`, as the SDK's do. Throttling
- * is retried by the callers, with their own backoff; server faults and dropped connections are
- * retried here as the SDK's standard mode does, and a signature refused for a skewed clock is sent
- * again on the service's time.
+ * Inputs are in attribute-value form (`attribute-values.ts`, or `documents.ts` for plain items);
+ * outputs come back in the same form, as the SDK's low-level client returns them. Errors carry the
+ * service's exception name (`ConditionalCheckFailedException`, `ProvisionedThroughputExceededException`,
+ * …), `$fault` and `$metadata`, as the SDK's do. Server faults and dropped connections are retried as
+ * the SDK's standard mode retries them, and so is throttling unless the caller retries it with its
+ * own, longer backoff; a signature refused for a skewed clock is sent again on the service's time.
  */
 
 interface Operations {
+  GetItem: { input: GetItemCommandInput; output: Omit<GetItemCommandOutput, '$metadata'> };
   PutItem: { input: PutItemCommandInput; output: Omit<PutItemCommandOutput, '$metadata'> };
   UpdateItem: { input: UpdateItemCommandInput; output: Omit<UpdateItemCommandOutput, '$metadata'> };
+  DeleteItem: { input: DeleteItemCommandInput; output: Omit<DeleteItemCommandOutput, '$metadata'> };
+  Query: { input: QueryCommandInput; output: Omit<QueryCommandOutput, '$metadata'> };
+  Scan: { input: ScanCommandInput; output: Omit<ScanCommandOutput, '$metadata'> };
+  BatchGetItem: { input: BatchGetItemCommandInput; output: Omit<BatchGetItemCommandOutput, '$metadata'> };
   BatchWriteItem: { input: BatchWriteItemCommandInput; output: Omit<BatchWriteItemCommandOutput, '$metadata'> };
 }
 
-export type DirectOperation = keyof Operations;
-
-/** The parts of the store client's resolved configuration a prepared call uses. */
-interface StoreClientConfig {
-  readonly region: () => Promise<string>;
-  readonly isCustomEndpoint?: boolean;
-  readonly endpoint?: () => Promise<{ protocol: string; hostname: string; port?: number; path: string }>;
-  readonly useFipsEndpoint: () => Promise<boolean>;
-  readonly useDualstackEndpoint: () => Promise<boolean>;
-  readonly endpointProvider: (params: Record<string, unknown>) => { url: URL };
-  readonly signer: (authScheme?: Record<string, unknown>) => Promise<RequestSigner>;
-  readonly systemClockOffset?: number;
-  readonly requestHandler: {
-    handle(request: HttpRequest, options?: Record<string, unknown>): Promise<{ response: HttpResponse }>;
-  };
-}
-
-interface Prepared {
-  readonly config: StoreClientConfig;
-  readonly url: URL;
-  readonly signer: RequestSigner;
-}
+export type StoreOperation = keyof Operations;
+export type OperationInput<Operation extends StoreOperation> = Operations[Operation]['input'];
+export type OperationOutput<Operation extends StoreOperation> = Operations[Operation]['output'];
 
 /** The JSON protocol version DynamoDB's operations are addressed with (`X-Amz-Target`). */
 const TARGET_PREFIX = 'DynamoDB_20120810.';
 const CONTENT_TYPE = 'application/x-amz-json-1.0';
-
-let preparedFor: DynamoDBDocumentClient | undefined;
-let prepared: Promise<Prepared> | undefined;
-
-const configOf = (client: DynamoDBDocumentClient) => client.config as unknown as StoreClientConfig;
-
-/** Where the client sends and how it signs: the SDK's own endpoint rules and signer, asked once. */
-const prepare = async (config: StoreClientConfig): Promise<Prepared> => {
-  const region = await config.region();
-  let custom: string | undefined;
-  if (config.isCustomEndpoint && config.endpoint) {
-    const { protocol, hostname, port, path } = await config.endpoint();
-    custom = `${protocol}//${hostname}${port ? `:${port}` : ''}${path}`;
-  }
-  const { url } = config.endpointProvider({
-    Region: region,
-    UseFIPS: await config.useFipsEndpoint(),
-    UseDualStack: await config.useDualstackEndpoint(),
-    ...(custom ? { Endpoint: custom } : {}),
-  });
-  const signer = await config.signer({ name: 'sigv4', signingName: 'dynamodb', signingRegion: region, properties: {} });
-  return { config, url, signer };
-};
-
-/** The prepared parts for the current store client (tests and the local runtime replace it). */
-const preparedParts = (): Promise<Prepared> => {
-  const client = store();
-  if (client !== preparedFor || !prepared) {
-    preparedFor = client;
-    prepared = prepare(configOf(client));
-    // A failed preparation (credentials not there yet) is tried again by the next call.
-    prepared.catch(() => {
-      if (preparedFor === client) prepared = undefined;
-    });
-  }
-  return prepared;
-};
 
 /**
  * Binary attribute values (`B`, `BS`) travel as base64, as the SDK writes them. The holder's own
@@ -133,6 +91,28 @@ const readBody = (body: NodeJS.ReadableStream): Promise<string> =>
     body.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
     body.on('error', reject);
   });
+
+/** A binary attribute value as it travels (`{"B": base64}`, `{"BS": [base64, …]}`), as bytes. */
+function binaryAsBytes(this: unknown, _key: string, value: unknown): unknown {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
+  const keys = Object.keys(value);
+  if (keys.length !== 1) return value;
+  const { B, BS } = value as { B?: unknown; BS?: unknown };
+  if (typeof B === 'string') return { B: Buffer.from(B, 'base64') };
+  if (Array.isArray(BS) && BS.every((entry) => typeof entry === 'string')) {
+    return { BS: BS.map((entry: string) => Buffer.from(entry, 'base64')) };
+  }
+  return value;
+}
+
+/**
+ * An answer's body in attribute-value form, binary values as bytes as the SDK gives them. Only an
+ * answer that can hold one pays for the reviver.
+ */
+const parseOutput = (text: string): unknown => {
+  if (!text) return {};
+  return /"BS?":/.test(text) ? JSON.parse(text, binaryAsBytes) : JSON.parse(text);
+};
 
 /** Fields of an error answer that are not copied onto the error: its own, and what would reshape the object. */
 const RESERVED_FIELDS = new Set([
@@ -189,9 +169,10 @@ const isTransient = (error: unknown): boolean => {
   return TRANSIENT_CODES.has(code ?? '') || TRANSIENT_NAMES.has(name ?? '');
 };
 
-/** The SDK's standard mode: three attempts, full-jitter backoff from 100 ms. */
+/** The SDK's standard mode: three attempts, full-jitter backoff from 100 ms (500 ms after throttling). */
 const ATTEMPTS = 3;
 const BASE_DELAY_MS = 100;
+const THROTTLED_BASE_DELAY_MS = 500;
 
 const pause = (milliseconds: number) => new Promise((resolve) => setTimeout(resolve, milliseconds));
 
@@ -210,20 +191,21 @@ const SKEW_WORTH_CORRECTING_MS = 240_000;
 
 /**
  * A signature refused for its date, answered with the service's own clock: the client's clock offset
- * is set from it, as the SDK sets it (the document client's calls read the same offset), and the call
+ * is set from it, as the SDK sets it, and the call
  * is worth another attempt when the offset moved by more than the signature's tolerance.
  */
-const correctedClock = (error: unknown, config: StoreClientConfig): boolean => {
+const correctedClock = (error: unknown, connection: SignedConnection): boolean => {
   if (!(error instanceof StoreServiceError) || !CLOCK_SKEW_ERRORS.has(error.name) || !error.serverDate) return false;
   const serverTime = Date.parse(error.serverDate);
   if (Number.isNaN(serverTime)) return false;
-  const before = config.systemClockOffset ?? 0;
+  const before = connection.clockOffsetMs;
   const offset = serverTime - Date.now();
-  (config as { systemClockOffset?: number }).systemClockOffset = offset;
+  connection.clockOffsetMs = offset;
   return Math.abs(offset - before) >= SKEW_WORTH_CORRECTING_MS;
 };
 
-const sendOnce = async ({ config, url, signer }: Prepared, operation: DirectOperation, body: string) => {
+const sendOnce = async (connection: SignedConnection, operation: StoreOperation, body: string) => {
+  const { url, signer } = connection;
   const request: HttpRequest = {
     method: 'POST',
     protocol: url.protocol,
@@ -239,31 +221,44 @@ const sendOnce = async ({ config, url, signer }: Prepared, operation: DirectOper
     },
     body,
   };
-  const signed = await signer.sign(request, { signingDate: new Date(Date.now() + (config.systemClockOffset ?? 0)) });
-  const { response } = await config.requestHandler.handle(signed as HttpRequest);
+  const signed = await signer.sign(request, { signingDate: new Date(Date.now() + connection.clockOffsetMs) });
+  const { response } = await connection.handler.handle(signed as HttpRequest);
   const text = await readBody(response.body as NodeJS.ReadableStream);
   if (response.statusCode < 200 || response.statusCode >= 300) {
     throw new StoreServiceError(response.statusCode, response.headers, text);
   }
-  return (text ? JSON.parse(text) : {}) as unknown;
+  return parseOutput(text);
 };
 
+export interface SendOptions {
+  /** The caller retries throttling itself, with its own backoff (bookkeeping writes): one attempt for it here. */
+  readonly throttlingRetriedByCaller?: boolean;
+}
+
 /** Sends one DynamoDB operation with an input in attribute-value form; resolves with its output. */
-export const sendDirect = async <Operation extends DirectOperation>(
+export const sendOperation = async <Operation extends StoreOperation>(
   operation: Operation,
-  input: Operations[Operation]['input'],
-): Promise<Operations[Operation]['output']> => {
+  input: OperationInput<Operation>,
+  options?: SendOptions,
+): Promise<OperationOutput<Operation>> => {
   noteAwsCall('DynamoDBClient', operation, input);
+  const connection = await storeConnection();
+  // The SDK's client retries as its standard mode does, throttling included.
+  if (connection.kind === 'sdk') return (await connection.send(operation, input)) as OperationOutput<Operation>;
   const body = bodyOf(input);
+  const retryThrottling = !options?.throttlingRetriedByCaller;
   for (let attempt = 1; ; attempt += 1) {
-    const parts = await preparedParts();
     try {
-      return (await sendOnce(parts, operation, body)) as Operations[Operation]['output'];
+      return (await sendOnce(connection, operation, body)) as OperationOutput<Operation>;
     } catch (error) {
       if (attempt >= ATTEMPTS) throw error;
-      if (correctedClock(error, parts.config)) continue;
-      if (!isTransient(error)) throw error;
-      await pause(Math.random() * BASE_DELAY_MS * 2 ** (attempt - 1));
+      if (correctedClock(error, connection)) continue;
+      const throttled = retryThrottling && isThrottled(error);
+      if (!throttled && !isTransient(error)) throw error;
+      await pause(Math.random() * (throttled ? THROTTLED_BASE_DELAY_MS : BASE_DELAY_MS) * 2 ** (attempt - 1));
     }
   }
 };
+
+/** For the bookkeeping writes, which retry throttling with `retryThrottled`'s longer backoff. */
+export const THROTTLING_RETRIED_HERE: SendOptions = Object.freeze({ throttlingRetriedByCaller: true });
