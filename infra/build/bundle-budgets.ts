@@ -10,10 +10,10 @@
  * reported beside the size and not counted in it.
  *
  * Measured with `npm run build -- --analyze` (esbuild 0.28, @aws-sdk 3.1162, zod 4.6; KB = 1024 bytes),
- * every group fits: 118–211 KB. The store's calls need only a signer and an HTTP handler at init
- * (`store/connection.ts`, ≈ 27 KB); the SDK's DynamoDB client, ≈ 150 KB more, is a chunk loaded only
- * where the SDK must resolve the store's endpoint or credentials. The schemas' zod (`zod/mini`,
- * English messages) is 23–38 KB of each; the rest is the gateway's own code.
+ * every group fits: 43–121 KB. The store's calls need only `store/` code and Node's built-ins at init
+ * (`store/connection.ts`); the SDK's DynamoDB client is a chunk loaded only where the SDK must resolve
+ * the store's endpoint or credentials. The schemas' zod (`zod/mini`, English messages) is 23–38 KB of
+ * each; the rest is the gateway's own code.
  */
 import type { FunctionGroup } from '../../functions/shared/routes.js';
 import { bundleSizeLimitBytes } from './esbuild-options.js';

@@ -173,7 +173,7 @@ const main = async (): Promise<void> => {
     console.log(
       typeof storeClient === 'string'
         ? storeClient
-        : `the store client alone (DynamoDB and document clients made, no gateway code): ${storeClient.toFixed(0)} ms ` +
+        : `the store connection alone (made, no gateway code): ${storeClient.toFixed(0)} ms ` +
             `${(storeClient / helloWorld).toFixed(2)}×, under every group's cold start`,
     );
   }

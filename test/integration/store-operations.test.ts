@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { DynamoDBClient, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { SignatureV4 } from '@smithy/signature-v4';
-import { SigningSha256 } from '../../functions/shared/aws/signing-sha256.js';
+import { Sha256 } from '@smithy/core/checksum';
 import { resetStore, store } from '../support/sdk-store.js';
 import { storeConnection, storeRequestHandler } from '../../functions/shared/store/connection.js';
 import { getItem } from '../../functions/shared/store/documents.js';
@@ -113,7 +113,7 @@ const expectedAuthorization = async (request: Received, region: string) => {
     `${amzDate.slice(0, 4)}-${amzDate.slice(4, 6)}-${amzDate.slice(6, 8)}T${amzDate.slice(9, 11)}:${amzDate.slice(11, 13)}:${amzDate.slice(13, 15)}Z`,
   );
   const headers = Object.fromEntries(signed.map((name) => [name, String(request.headers[name])]));
-  const signer = new SignatureV4({ credentials: CREDENTIALS, region, service: 'dynamodb', sha256: SigningSha256 });
+  const signer = new SignatureV4({ credentials: CREDENTIALS, region, service: 'dynamodb', sha256: Sha256 });
   const verified = await signer.sign(
     {
       method: request.method,

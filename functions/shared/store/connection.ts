@@ -1,32 +1,28 @@
-import { NodeHttpHandler } from '@smithy/node-http-handler';
-import { SignatureV4 } from '@smithy/signature-v4';
-import type { HttpRequest, HttpResponse, RequestSigner } from '@smithy/types';
-import { SigningSha256 } from '../aws/signing-sha256.js';
-import type { StoreOperation } from './operations.js';
+import type { DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
+import { StoreHttpHandler } from './store-http.js';
+import type { SigningCredentials } from './store-signing.js';
 import { directStoreTarget, type StoreTarget } from './store-target.js';
 
 /**
  * Where the functions' DynamoDB calls go and how they are signed, resolved once per process: the
- * endpoint's URL, a Signature V4 signer and one keep-alive HTTP handler. A deployed function (and the
- * local runtime, on its embedded or configured endpoint) needs nothing else: its credentials are in
- * its environment and its endpoint follows from its region (`store-target.ts`). That is about 27 KB
- * of code at init, where the SDK's DynamoDB and document clients are about 175 KB, most of a
- * function's bundle and half of its cold start, for a pipeline each call would pay for again (see
+ * endpoint's URL, the credentials to sign with (`store-signing.ts`) and one keep-alive HTTP handler
+ * (`store-http.ts`). A deployed function (and the local runtime, on its embedded or configured
+ * endpoint) needs nothing else: its credentials are in its environment and its endpoint follows from
+ * its region (`store-target.ts`). That is a few KB of code at init, where the SDK's DynamoDB and
+ * document clients were about 175 KB, most of a function's bundle and half of its cold start, for a
+ * pipeline each call would pay for again (see
  * docs/cost.md). Anywhere else (a laptop reaching a real table through a profile, FIPS or dual-stack
  * endpoints, an endpoint URL set for the SDK, another partition), the calls go through the SDK's
  * DynamoDB client, loaded on first use, so that they resolve and retry exactly as the SDK does.
  */
 
-export interface StoreHandler {
-  handle(request: HttpRequest, options?: Record<string, unknown>): Promise<{ response: HttpResponse }>;
-}
-
 /** Calls signed here and sent on the shared handler. */
 export interface SignedConnection {
   readonly kind: 'signed';
   readonly url: URL;
-  readonly signer: RequestSigner;
-  readonly handler: StoreHandler;
+  readonly region: string;
+  readonly credentials: SigningCredentials;
+  readonly handler: StoreHttpHandler;
   /** Added to this machine's clock to date a signature: set from the service's clock when it refuses ours. */
   clockOffsetMs: number;
 }
@@ -34,12 +30,13 @@ export interface SignedConnection {
 /** Calls sent through the SDK's DynamoDB client: inputs and outputs in attribute-value form, as on the wire. */
 export interface SdkConnection {
   readonly kind: 'sdk';
-  send(operation: StoreOperation, input: object): Promise<object>;
+  /** `operation` as DynamoDB names it (`GetItem`, `BatchWriteItem`, …). */
+  send(operation: string, input: object): Promise<object>;
 }
 
 export type StoreConnection = SignedConnection | SdkConnection;
 
-let handler: NodeHttpHandler | undefined;
+let handler: StoreHttpHandler | undefined;
 let connection: Promise<StoreConnection> | undefined;
 let release: (() => void) | undefined;
 
@@ -47,17 +44,13 @@ let release: (() => void) | undefined;
  * The one HTTP handler every store call goes through (keep-alive, as the SDK's default): a test's
  * store wire listens on it.
  */
-export const storeRequestHandler = (): NodeHttpHandler => (handler ??= new NodeHttpHandler());
+export const storeRequestHandler = (): StoreHttpHandler => (handler ??= new StoreHttpHandler());
 
-const signedConnection = (target: StoreTarget): SignedConnection => ({
+const signedConnection = ({ url, region, credentials }: StoreTarget): SignedConnection => ({
   kind: 'signed',
-  url: target.url,
-  signer: new SignatureV4({
-    service: 'dynamodb',
-    region: target.region,
-    credentials: target.credentials,
-    sha256: SigningSha256,
-  }),
+  url,
+  region,
+  credentials,
   handler: storeRequestHandler(),
   clockOffsetMs: 0,
 });
@@ -65,8 +58,11 @@ const signedConnection = (target: StoreTarget): SignedConnection => ({
 /** The SDK's client, on the shared handler, with a command for each operation the store sends. */
 const sdkConnection = async (): Promise<SdkConnection> => {
   const sdk = await import('@aws-sdk/client-dynamodb');
-  const client = new sdk.DynamoDBClient({ sha256: SigningSha256, requestHandler: storeRequestHandler() });
-  const commands: Record<StoreOperation, unknown> = {
+  // The SDK's default handler would do as well; this one lets the store's wire be listened on in tests.
+  const client = new sdk.DynamoDBClient({
+    requestHandler: storeRequestHandler() as unknown as DynamoDBClientConfig['requestHandler'],
+  });
+  const commands: Record<string, unknown> = {
     GetItem: sdk.GetItemCommand,
     PutItem: sdk.PutItemCommand,
     UpdateItem: sdk.UpdateItemCommand,

@@ -16,9 +16,9 @@ import type {
   UpdateItemCommandInput,
   UpdateItemCommandOutput,
 } from '@aws-sdk/client-dynamodb';
-import type { HttpRequest } from '@smithy/types';
 import { noteAwsCall } from '../aws/aws-call-observer.js';
 import { storeConnection, type SignedConnection } from './connection.js';
+import { signRequest } from './store-signing.js';
 import { isThrottled } from './throttle-retry.js';
 
 /**
@@ -205,25 +205,29 @@ const correctedClock = (error: unknown, connection: SignedConnection): boolean =
 };
 
 const sendOnce = async (connection: SignedConnection, operation: StoreOperation, body: string) => {
-  const { url, signer } = connection;
-  const request: HttpRequest = {
-    method: 'POST',
+  const { url } = connection;
+  const headers: Record<string, string> = {
+    'content-type': CONTENT_TYPE,
+    'x-amz-target': `${TARGET_PREFIX}${operation}`,
+    'content-length': String(Buffer.byteLength(body)),
+    host: url.host,
+  };
+  const request = { method: 'POST', path: url.pathname, headers, body };
+  signRequest(
+    request,
+    connection.credentials,
+    connection.region,
+    'dynamodb',
+    new Date(Date.now() + connection.clockOffsetMs),
+  );
+  const signed = {
+    ...request,
     protocol: url.protocol,
     hostname: url.hostname,
     ...(url.port ? { port: Number(url.port) } : {}),
-    path: url.pathname,
-    query: {},
-    headers: {
-      'content-type': CONTENT_TYPE,
-      'x-amz-target': `${TARGET_PREFIX}${operation}`,
-      'content-length': String(Buffer.byteLength(body)),
-      host: url.host,
-    },
-    body,
   };
-  const signed = await signer.sign(request, { signingDate: new Date(Date.now() + connection.clockOffsetMs) });
-  const { response } = await connection.handler.handle(signed as HttpRequest);
-  const text = await readBody(response.body as NodeJS.ReadableStream);
+  const { response } = await connection.handler.handle(signed);
+  const text = await readBody(response.body);
   if (response.statusCode < 200 || response.statusCode >= 300) {
     throw new StoreServiceError(response.statusCode, response.headers, text);
   }
