@@ -6,8 +6,8 @@ import { summarize, printReport } from './write-report.js';
 
 /**
  * `npm run simulate`: one hot account (rate limits and a quota sized for 10,000 requests per second)
- * driven through the local runtime, every store write counted per partition key through middleware
- * on the store client, then extrapolated to 10,000 requests per second. These machines cannot make
+ * driven through the local runtime, every store write counted per partition key on the store's wire,
+ * then extrapolated to 10,000 requests per second. These machines cannot make
  * AWS-scale load; what scales is the share of writes each partition key gets, which the run measures.
  * Exits non-zero when a partition key would pass its limit with less than the required margin.
  */

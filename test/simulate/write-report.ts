@@ -42,26 +42,29 @@ const kindOf = (partition: string): string => {
 };
 
 /**
- * Writes per partition key, by kind, scaled to `targetRps`. Each request picks its shard or partition
+ * Writes per partition key, by kind, scaled to `targetRps`. Shards and partitions are picked
  * independently of the rate, so a kind written w times per request over k keys takes w/k × targetRps
  * writes per second per key at that rate, provided the picks are even; the run checks that they are
  * (the busiest key within 4.5 σ of the even share), since a small run's busiest key is mostly noise.
  */
 export const summarize = (recorder: WriteRecorder, requests: number, targetRps: number): WriteReport => {
-  const byKind = new Map<string, { partitions: number; writes: number; busiest: number }>();
+  const byKind = new Map<string, { partitions: number; writes: number; picks: number; busiest: number }>();
   for (const [partition, writes] of recorder.writes) {
     const kind = kindOf(partition);
-    const row = byKind.get(kind) ?? { partitions: 0, writes: 0, busiest: 0 };
+    const row = byKind.get(kind) ?? { partitions: 0, writes: 0, picks: 0, busiest: 0 };
     row.partitions += 1;
     row.writes += writes;
+    row.picks += recorder.picks.get(partition) ?? 0;
     row.busiest = Math.max(row.busiest, writes);
     byKind.set(kind, row);
   }
   const rows = [...byKind.entries()]
     .map(([kind, row]) => {
-      // A request that picks a key writes it `perPick` times (reserve and settle go to one shard), so
-      // a key's writes are perPick × Poisson(picks): variance perPick × mean.
-      const perPick = row.writes / requests;
+      // A key's writes come in picks: a usage record's partition is picked per request; a shard is
+      // picked by a conditional charge, for one request or for the requests of a loop turn together,
+      // and its settlements follow it there. So a key's writes are about perPick × Poisson(picks):
+      // variance perPick × mean, with at least one write to a pick.
+      const perPick = Math.max(1, row.picks > 0 ? row.writes / row.picks : row.writes / requests);
       const evenShare = row.writes / row.partitions;
       const skewed = row.busiest > evenShare + 4.5 * Math.sqrt(perPick * evenShare) + perPick;
       const expected = (row.writes / requests / row.partitions) * targetRps;

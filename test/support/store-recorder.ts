@@ -86,6 +86,11 @@ const writesOf = (command: string, input: Input): string[] => {
 export interface WriteRecorder {
   /** Writes per partition key (table or `table.index`, then the key), since the recorder started. */
   readonly writes: Map<string, number>;
+  /**
+   * Conditional updates per partition key: each is one pick of that key (a shard charged for a
+   * request, or for the requests of one loop turn together); the key's other writes follow from it.
+   */
+  readonly picks: Map<string, number>;
   /** Store commands by name (GetItemCommand, UpdateItemCommand, …), reads included. */
   readonly commands: Map<string, number>;
   /** Store commands by name and table: `GetItemCommand keys`. */
@@ -99,6 +104,7 @@ export interface WriteRecorder {
 /** Counts, from now on, every write per partition key the gateway sends to the store. */
 export const recordWrites = (): WriteRecorder => {
   const writes = new Map<string, number>();
+  const picks = new Map<string, number>();
   const commands = new Map<string, number>();
   const calls = new Map<string, number>();
   const perSecond = new Map<string, Map<number, number>>();
@@ -107,8 +113,10 @@ export const recordWrites = (): WriteRecorder => {
     commands.set(command, (commands.get(command) ?? 0) + 1);
     const table = typeof input.TableName === 'string' ? (definitionOf(input.TableName)?.[0] ?? input.TableName) : '*';
     calls.set(`${command} ${table}`, (calls.get(`${command} ${table}`) ?? 0) + 1);
+    const picked = command === 'UpdateItemCommand' && typeof input.ConditionExpression === 'string';
     for (const key of writesOf(command, input)) {
       writes.set(key, (writes.get(key) ?? 0) + 1);
+      if (picked) picks.set(key, (picks.get(key) ?? 0) + 1);
       let seconds = perSecond.get(key);
       if (!seconds) perSecond.set(key, (seconds = new Map()));
       seconds.set(second, (seconds.get(second) ?? 0) + 1);
@@ -116,6 +124,7 @@ export const recordWrites = (): WriteRecorder => {
   });
   return {
     writes,
+    picks,
     commands,
     calls,
     perSecond,
