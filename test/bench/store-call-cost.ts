@@ -2,6 +2,7 @@ import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { usageItem } from '../../functions/shared/accounting/usage-records.js';
 import { toAttributeMap } from '../../functions/shared/store/attribute-values.js';
 import { resetStore, store } from '../support/sdk-store.js';
+import { getItem } from '../../functions/shared/store/documents.js';
 import { sendOperation } from '../../functions/shared/store/operations.js';
 import { physicalTableName } from '../../functions/shared/store/tables.js';
 import { ensureTables, startEmbeddedStore } from '../../infra/local/embedded-store.js';
@@ -9,8 +10,8 @@ import { usageRecordWith } from '../support/usage-record.js';
 
 /**
  * `npm run bench:store`: the CPU this process spends per DynamoDB call of the kinds the request path
- * makes, through the SDK's document client and as the prepared calls the hot writes are
- * (`store/operations.ts`), against the embedded store in its own process (as DynamoDB is a separate
+ * makes, through the SDK's document client and as the gateway's own store calls
+ * (`store/operations.ts`, `store/documents.ts`), against the embedded store in its own process (as DynamoDB is a separate
  * service), one at a time and 32 at once. The store's own CPU is not counted.
  */
 const CALLS = Number(process.env.STORE_CALLS ?? 3000);
@@ -34,13 +35,13 @@ const charge = () => ({
   ReturnValues: 'UPDATED_NEW' as const,
 });
 
-/** Each write twice: through the SDK's document client, and as the prepared call the request path makes. */
+/** Each call twice: through the SDK's document client, and as the gateway's own store call the request path makes. */
 const calls = {
   PutItem: () => store().send(new PutCommand({ TableName: physicalTableName('usage'), Item: usageRecordItem() })),
   'UpdateItem (conditional ADD)': () => store().send(new UpdateCommand(charge())),
-  'PutItem (prepared, as the usage record is sent)': () =>
+  "PutItem (the gateway's, as the usage record is sent)": () =>
     sendOperation('PutItem', { TableName: physicalTableName('usage'), Item: toAttributeMap(usageRecordItem()) }),
-  'UpdateItem (prepared, conditional ADD, as a charge is sent)': () => {
+  "UpdateItem (the gateway's, conditional ADD, as a charge is sent)": () => {
     const input = charge();
     return sendOperation('UpdateItem', {
       ...input,
@@ -50,6 +51,8 @@ const calls = {
   },
   GetItem: () =>
     store().send(new GetCommand({ TableName: physicalTableName('counters'), Key: { id: 'rpm#account#bench#1' } })),
+  "GetItem (the gateway's, as a key is read)": () =>
+    getItem({ TableName: physicalTableName('counters'), Key: { id: 'rpm#account#bench#1' } }),
 };
 
 const measure = async (call: () => Promise<unknown>, concurrency: number): Promise<number> => {
