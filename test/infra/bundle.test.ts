@@ -1,4 +1,6 @@
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { builtinModules } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
@@ -299,6 +301,44 @@ describe('the bundles on the paths the gateway takes', () => {
     ]);
     for (const call of calls)
       expect(call.headers.authorization).toMatch(/^AWS4-HMAC-SHA256 Credential=AKIDBUNDLERUNNER\//);
+  });
+
+  it('the chat bundle signs with credentials from Lambda’s credentials endpoint when the environment has no keys', async () => {
+    let asked = 0;
+    const credentialsEndpoint = createServer((request, response) => {
+      asked += 1;
+      const authorized = request.headers.authorization === 'endpoint-token';
+      response.writeHead(authorized ? 200 : 403, { 'content-type': 'application/json' });
+      response.end(
+        JSON.stringify({
+          AccessKeyId: 'ASIAFROMENDPOINT',
+          SecretAccessKey: 'endpoint-secret',
+          Token: 'endpoint-session',
+          Expiration: new Date(Date.now() + 3_600_000).toISOString(),
+        }),
+      );
+    });
+    await new Promise<void>((resolve) => credentialsEndpoint.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = credentialsEndpoint.address() as AddressInfo;
+      const [answer] = await invoke('chat', [chatEvent('claude-on-bedrock')], {
+        AWS_ACCESS_KEY_ID: undefined,
+        AWS_SECRET_ACCESS_KEY: undefined,
+        AWS_SESSION_TOKEN: undefined,
+        AWS_CONTAINER_CREDENTIALS_FULL_URI: `http://127.0.0.1:${port}/2018-06-01/credentials`,
+        AWS_CONTAINER_AUTHORIZATION_TOKEN: 'endpoint-token',
+      });
+
+      expect(answer!.statusCode).toBe(200);
+      const [call] = bedrock.received.slice(-1);
+      expect(call!.headers.authorization).toMatch(/^AWS4-HMAC-SHA256 Credential=ASIAFROMENDPOINT\//);
+      expect(call!.headers['x-amz-security-token']).toBe('endpoint-session');
+      // Asked by the store's calls and by the Bedrock client, each keeping what it got.
+      expect(asked).toBeGreaterThanOrEqual(1);
+      expect(asked).toBeLessThanOrEqual(2);
+    } finally {
+      await new Promise<void>((resolve) => credentialsEndpoint.close(() => resolve()));
+    }
   });
 
   it('the chat bundle still takes a Bedrock API key from AWS_BEARER_TOKEN_BEDROCK', async () => {

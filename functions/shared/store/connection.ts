@@ -1,6 +1,6 @@
 import type { DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
 import { StoreHttpHandler } from './store-http.js';
-import type { SigningCredentials } from './store-signing.js';
+import type { CredentialsProvider } from '../aws/function-credentials.js';
 import { directStoreTarget, type StoreTarget } from './store-target.js';
 
 /**
@@ -21,7 +21,7 @@ export interface SignedConnection {
   readonly kind: 'signed';
   readonly url: URL;
   readonly region: string;
-  readonly credentials: SigningCredentials;
+  readonly credentials: CredentialsProvider;
   readonly handler: StoreHttpHandler;
   /** Added to this machine's clock to date a signature: set from the service's clock when it refuses ours. */
   clockOffsetMs: number;

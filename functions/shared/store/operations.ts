@@ -213,13 +213,8 @@ const sendOnce = async (connection: SignedConnection, operation: StoreOperation,
     host: url.host,
   };
   const request = { method: 'POST', path: url.pathname, headers, body };
-  signRequest(
-    request,
-    connection.credentials,
-    connection.region,
-    'dynamodb',
-    new Date(Date.now() + connection.clockOffsetMs),
-  );
+  const credentials = await connection.credentials();
+  signRequest(request, credentials, connection.region, 'dynamodb', new Date(Date.now() + connection.clockOffsetMs));
   const signed = {
     ...request,
     protocol: url.protocol,

@@ -1,21 +1,19 @@
+import { functionCredentials, type CredentialsProvider } from '../aws/function-credentials.js';
+
 /**
  * Whether the store's endpoint and credentials can be read from the environment alone, and what they
  * are. Two cases can: an endpoint named by `DYNAMODB_ENDPOINT` (the local runtime's embedded or
  * configured engine, the tests), and a Lambda function in a commercial region, which has its role's
- * credentials in its environment and reaches DynamoDB at `dynamodb.<region>.amazonaws.com`. Anything
- * that could make the SDK resolve differently (FIPS or dual-stack endpoints, an endpoint URL set for
- * the SDK, another partition, credentials that are not in the environment) answers undefined, and the
- * SDK resolves it (`connection.ts`).
+ * credentials in its environment or at its credentials endpoint (`aws/function-credentials.ts`) and
+ * reaches DynamoDB at `dynamodb.<region>.amazonaws.com`. Anything that could make the SDK resolve
+ * differently (FIPS or dual-stack endpoints, an endpoint URL set for the SDK, another partition,
+ * credentials Lambda does not give) answers undefined, and the SDK resolves it (`connection.ts`).
  */
 
 export interface StoreTarget {
   readonly url: URL;
   readonly region: string;
-  readonly credentials: {
-    readonly accessKeyId: string;
-    readonly secretAccessKey: string;
-    readonly sessionToken?: string;
-  };
+  readonly credentials: CredentialsProvider;
 }
 
 type Environment = Readonly<Record<string, string | undefined>>;
@@ -27,7 +25,10 @@ const COMMERCIAL_REGION = /^(?:us|eu|ap|sa|ca|me|af|il|mx)-[a-z]+-\d+$/;
 const ENDPOINT_SETTINGS = ['AWS_ENDPOINT_URL', 'AWS_ENDPOINT_URL_DYNAMODB'];
 const ENDPOINT_FLAGS = ['AWS_USE_FIPS_ENDPOINT', 'AWS_USE_DUALSTACK_ENDPOINT'];
 
-const credentialsOf = (environment: Environment): StoreTarget['credentials'] | undefined => {
+/** The embedded engine accepts any credentials. */
+const LOCAL_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' };
+
+const accessKeysOf = (environment: Environment) => {
   const accessKeyId = environment.AWS_ACCESS_KEY_ID;
   const secretAccessKey = environment.AWS_SECRET_ACCESS_KEY;
   if (!accessKeyId || !secretAccessKey) return undefined;
@@ -42,8 +43,8 @@ export const directStoreTarget = (environment: Environment): StoreTarget | undef
     return {
       url: new URL(custom),
       region: environment.AWS_REGION || 'us-east-1',
-      // The embedded engine accepts any credentials.
-      credentials: credentialsOf(environment) ?? { accessKeyId: 'local', secretAccessKey: 'local' },
+      // The environment's keys if it has them (a real table behind the endpoint); else any will do.
+      credentials: () => Promise.resolve(accessKeysOf(environment) ?? LOCAL_CREDENTIALS),
     };
   }
   // Outside Lambda a shared config file or a profile may say otherwise: the SDK reads them.
@@ -51,7 +52,7 @@ export const directStoreTarget = (environment: Environment): StoreTarget | undef
   if (ENDPOINT_SETTINGS.some((name) => environment[name])) return undefined;
   if (ENDPOINT_FLAGS.some((name) => environment[name]?.toLowerCase() === 'true')) return undefined;
   const region = environment.AWS_REGION;
-  const credentials = credentialsOf(environment);
+  const credentials = functionCredentials(environment);
   if (!region || !COMMERCIAL_REGION.test(region) || !credentials) return undefined;
   return { url: new URL(`https://dynamodb.${region}.amazonaws.com/`), region, credentials };
 };
