@@ -29,125 +29,83 @@ type Item = Record<string, unknown>;
 type AttributeMap = Record<string, AttributeValue>;
 type Output<Full> = Omit<Full, '$metadata'>;
 
-const toMap = (item: Item | undefined): AttributeMap | undefined => (item ? toAttributeMap(item) : undefined);
-const fromMap = (map: AttributeMap | undefined): Item | undefined => (map ? unmarshall(map) : undefined);
+/** The input fields that hold values (marshalled), as lib-dynamodb's commands name them. */
+const VALUE_FIELDS = new Set(['Key', 'Item', 'ExpressionAttributeValues', 'ExclusiveStartKey']);
+/** The output fields that hold one item, or (`Items`) a list of them. */
+const ITEM_FIELDS = new Set(['Item', 'Attributes', 'LastEvaluatedKey']);
+/** Legacy parameters whose values sit deeper than the marshalling here reaches: refused, not sent half-marshalled. */
+const LEGACY_FIELDS = new Set(['AttributeUpdates', 'Expected', 'KeyConditions', 'QueryFilter', 'ScanFilter']);
 
-/** Fields left out when undefined, so that the body sent holds only what the caller set. */
-const defined = <T extends object>(value: T): T => {
-  for (const key of Object.keys(value)) if ((value as Item)[key] === undefined) delete (value as Item)[key];
-  return value;
+/** An input as the wire takes it: its values in attribute-value form, undefined fields left out. */
+const marshalled = <Input extends object>(input: Input): never => {
+  const sent: Item = {};
+  for (const [name, value] of Object.entries(input)) {
+    if (value === undefined) continue;
+    if (LEGACY_FIELDS.has(name)) throw new TypeError(`${name} is not supported: use an expression.`);
+    sent[name] = VALUE_FIELDS.has(name) ? toAttributeMap(value as Item) : value;
+  }
+  return sent as never;
 };
 
-export const getItem = async (input: GetCommandInput): Promise<Output<GetCommandOutput>> => {
-  const { Item, ...rest } = await sendOperation('GetItem', { ...input, Key: toAttributeMap(input.Key ?? {}) });
-  return defined({ ...rest, Item: fromMap(Item) });
+/** An output as the document client gives it: items unmarshalled. */
+const unmarshalled = <Output>(output: object): Output => {
+  const read: Item = {};
+  for (const [name, value] of Object.entries(output)) {
+    if (value === undefined) continue;
+    if (name === 'Items') read[name] = (value as AttributeMap[]).map((item) => unmarshall(item));
+    else read[name] = ITEM_FIELDS.has(name) ? unmarshall(value as AttributeMap) : value;
+  }
+  return read as Output;
 };
 
-export const putItem = async (input: PutCommandInput): Promise<Output<PutCommandOutput>> => {
-  const { Attributes, ...rest } = await sendOperation(
-    'PutItem',
-    defined({
-      ...input,
-      Item: toAttributeMap(input.Item ?? {}),
-      ExpressionAttributeValues: toMap(input.ExpressionAttributeValues),
-    }),
-  );
-  return defined({ ...rest, Attributes: fromMap(Attributes) });
-};
+export const getItem = async (input: GetCommandInput): Promise<Output<GetCommandOutput>> =>
+  unmarshalled(await sendOperation('GetItem', marshalled(input)));
 
-export const updateItem = async (input: UpdateCommandInput): Promise<Output<UpdateCommandOutput>> => {
-  const { AttributeUpdates, ...plain } = input;
-  if (AttributeUpdates) throw new TypeError('AttributeUpdates is not supported: use an UpdateExpression.');
-  const { Attributes, ...rest } = await sendOperation(
-    'UpdateItem',
-    defined({
-      ...plain,
-      Key: toAttributeMap(input.Key ?? {}),
-      ExpressionAttributeValues: toMap(input.ExpressionAttributeValues),
-    }),
-  );
-  return defined({ ...rest, Attributes: fromMap(Attributes) });
-};
+export const putItem = async (input: PutCommandInput): Promise<Output<PutCommandOutput>> =>
+  unmarshalled(await sendOperation('PutItem', marshalled(input)));
 
-export const deleteItem = async (input: DeleteCommandInput): Promise<Output<DeleteCommandOutput>> => {
-  const { Attributes, ...rest } = await sendOperation(
-    'DeleteItem',
-    defined({
-      ...input,
-      Key: toAttributeMap(input.Key ?? {}),
-      ExpressionAttributeValues: toMap(input.ExpressionAttributeValues),
-    }),
-  );
-  return defined({ ...rest, Attributes: fromMap(Attributes) });
-};
+export const updateItem = async (input: UpdateCommandInput): Promise<Output<UpdateCommandOutput>> =>
+  unmarshalled(await sendOperation('UpdateItem', marshalled(input)));
+
+export const deleteItem = async (input: DeleteCommandInput): Promise<Output<DeleteCommandOutput>> =>
+  unmarshalled(await sendOperation('DeleteItem', marshalled(input)));
 
 /** One page of a query: `LastEvaluatedKey` says where the next starts. */
-export const queryPage = async (input: QueryCommandInput): Promise<Output<QueryCommandOutput>> => {
-  const { KeyConditions, QueryFilter, ...plain } = input;
-  if (KeyConditions || QueryFilter)
-    throw new TypeError('KeyConditions and QueryFilter are not supported: use expressions.');
-  const { Items, LastEvaluatedKey, ...rest } = await sendOperation(
-    'Query',
-    defined({
-      ...plain,
-      ExpressionAttributeValues: toMap(input.ExpressionAttributeValues),
-      ExclusiveStartKey: toMap(input.ExclusiveStartKey),
-    }),
-  );
-  return defined({
-    ...rest,
-    Items: Items?.map((item) => unmarshall(item)),
-    LastEvaluatedKey: fromMap(LastEvaluatedKey),
-  });
-};
+export const queryPage = async (input: QueryCommandInput): Promise<Output<QueryCommandOutput>> =>
+  unmarshalled(await sendOperation('Query', marshalled(input)));
 
 /** One page of a scan: `LastEvaluatedKey` says where the next starts. */
-export const scanPage = async (input: ScanCommandInput): Promise<Output<ScanCommandOutput>> => {
-  const { ScanFilter, ...plain } = input;
-  if (ScanFilter) throw new TypeError('ScanFilter is not supported: use a FilterExpression.');
-  const { Items, LastEvaluatedKey, ...rest } = await sendOperation(
-    'Scan',
-    defined({
-      ...plain,
-      ExpressionAttributeValues: toMap(input.ExpressionAttributeValues),
-      ExclusiveStartKey: toMap(input.ExclusiveStartKey),
-    }),
-  );
-  return defined({
-    ...rest,
-    Items: Items?.map((item) => unmarshall(item)),
-    LastEvaluatedKey: fromMap(LastEvaluatedKey),
-  });
-};
+export const scanPage = async (input: ScanCommandInput): Promise<Output<ScanCommandOutput>> =>
+  unmarshalled(await sendOperation('Scan', marshalled(input)));
 
 type KeysAndAttributes = NonNullable<BatchGetCommandInput['RequestItems']>[string];
 
-/** Items of several tables by key; `UnprocessedKeys` holds those the store did not get to. */
-export const batchGetItems = async (input: BatchGetCommandInput): Promise<Output<BatchGetCommandOutput>> => {
-  const marshalled = Object.fromEntries(
-    Object.entries(input.RequestItems ?? {}).map(([table, request]) => [
+/** Each table's request with its keys marshalled (or, coming back unprocessed, unmarshalled). */
+const withKeys = (
+  requests: Record<string, { Keys?: object[] }> | undefined,
+  convert: (key: never) => object,
+): Record<string, KeysAndAttributes> | undefined =>
+  requests &&
+  Object.fromEntries(
+    Object.entries(requests).map(([table, request]) => [
       table,
-      { ...request, Keys: request.Keys?.map((key) => toAttributeMap(key)) },
+      { ...request, Keys: request.Keys?.map((key) => convert(key as never)) } as KeysAndAttributes,
     ]),
   );
-  const { Responses, UnprocessedKeys, ...rest } = await sendOperation(
-    'BatchGetItem',
-    defined({ ...input, RequestItems: marshalled }),
-  );
-  return defined({
+
+/** Items of several tables by key; `UnprocessedKeys` holds those the store did not get to. */
+export const batchGetItems = async (input: BatchGetCommandInput): Promise<Output<BatchGetCommandOutput>> => {
+  const { Responses, UnprocessedKeys, ...rest } = await sendOperation('BatchGetItem', {
+    ...input,
+    RequestItems: withKeys(input.RequestItems, toAttributeMap) as never,
+  });
+  return {
     ...rest,
-    Responses:
-      Responses &&
-      Object.fromEntries(
+    ...(Responses && {
+      Responses: Object.fromEntries(
         Object.entries(Responses).map(([table, items]) => [table, items.map((item) => unmarshall(item))]),
       ),
-    UnprocessedKeys:
-      UnprocessedKeys &&
-      Object.fromEntries(
-        Object.entries(UnprocessedKeys).map(([table, request]): [string, KeysAndAttributes] => [
-          table,
-          { ...request, Keys: request.Keys?.map((key) => unmarshall(key)) } as KeysAndAttributes,
-        ]),
-      ),
-  });
+    }),
+    ...(UnprocessedKeys && { UnprocessedKeys: withKeys(UnprocessedKeys, unmarshall) }),
+  };
 };
