@@ -1,19 +1,19 @@
 import type { DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
-import { StoreHttpHandler } from './store-http.js';
 import type { CredentialsProvider } from '../aws/function-credentials.js';
+import { StoreHttpHandler } from './store-http.js';
 import { directStoreTarget, type StoreTarget } from './store-target.js';
 
 /**
  * Where the functions' DynamoDB calls go and how they are signed, resolved once per process: the
  * endpoint's URL, the credentials to sign with (`store-signing.ts`) and one keep-alive HTTP handler
  * (`store-http.ts`). A deployed function (and the local runtime, on its embedded or configured
- * endpoint) needs nothing else: its credentials are in its environment and its endpoint follows from
- * its region (`store-target.ts`). That is a few KB of code at init, where the SDK's DynamoDB and
+ * endpoint) needs nothing else: its credentials are those Lambda gives it and its endpoint follows
+ * from its region (`store-target.ts`). That is a few KB of code at init, where the SDK's DynamoDB and
  * document clients were about 175 KB, most of a function's bundle and half of its cold start, for a
- * pipeline each call would pay for again (see
- * docs/cost.md). Anywhere else (a laptop reaching a real table through a profile, FIPS or dual-stack
- * endpoints, an endpoint URL set for the SDK, another partition), the calls go through the SDK's
- * DynamoDB client, loaded on first use, so that they resolve and retry exactly as the SDK does.
+ * pipeline each call would pay for again (see docs/cost.md). Anywhere else (a laptop reaching a real
+ * table through a profile, FIPS or dual-stack endpoints, an endpoint URL set for the SDK, another
+ * partition), the calls go through the SDK's DynamoDB client, loaded on first use, so that they
+ * resolve and retry exactly as the SDK does.
  */
 
 /** Calls signed here and sent on the shared handler. */
