@@ -1,13 +1,10 @@
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import {
-  CreateTableCommand,
-  DynamoDBClient,
-  ListTablesCommand,
-  type AttributeDefinition,
-  type CreateTableCommandInput,
-} from '@aws-sdk/client-dynamodb';
+import type { AttributeDefinition, CreateTableCommandInput, ListTablesCommandOutput } from '@aws-sdk/client-dynamodb';
 import { log } from '../../functions/shared/log.js';
+import { signedConnection } from '../../functions/shared/store/connection.js';
+import { sendSigned } from '../../functions/shared/store/operations.js';
+import { directStoreTarget } from '../../functions/shared/store/store-target.js';
 import { physicalTableName, tableDefinitions, tableNames } from '../../functions/shared/store/tables.js';
 import { listenDynalite, SERVE_FLAG, type StoreProcessMessage } from './dynalite-server.js';
 
@@ -138,25 +135,24 @@ export const createTableInput = (table: (typeof tableNames)[number]): CreateTabl
   };
 };
 
-/** Creates whichever of the gateway's tables the endpoint does not have yet. */
+/**
+ * Creates whichever of the gateway's tables the endpoint does not have yet. Sent as the gateway's own
+ * store calls are (`store/operations.ts`), so the local runtime never loads the SDK's DynamoDB client
+ * (about 30 MB of a process's memory).
+ */
 export const ensureTables = async (endpoint: string): Promise<void> => {
-  const client = new DynamoDBClient({
-    endpoint,
-    region: process.env.AWS_REGION ?? 'us-east-1',
-    ...(process.env.AWS_ACCESS_KEY_ID ? {} : { credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }),
-  });
-  try {
-    const existing = new Set<string>();
-    let start: string | undefined;
-    do {
-      const page = await client.send(new ListTablesCommand({ ExclusiveStartTableName: start }));
-      for (const name of page.TableNames ?? []) existing.add(name);
-      start = page.LastEvaluatedTableName;
-    } while (start);
-    for (const table of tableNames) {
-      if (!existing.has(physicalTableName(table))) await client.send(new CreateTableCommand(createTableInput(table)));
-    }
-  } finally {
-    client.destroy();
+  const connection = signedConnection(directStoreTarget({ ...process.env, DYNAMODB_ENDPOINT: endpoint })!);
+  const existing = new Set<string>();
+  let start: string | undefined;
+  do {
+    const page = (await sendSigned(connection, 'ListTables', start ? { ExclusiveStartTableName: start } : {})) as Omit<
+      ListTablesCommandOutput,
+      '$metadata'
+    >;
+    for (const name of page.TableNames ?? []) existing.add(name);
+    start = page.LastEvaluatedTableName;
+  } while (start);
+  for (const table of tableNames) {
+    if (!existing.has(physicalTableName(table))) await sendSigned(connection, 'CreateTable', createTableInput(table));
   }
 };

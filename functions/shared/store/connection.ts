@@ -46,7 +46,7 @@ let release: (() => void) | undefined;
  */
 export const storeRequestHandler = (): StoreHttpHandler => (handler ??= new StoreHttpHandler());
 
-const signedConnection = ({ url, region, credentials }: StoreTarget): SignedConnection => ({
+export const signedConnection = ({ url, region, credentials }: StoreTarget): SignedConnection => ({
   kind: 'signed',
   url,
   region,

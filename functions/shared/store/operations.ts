@@ -204,7 +204,7 @@ const correctedClock = (error: unknown, connection: SignedConnection): boolean =
   return Math.abs(offset - before) >= SKEW_WORTH_CORRECTING_MS;
 };
 
-const sendOnce = async (connection: SignedConnection, operation: StoreOperation, body: string) => {
+const sendOnce = async (connection: SignedConnection, operation: string, body: string) => {
   const { url } = connection;
   const headers: Record<string, string> = {
     'content-type': CONTENT_TYPE,
@@ -244,11 +244,25 @@ export const sendOperation = async <Operation extends StoreOperation>(
   const connection = await storeConnection();
   // The SDK's client retries as its standard mode does, throttling included.
   if (connection.kind === 'sdk') return (await connection.send(operation, input)) as OperationOutput<Operation>;
+  return (await sendSigned(connection, operation, input, options)) as OperationOutput<Operation>;
+};
+
+/**
+ * Sends any DynamoDB operation (`operation` as DynamoDB names it) over a signed connection, with the
+ * retries above: for the local runtime's table setup (`ListTables`, `CreateTable`), which is no
+ * function's call.
+ */
+export const sendSigned = async (
+  connection: SignedConnection,
+  operation: string,
+  input: object,
+  options?: SendOptions,
+): Promise<unknown> => {
   const body = bodyOf(input);
   const retryThrottling = !options?.throttlingRetriedByCaller;
   for (let attempt = 1; ; attempt += 1) {
     try {
-      return (await sendOnce(connection, operation, body)) as OperationOutput<Operation>;
+      return await sendOnce(connection, operation, body);
     } catch (error) {
       if (attempt >= ATTEMPTS) throw error;
       if (correctedClock(error, connection)) continue;
