@@ -14,8 +14,8 @@ import { functionCredentials } from '../../functions/shared/aws/function-credent
 interface Endpoint {
   readonly url: string;
   readonly requests: IncomingMessage[];
-  /** The next answers: status and body; when none is left, fresh credentials valid for an hour. */
-  readonly answers: { status: number; body: unknown }[];
+  /** The next answers: status and body (or a dropped connection); when none is left, fresh credentials valid for an hour. */
+  readonly answers: ({ status: number; body: unknown } | 'drop')[];
   /** Answers wait for this, when set: to hold concurrent fetches in flight. */
   gate?: Promise<void>;
   close(): Promise<void>;
@@ -43,6 +43,7 @@ const startEndpoint = async (): Promise<Endpoint> => {
     endpoint.requests.push(request);
     void (endpoint.gate ?? Promise.resolve()).then(() => {
       const answer = endpoint.answers.shift() ?? { status: 200, body: freshCredentials() };
+      if (answer === 'drop') return void request.socket.destroy();
       response.writeHead(answer.status, { 'content-type': 'application/json' });
       response.end(JSON.stringify(answer.body));
     });
@@ -155,11 +156,13 @@ describe('a function’s credentials', () => {
   test('fail the call with what went wrong, and are asked for again by the next', async () => {
     endpoint.answers.push({ status: 500, body: { message: 'busy' } });
     endpoint.answers.push({ status: 200, body: { Code: 'Success' } });
+    endpoint.answers.push('drop');
     const provider = functionCredentials({ AWS_CONTAINER_CREDENTIALS_FULL_URI: endpoint.url })!;
     await expect(provider()).rejects.toThrow('answered 500');
     await expect(provider()).rejects.toThrow('without credentials');
+    await expect(provider()).rejects.toThrow(/socket hang up|ECONNRESET/);
     await expect(provider()).resolves.toMatchObject({ accessKeyId: expect.stringMatching(/^ASIAENDPOINT/) });
-    expect(endpoint.requests).toHaveLength(3);
+    expect(endpoint.requests).toHaveLength(4);
   });
 
   test('are never asked of an endpoint that is not local', async () => {

@@ -37,7 +37,7 @@ const answerWith = ({ status, body }: StoreAnswer): { response: HttpResponse } =
   };
 };
 
-/** The listeners of the current store client's handler, installing the dispatch on first use. */
+/** The listeners of the store connection's handler, installing the dispatch on first use. */
 const listenersOfStore = (): Set<StoreListener> => {
   const handler = storeRequestHandler() as Handler;
   const known = listenersOf.get(handler);

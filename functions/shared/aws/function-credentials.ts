@@ -98,17 +98,18 @@ const fetchOnce = async (url: URL, token: string | undefined): Promise<FunctionC
 
 /** Credentials from the endpoint, kept until shortly before they expire; one fetch at a time. */
 const containerCredentials = (url: URL, environment: Environment): CredentialsProvider => {
-  let current: FunctionCredentials | undefined;
+  /** The credentials in hand (a settled promise, handed out as it is), and until when they serve. */
+  let current: Promise<FunctionCredentials> | undefined;
+  let renewAt = 0;
   let fetching: Promise<FunctionCredentials> | undefined;
   return () => {
-    if (current && (!current.expiration || current.expiration.getTime() - Date.now() > REFRESH_BEFORE_MS)) {
-      return Promise.resolve(current);
-    }
+    if (current && Date.now() < renewAt) return current;
     fetching ??= Promise.resolve()
       .then(() => fetchOnce(url, tokenOf(environment)))
       .then(
         (fetched) => {
-          current = fetched;
+          current = fetching;
+          renewAt = fetched.expiration ? fetched.expiration.getTime() - REFRESH_BEFORE_MS : Number.POSITIVE_INFINITY;
           fetching = undefined;
           return fetched;
         },
@@ -121,20 +122,28 @@ const containerCredentials = (url: URL, environment: Environment): CredentialsPr
   };
 };
 
+/** The environment's access keys (with its session token), if it has them. */
+export const accessKeysOf = (environment: Environment): FunctionCredentials | undefined => {
+  const accessKeyId = environment.AWS_ACCESS_KEY_ID;
+  const secretAccessKey = environment.AWS_SECRET_ACCESS_KEY;
+  if (!accessKeyId || !secretAccessKey) return undefined;
+  const sessionToken = environment.AWS_SESSION_TOKEN;
+  return sessionToken ? { accessKeyId, secretAccessKey, sessionToken } : { accessKeyId, secretAccessKey };
+};
+
+/** A provider of credentials that do not change: one settled promise, not one per call. */
+export const constantly = (credentials: FunctionCredentials): CredentialsProvider => {
+  const settled = Promise.resolve(credentials);
+  return () => settled;
+};
+
 /**
  * The credentials `environment` provides: its access keys, or else its container credentials
  * endpoint; undefined when it has neither.
  */
 export const functionCredentials = (environment: Environment): CredentialsProvider | undefined => {
-  const accessKeyId = environment.AWS_ACCESS_KEY_ID;
-  const secretAccessKey = environment.AWS_SECRET_ACCESS_KEY;
-  if (accessKeyId && secretAccessKey) {
-    const sessionToken = environment.AWS_SESSION_TOKEN;
-    const credentials: FunctionCredentials = sessionToken
-      ? { accessKeyId, secretAccessKey, sessionToken }
-      : { accessKeyId, secretAccessKey };
-    return () => Promise.resolve(credentials);
-  }
+  const keys = accessKeysOf(environment);
+  if (keys) return constantly(keys);
   const url = endpointOf(environment);
   return url ? containerCredentials(url, environment) : undefined;
 };

@@ -190,9 +190,9 @@ const CLOCK_SKEW_ERRORS = new Set([
 const SKEW_WORTH_CORRECTING_MS = 240_000;
 
 /**
- * A signature refused for its date, answered with the service's own clock: the client's clock offset
- * is set from it, as the SDK sets it, and the call
- * is worth another attempt when the offset moved by more than the signature's tolerance.
+ * A signature refused for its date, answered with the service's own clock: the connection's clock
+ * offset is set from it, as the SDK sets its own, and the call is worth another attempt when the
+ * offset moved by more than the signature's tolerance.
  */
 const correctedClock = (error: unknown, connection: SignedConnection): boolean => {
   if (!(error instanceof StoreServiceError) || !CLOCK_SKEW_ERRORS.has(error.name) || !error.serverDate) return false;
@@ -206,22 +206,23 @@ const correctedClock = (error: unknown, connection: SignedConnection): boolean =
 
 const sendOnce = async (connection: SignedConnection, operation: string, body: string) => {
   const { url } = connection;
-  const headers: Record<string, string> = {
-    'content-type': CONTENT_TYPE,
-    'x-amz-target': `${TARGET_PREFIX}${operation}`,
-    'content-length': String(Buffer.byteLength(body)),
-    host: url.host,
-  };
-  const request = { method: 'POST', path: url.pathname, headers, body };
-  const credentials = await connection.credentials();
-  signRequest(request, credentials, connection.region, 'dynamodb', new Date(Date.now() + connection.clockOffsetMs));
-  const signed = {
-    ...request,
+  const request = {
+    method: 'POST',
     protocol: url.protocol,
     hostname: url.hostname,
     ...(url.port ? { port: Number(url.port) } : {}),
+    path: url.pathname,
+    headers: {
+      'content-type': CONTENT_TYPE,
+      'x-amz-target': `${TARGET_PREFIX}${operation}`,
+      'content-length': String(Buffer.byteLength(body)),
+      host: url.host,
+    } as Record<string, string>,
+    body,
   };
-  const { response } = await connection.handler.handle(signed);
+  const credentials = await connection.credentials();
+  signRequest(request, credentials, connection.region, 'dynamodb', new Date(Date.now() + connection.clockOffsetMs));
+  const { response } = await connection.handler.handle(request);
   const text = await readBody(response.body);
   if (response.statusCode < 200 || response.statusCode >= 300) {
     throw new StoreServiceError(response.statusCode, response.headers, text);

@@ -59,10 +59,8 @@ export class StoreHttpHandler {
           agent: secure ? this.httpsAgent : this.httpAgent,
         },
         (incoming) => {
-          const headers: Record<string, string> = {};
-          for (const [name, value] of Object.entries(incoming.headers)) {
-            if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
-          }
+          // Node has joined repeated headers already, all but `set-cookie`, which DynamoDB does not send.
+          const headers = incoming.headers as Record<string, string>;
           resolve({ response: { statusCode: incoming.statusCode ?? 0, headers, body: incoming } });
         },
       );

@@ -5,8 +5,8 @@ import { createHash, createHmac, createSecretKey, type KeyObject } from 'node:cr
  * which is signed. It is written out here rather than taken from `@smithy/signature-v4` because of how
  * a bundle is split: that package reaches `@smithy/core`'s module indexes, and whatever the SDK's
  * DynamoDB client (the fallback chunk) also reaches through them would be loaded at every cold start,
- * about 50 KB of protocol code no signed call runs. `test/integration/store-operations.test.ts`
- * checks each signature against that package's.
+ * about 50 KB of protocol code no signed call runs. `test/unit/store-signing.test.ts` holds each
+ * signature to that package's.
  */
 
 export interface SigningCredentials {
@@ -15,11 +15,12 @@ export interface SigningCredentials {
   readonly sessionToken?: string;
 }
 
-/** The parts of a request that are signed; `headers` gets the date, token and authorization. */
+/** The parts of a request that are signed; `headers` gets the date, payload hash, token and authorization. */
 export interface RequestToSign {
   readonly method: string;
   /** As the URL has it: already percent-encoded once. */
   readonly path: string;
+  /** Named in lower case, as HTTP/1.1 sends them here; every one is signed. */
   readonly headers: Record<string, string>;
   readonly body: string;
 }
@@ -62,6 +63,15 @@ const canonicalPath = (path: string): string => {
   return escapeUri(normalized).replace(/%2F/g, '/');
 };
 
+/** Runs of spaces and tabs as one space, line breaks as spaces, trimmed; most values need none of it. */
+const canonicalValue = (value: string): string =>
+  /[\r\n\t]| {2}|^ | $/.test(value)
+    ? value
+        .replace(/[\r\n]/g, ' ')
+        .replace(/[ \t]+/g, ' ')
+        .trim()
+    : value;
+
 /** `20261126T054500Z` */
 const amzDateOf = (date: Date) =>
   date
@@ -84,19 +94,9 @@ export const signRequest = (
   headers['x-amz-date'] = amzDate;
   headers['x-amz-content-sha256'] = payloadHash;
   if (credentials.sessionToken) headers['x-amz-security-token'] = credentials.sessionToken;
-  delete headers.authorization;
-  const names = Object.keys(headers)
-    .map((name) => name.toLowerCase())
-    .sort();
-  const lowered = Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]));
-  const canonicalHeaders = names
-    .map(
-      (name) =>
-        `${name}:${lowered[name]!.replace(/[\r\n]/g, ' ')
-          .replace(/[ \t]+/g, ' ')
-          .trim()}\n`,
-    )
-    .join('');
+  const names = Object.keys(headers).sort();
+  let canonicalHeaders = '';
+  for (const name of names) canonicalHeaders += `${name}:${canonicalValue(headers[name]!)}\n`;
   const signedHeaders = names.join(';');
   const canonicalRequest = `${request.method}\n${canonicalPath(request.path)}\n\n${canonicalHeaders}\n${signedHeaders}\n${payloadHash}`;
   const scope = `${day}/${region}/${service}/aws4_request`;

@@ -1,4 +1,9 @@
-import { functionCredentials, type CredentialsProvider } from '../aws/function-credentials.js';
+import {
+  accessKeysOf,
+  constantly,
+  functionCredentials,
+  type CredentialsProvider,
+} from '../aws/function-credentials.js';
 
 /**
  * Whether the store's endpoint and credentials can be read from the environment alone, and what they
@@ -28,14 +33,6 @@ const ENDPOINT_FLAGS = ['AWS_USE_FIPS_ENDPOINT', 'AWS_USE_DUALSTACK_ENDPOINT'];
 /** The embedded engine accepts any credentials. */
 const LOCAL_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' };
 
-const accessKeysOf = (environment: Environment) => {
-  const accessKeyId = environment.AWS_ACCESS_KEY_ID;
-  const secretAccessKey = environment.AWS_SECRET_ACCESS_KEY;
-  if (!accessKeyId || !secretAccessKey) return undefined;
-  const sessionToken = environment.AWS_SESSION_TOKEN;
-  return sessionToken ? { accessKeyId, secretAccessKey, sessionToken } : { accessKeyId, secretAccessKey };
-};
-
 /** The store's endpoint and credentials from `environment`, or undefined when the SDK must resolve them. */
 export const directStoreTarget = (environment: Environment): StoreTarget | undefined => {
   const custom = environment.DYNAMODB_ENDPOINT;
@@ -44,7 +41,7 @@ export const directStoreTarget = (environment: Environment): StoreTarget | undef
       url: new URL(custom),
       region: environment.AWS_REGION || 'us-east-1',
       // The environment's keys if it has them (a real table behind the endpoint); else any will do.
-      credentials: () => Promise.resolve(accessKeysOf(environment) ?? LOCAL_CREDENTIALS),
+      credentials: constantly(accessKeysOf(environment) ?? LOCAL_CREDENTIALS),
     };
   }
   // Outside Lambda a shared config file or a profile may say otherwise: the SDK reads them.

@@ -1,8 +1,8 @@
 import { GatewayError } from '../errors.js';
 
 /**
- * DynamoDB answers a partition or table over its throughput with a throttling error. The SDK retries
- * a few times itself; bookkeeping writes (counters, spend, usage) retry longer here, with full-jitter
+ * DynamoDB answers a partition or table over its throughput with a throttling error. Every store call
+ * retries it a few times itself (`operations.ts`); bookkeeping writes (counters, spend, usage) retry longer here, with full-jitter
  * exponential backoff so that a fleet of instances does not retry in step and throttle again.
  */
 
