@@ -1,8 +1,7 @@
 /**
  * What a bundle is made of, by package: esbuild's metafile says how many output bytes each input
  * file became, and files are grouped by the npm package they come from (or by folder for ours).
- * `npm run build -- --analyze` prints it; the findings behind the ceilings in `bundle-budgets.ts`
- * come from it.
+ * `npm run build -- --analyze` prints it; the figures in `bundle-budgets.ts` come from it.
  */
 import type { Metafile } from 'esbuild';
 
