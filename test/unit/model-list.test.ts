@@ -2,6 +2,7 @@ import { buildCatalog, mayUse, usableModels } from '../../functions/shared/catal
 import type { Principal } from '../../functions/shared/auth/principal.js';
 import type { Channel } from '../../functions/shared/store/channels.js';
 import type { ModelSettings } from '../../functions/shared/store/models.js';
+import { upstreamModelName } from '../../functions/shared/routing/order-channels.js';
 import { formatModelList, selectModelListFormat } from '../../functions/models/format-model-list.js';
 
 const channel = (overrides: Partial<Channel>): Channel => ({
@@ -52,6 +53,27 @@ const catalog = buildCatalog(
     settings({ id: 'not-served', aliases: ['ghost'] }),
   ],
 );
+
+describe('model ids named as what every object answers to', () => {
+  const names = ['constructor', 'toString', '__proto__', 'hasOwnProperty', 'valueOf'];
+  const served = buildCatalog(
+    [
+      channel({ id: 'plain', models: names }),
+      channel({ id: 'mapped', models: names, modelMap: { toString: 'upstream-to-string' } }),
+    ],
+    [],
+  );
+
+  it('are listed and served under their own names, mapped only where a channel maps them', () => {
+    expect(served.models.map((model) => model.id).sort()).toEqual([...names].sort());
+    for (const model of served.models) {
+      expect(model.reasoning).toBe(false);
+      const [plain, mapped] = [...model.channels].sort((a, b) => a.id.localeCompare(b.id)).reverse();
+      expect(upstreamModelName(plain!, model)).toBe(model.id);
+      expect(upstreamModelName(mapped!, model)).toBe(model.id === 'toString' ? 'upstream-to-string' : model.id);
+    }
+  });
+});
 
 describe('buildCatalog', () => {
   it('knows the models of every channel and the aliases of configured models only', () => {

@@ -401,6 +401,17 @@ describe('bedrockError', () => {
     expect(bedrockError(sdkError(name, httpStatus))).toMatchObject({ status, retryable });
   });
 
+  test.each(['constructor', 'toString', '__proto__', 'hasOwnProperty'])(
+    'maps an error named %s as any other unknown name, not by what every object answers to',
+    (name) => {
+      for (const httpStatus of [400, 500]) {
+        const { status, retryable } = bedrockError(sdkError('SomeNewException', httpStatus)) as never;
+        expect(bedrockError(sdkError(name, httpStatus))).toMatchObject({ status, retryable });
+        expect(typeof status).toBe('number');
+      }
+    },
+  );
+
   test("relays a ValidationException's message to the client", () => {
     expect(bedrockError(sdkError('ValidationException', 400, 'messages: the final turn must be user')).message).toBe(
       'messages: the final turn must be user',

@@ -1,6 +1,6 @@
 import type { Principal } from '../auth/principal.js';
 import { defaultOwner, servedEndpoints } from '../providers/provider-capabilities.js';
-import { listChannels, type Channel, type EndpointKind, endpointKinds } from '../store/channels.js';
+import { listChannels, mappedModelName, type Channel, type EndpointKind, endpointKinds } from '../store/channels.js';
 import { listModelSettings, type ModelSettings } from '../store/models.js';
 import { cacheTtlMs, TtlCache } from '../store/ttl-cache.js';
 import { servingChannels } from './built-in-demo.js';
@@ -67,7 +67,7 @@ export const buildCatalog = (channels: readonly Channel[], settings: readonly Mo
       // Decided from the public id or from any upstream name it maps to (`claude-sonnet` → `…claude-sonnet-4-5…`).
       reasoning:
         modelSettings?.reasoning ??
-        (reasonsByDefault(id) || named.some((channel) => reasonsByDefault(channel.modelMap?.[id] ?? id))),
+        (reasonsByDefault(id) || named.some((channel) => reasonsByDefault(mappedModelName(channel, id) ?? id))),
     };
     byId.set(id, model);
   }

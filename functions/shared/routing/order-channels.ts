@@ -1,6 +1,6 @@
 import type { CatalogModel } from '../catalog/model-catalog.js';
 import { typeServes } from '../providers/provider-capabilities.js';
-import type { Channel, EndpointKind } from '../store/channels.js';
+import { mappedModelName, type Channel, type EndpointKind } from '../store/channels.js';
 
 /** Weighted random order: a channel of weight 3 comes first three times as often as one of weight 1. */
 const weightedShuffle = (channels: Channel[], random: () => number): Channel[] => {
@@ -49,4 +49,4 @@ export const orderChannels = (
 
 /** The upstream's name for a public model on a channel. */
 export const upstreamModelName = (channel: Channel, model: CatalogModel): string =>
-  channel.modelMap[model.id] ?? channel.modelMap[model.canonicalId] ?? model.canonicalId;
+  mappedModelName(channel, model.id) ?? mappedModelName(channel, model.canonicalId) ?? model.canonicalId;

@@ -32,6 +32,13 @@ export interface Channel {
   readonly updatedAt: string;
 }
 
+/**
+ * The upstream's name a channel maps a public model id to, if it maps it. Own members only: a model may
+ * be named `constructor` or `toString`, which every object answers to.
+ */
+export const mappedModelName = (channel: Pick<Channel, 'modelMap'>, modelId: string): string | undefined =>
+  channel.modelMap && Object.hasOwn(channel.modelMap, modelId) ? channel.modelMap[modelId] : undefined;
+
 const table = () => physicalTableName('channels');
 
 export const getChannel = async (id: string): Promise<Channel | undefined> => {

@@ -58,7 +58,8 @@ export const bedrockError = (error: unknown, signal?: AbortSignal): Error => {
   if (message && BROKEN_STREAM.test(message)) return upstreamBrokenResponse(message);
   if (CREDENTIAL_ERRORS.has(name) || (name === 'Error' && /credential/i.test(message ?? '')))
     return upstreamStatusError(403, undefined);
-  const serverStatus = SERVER_ERRORS[name];
+  // Own members only: an error named `constructor` or `toString` is no server error.
+  const serverStatus = Object.hasOwn(SERVER_ERRORS, name) ? SERVER_ERRORS[name] : undefined;
   if (serverStatus !== undefined) return upstreamStatusError(serverStatus, message);
   switch (name) {
     // An exhausted account quota is the same situation as throttling, for the client and for failover.
