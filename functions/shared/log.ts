@@ -12,16 +12,23 @@ const levels: Record<Level | 'silent', number> = { debug: 10, info: 20, warn: 30
 const threshold = () =>
   levels[(process.env.GATEWAY_LOG_LEVEL as Level | 'silent' | undefined) ?? 'info'] ?? levels.info;
 
-const write = (level: Level, message: string, fields: Record<string, unknown> = {}) => {
+/**
+ * `serializedMembers`: JSON members the gateway built from its own constants and numbers (the
+ * metrics directives of a request line), put in as they are. Only what callers pass as fields can
+ * hold a secret, and scanning the constant text would cost more than the rest of the line.
+ */
+const write = (level: Level, message: string, fields: Record<string, unknown> = {}, serializedMembers?: string) => {
   if (levels[level] < threshold()) return;
-  const line = redactSecrets(JSON.stringify({ level, time: new Date().toISOString(), message, ...fields }));
+  const scanned = redactSecrets(JSON.stringify({ level, time: new Date().toISOString(), message, ...fields }));
+  const line = serializedMembers ? `{${serializedMembers},${scanned.slice(1)}` : scanned;
   if (level === 'error' || level === 'warn') process.stderr.write(`${line}\n`);
   else process.stdout.write(`${line}\n`);
 };
 
 export const log = {
   debug: (message: string, fields?: Record<string, unknown>) => write('debug', message, fields),
-  info: (message: string, fields?: Record<string, unknown>) => write('info', message, fields),
+  info: (message: string, fields?: Record<string, unknown>, serializedMembers?: string) =>
+    write('info', message, fields, serializedMembers),
   warn: (message: string, fields?: Record<string, unknown>) => write('warn', message, fields),
   error: (message: string, fields?: Record<string, unknown>) => write('error', message, fields),
 };

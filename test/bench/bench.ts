@@ -57,6 +57,8 @@ const forked = async (module: string, env: Record<string, string>): Promise<[Chi
         : []),
     ],
     env: { ...process.env, ...env },
+    // The gateway's request lines are paid for as on Lambda (written at `info`), then discarded.
+    ...(module.includes('gateway') && { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] }),
   });
   const [ready] = (await once(child, 'message')) as [any];
   pin(child.pid!, SERVER_CPU);
@@ -67,7 +69,7 @@ const forked = async (module: string, env: Record<string, string>): Promise<[Chi
 const adminKey = generateApiKey().key;
 const [gatewayChild, gatewayReady] = await forked('./gateway-process.ts', {
   BENCH_ADMIN_KEY: adminKey,
-  GATEWAY_LOG_LEVEL: 'error',
+  GATEWAY_LOG_LEVEL: 'info',
 });
 if (gatewayReady.storeProcessId) pin(gatewayReady.storeProcessId, LOAD_CPU);
 const [floorChild, floorReady] = await forked('./floor-forwarder.ts', {

@@ -1,4 +1,4 @@
-import { metricsMetadata } from '../../functions/shared/observability/embedded-metrics.js';
+import { metricDirectives, metricsMember } from '../../functions/shared/observability/embedded-metrics.js';
 import { captureLogLines, type CapturedLogLines, type LogLine } from '../support/captured-log-lines.js';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream/fake-upstream.js';
 import { startTestGateway, type HttpResult, type TestGateway } from '../support/test-gateway.js';
@@ -187,9 +187,15 @@ describe('the gateway overhead headers', () => {
 
 describe('embedded metric directives', () => {
   test('name only metrics CloudWatch can take: at most 100 per directive, dimension sets chosen, not per request', () => {
-    const all = metricsMetadata(true, true, 0).CloudWatchMetrics;
+    const all = metricDirectives(true, true);
     expect(all).toHaveLength(3);
     for (const directive of all) expect(directive.Metrics.length).toBeLessThanOrEqual(100);
-    expect(metricsMetadata(true, true, 1).CloudWatchMetrics).toBe(metricsMetadata(true, true, 2).CloudWatchMetrics);
+    for (const model of [false, true]) {
+      for (const account of [false, true]) {
+        expect(JSON.parse(`{${metricsMember(model, account, 1795681330230)}}`)).toEqual({
+          _aws: { Timestamp: 1795681330230, CloudWatchMetrics: metricDirectives(model, account) },
+        });
+      }
+    }
   });
 });

@@ -66,21 +66,27 @@ const directivesFor = (namespace: string, hasModel: boolean, hasAccount: boolean
     : []),
 ];
 
-/** The four possible directive lists, built once per namespace: a request only picks one. */
-const prepared = new Map<string, MetricDirective[][]>();
+/** The four possible directive lists as JSON text, built once per namespace: a request only picks one. */
+const prepared = new Map<string, readonly string[]>();
 
-/** The `_aws` member of a request line; `model` and `accountId` must be fields of the same line when present. */
-export const metricsMetadata = (hasModel: boolean, hasAccount: boolean, timestamp: number) => {
+/** The directives of a request line: `model` and `accountId` must be fields of the same line when present. */
+export const metricDirectives = (hasModel: boolean, hasAccount: boolean): MetricDirective[] =>
+  directivesFor(process.env[METRICS_NAMESPACE_VARIABLE] || DEFAULT_METRICS_NAMESPACE, hasModel, hasAccount);
+
+/**
+ * The `_aws` member of a request line, as JSON text. Its directives are the longest part of every
+ * line and never change, so they are serialized once; the line's writer puts the member in as it is
+ * (it holds only the gateway's own names and a number: nothing to scan for secrets).
+ */
+export const metricsMember = (hasModel: boolean, hasAccount: boolean, timestamp: number): string => {
   const namespace = process.env[METRICS_NAMESPACE_VARIABLE] || DEFAULT_METRICS_NAMESPACE;
   let variants = prepared.get(namespace);
   if (!variants) {
-    variants = [
-      directivesFor(namespace, false, false),
-      directivesFor(namespace, false, true),
-      directivesFor(namespace, true, false),
-      directivesFor(namespace, true, true),
-    ];
+    variants = [false, true].flatMap((model) =>
+      [false, true].map((account) => JSON.stringify(directivesFor(namespace, model, account))),
+    );
     prepared.set(namespace, variants);
   }
-  return { Timestamp: timestamp, CloudWatchMetrics: variants[(hasModel ? 2 : 0) + (hasAccount ? 1 : 0)]! };
+  const directives = variants[(hasModel ? 2 : 0) + (hasAccount ? 1 : 0)]!;
+  return `"_aws":{"Timestamp":${Math.trunc(timestamp)},"CloudWatchMetrics":${directives}}`;
 };

@@ -1,7 +1,7 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import type { Principal } from '../auth/principal.js';
 import { log } from '../log.js';
-import { metricsMetadata } from './embedded-metrics.js';
+import { metricsMember } from './embedded-metrics.js';
 import { requestMetrics, type RequestMetrics } from './request-metrics.js';
 import type { RequestTrace } from './request-trace.js';
 
@@ -37,23 +37,26 @@ export const logFinishedRequest = ({ event, requestId, status, principal, trace 
     metered,
   );
   for (const observe of finishedRequestObservers) observe(metrics, metered?.model, principal?.accountId);
-  log.info('request', {
-    _aws: metricsMetadata(metered !== undefined, principal !== undefined, Date.now()),
-    requestId,
-    method: event.httpMethod,
-    path: event.path,
-    status,
-    ...(principal ? { accountId: principal.accountId, keyId: principal.keyId, keyPrefix: principal.keyPrefix } : {}),
-    ...(metered
-      ? {
-          model: metered.model,
-          endpoint: metered.endpoint,
-          stream: metered.stream,
-          channelId: metered.channelId,
-          attempts: metered.attempts,
-          outcome: metered.outcome,
-        }
-      : {}),
-    ...metrics,
-  });
+  log.info(
+    'request',
+    {
+      requestId,
+      method: event.httpMethod,
+      path: event.path,
+      status,
+      ...(principal ? { accountId: principal.accountId, keyId: principal.keyId, keyPrefix: principal.keyPrefix } : {}),
+      ...(metered
+        ? {
+            model: metered.model,
+            endpoint: metered.endpoint,
+            stream: metered.stream,
+            channelId: metered.channelId,
+            attempts: metered.attempts,
+            outcome: metered.outcome,
+          }
+        : {}),
+      ...metrics,
+    },
+    metricsMember(metered !== undefined, principal !== undefined, Date.now()),
+  );
 };

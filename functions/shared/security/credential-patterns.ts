@@ -52,9 +52,7 @@ const CREDENTIAL_NAMES = [
 
 /**
  * Between a name and its value: `=` (query strings, SigV4 header parameters), `:` (headers, JSON,
- * YAML), URL-encoded `%3D`, with the quotes and backslashes of JSON and of JSON inside JSON. The
- * pattern starts at the separator and looks back for the name: separators are rarer than letters, so
- * the engine skips ahead to them instead of trying every name at every position.
+ * YAML), URL-encoded `%3D`, with the quotes and backslashes of JSON and of JSON inside JSON.
  */
 const BEFORE_SEPARATOR = String.raw`\\*["']?\s*`;
 const SEPARATOR = String.raw`(?:[:=]|%3[Dd])`;
@@ -74,16 +72,24 @@ const TOKEN_CHARACTER = String.raw`(?:[A-Za-z0-9_-]|\[redacted\])`;
 
 const names = CREDENTIAL_NAMES.map((name) => name.replaceAll('-', '\\-')).join('|');
 
+/**
+ * Every log line is scanned with these, so each starts with what it must find (a name, `Bearer`, a
+ * prefix) and checks what stands before it after: a pattern that opens with a look-behind is tried at
+ * every position of the text, four times the cost of the line's serialization.
+ */
 export const credentialPatterns: readonly CredentialPattern[] = [
   {
     find: new RegExp(
-      String.raw`(?<=${WORD_START}(?:${names})${BEFORE_SEPARATOR})(${SEPARATOR}${AFTER_SEPARATOR}${SCHEME})${VALUE}`,
+      String.raw`${WORD_START}((?:${names})${BEFORE_SEPARATOR}${SEPARATOR}${AFTER_SEPARATOR}${SCHEME})${VALUE}`,
       'gi',
     ),
     replace: `$1${REDACTED}`,
   },
   // A bearer token quoted without its header name.
-  { find: new RegExp(String.raw`${WORD_START}(Bearer\s+)[A-Za-z0-9._~+/=-]{8,}`, 'gi'), replace: `$1${REDACTED}` },
+  {
+    find: new RegExp(String.raw`(Bearer(?<=${WORD_START}Bearer)\s+)[A-Za-z0-9._~+/=-]{8,}`, 'gi'),
+    replace: `$1${REDACTED}`,
+  },
   // Gateway keys (and OpenAI's, Anthropic's): `sk-` and a long token; the 10-character prefix may stay.
   {
     find: new RegExp(String.raw`sk-${TOKEN_CHARACTER}{20,}`, 'g'),
