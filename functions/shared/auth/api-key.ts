@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 const KEY_BODY_LENGTH = 48;
@@ -16,7 +16,7 @@ export const randomBase62 = (length: number): string => {
   return out;
 };
 
-export const hashApiKey = (key: string): string => createHash('sha256').update(key).digest('hex');
+export const hashApiKey = (key: string): string => hash('sha256', key, 'hex');
 
 /** The part of a key that may be shown in lists and logs. */
 export const keyPrefix = (key: string): string => key.slice(0, PREFIX_LENGTH);

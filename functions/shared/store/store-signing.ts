@@ -1,4 +1,4 @@
-import { createHash, createHmac, createSecretKey, type KeyObject } from 'node:crypto';
+import { createHmac, createSecretKey, hash, type KeyObject } from 'node:crypto';
 
 /**
  * Signature Version 4 for the store's calls: a POST of a JSON body to one endpoint, every header of
@@ -27,7 +27,8 @@ export interface RequestToSign {
 
 const ALGORITHM = 'AWS4-HMAC-SHA256';
 
-const sha256Hex = (data: string) => createHash('sha256').update(data, 'utf8').digest('hex');
+// One-shot hashing: a third of the cost of a Hash object for inputs this small.
+const sha256Hex = (data: string) => hash('sha256', data, 'hex');
 
 /** Signing keys change once a day per region and service: derived once each, kept as key objects. */
 const signingKeys = new Map<string, KeyObject>();
