@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { credentialPatterns } from '../../functions/shared/security/credential-patterns.js';
 import { MIN_SECRET_FRAGMENT, REDACTED, SecretRedactor } from '../../functions/shared/security/redact-secrets.js';
 
 /**
@@ -241,6 +242,37 @@ describe('credentials recognised by their name or shape', () => {
         }
       }),
       RUNS,
+    );
+  });
+
+  test('a name that ends the value of the one before still has its own value removed', () => {
+    const redactor = new SecretRedactor();
+
+    for (const text of [
+      'password=secret\\:hunter2-value',
+      'api_key%3Dtoken\\:hunter2-value',
+      '"key":"token\\"=hunter2-value',
+    ]) {
+      expect(redactor.redact(text)).not.toContain('hunter2');
+    }
+  });
+
+  test("a pattern's cheap pre-test passes on every text the pattern itself would change", () => {
+    const piece = fc.oneof(
+      fc.constantFrom('authorization', 'X-Api-Key', 'api_key', 'token', 'Secret', 'sig', 'key', 'Bearer ', 'keyId'),
+      fc.constantFrom(':', '=', '%3D', '%3d', '%26', '"', "'", '\\', ' ', '\\"', '-', '_', '&', ',', '\\/', REDACTED),
+      stringOf(`${BASE62}-_`, 0, 12),
+    );
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 12 }), (pieces) => {
+        const text = pieces.join('');
+        for (const { find, replace, present } of credentialPatterns) {
+          if (!present || present.test(text)) continue;
+          const changed = typeof replace === 'string' ? text.replace(find, replace) : text.replace(find, replace);
+          expect(changed).toBe(text);
+        }
+      }),
+      { numRuns: 3000 },
     );
   });
 
