@@ -1,11 +1,12 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import path from 'node:path';
 import { generateApiKey } from '../../functions/shared/auth/api-key.js';
 import { startFakeUpstream } from '../support/fake-upstream/fake-upstream.js';
 import { percentile, post, type Timing } from './http-client.js';
 import { measureBundles } from './bundle-figures.js';
+import { bundledServer } from './bundled-server.js';
 import { startPortkey } from './portkey-server.js';
 import { cpuMicros, hasTaskset, peakRssMb, pin, resetPeakRss } from './process-stats.js';
 
@@ -42,16 +43,14 @@ const pacedUpstream = await startFakeUpstream(undefined, {
   keepAliveTimeoutMs: 10 * 60_000,
   standingFault: { kind: 'slow-stream', gapMs: PACE_MS },
 });
-const tsx = ['--import', 'tsx'];
 /** The V8 heap flags `npm start` runs the local runtime with: the gateway is measured as it is started. */
 const startScript = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as any).scripts
   .start as string;
 const gatewayHeapFlags = startScript.match(/--(?:max-[a-z-]+-size|heap-growing-percent)=\d+/g) ?? [];
 const forked = async (module: string, env: Record<string, string>): Promise<[ChildProcess, any]> => {
-  const child = fork(fileURLToPath(new URL(module, import.meta.url)), {
+  const child = fork(await bundledServer(path.join('test', 'bench', module)), {
     execArgv: [
       ...(module.includes('gateway') ? gatewayHeapFlags : []),
-      ...tsx,
       ...(process.env.BENCH_CPU_PROFILE && module.includes('gateway')
         ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROFILE}`]
         : []),

@@ -1,0 +1,58 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { build, type Plugin } from 'esbuild';
+
+/**
+ * A server of the bench as one ESM bundle, minified as the Lambda functions are deployed, with npm
+ * packages left to `node_modules`. Run from its TypeScript under tsx instead, every function would be
+ * wrapped in tsx's naming helper (esbuild's `keepNames`, which tsx always sets): a property definition
+ * each time a closure is made, which the deployed bundles do not pay and which would be counted here.
+ */
+
+const projectRoot = fileURLToPath(new URL('../../', import.meta.url));
+const outputRoot = path.join(projectRoot, 'node_modules', '.cache', 'model-gateway-bench');
+
+/**
+ * `import.meta.url` as each source file has it: the local runtime finds files beside its modules
+ * (the embedded store's server script, the console's sources) and a module's own entry-point check
+ * compares it with the command line; bundled, every module would otherwise take the bundle's URL.
+ * Each module that reads it gets a constant of its own URL, which `define` points the expression to.
+ */
+const MODULE_URL = '__ownModuleUrl';
+const ownModuleUrls: Plugin = {
+  name: 'own-module-urls',
+  setup(builder) {
+    builder.onLoad({ filter: /\.ts$/ }, async ({ path: file }) => {
+      const source = await readFile(file, 'utf8');
+      if (!source.includes('import.meta.url')) return undefined;
+      return {
+        contents: `const ${MODULE_URL} = ${JSON.stringify(pathToFileURL(file).href)};\n${source}`,
+        loader: 'ts',
+      };
+    });
+  },
+};
+
+/** Bundles the server module `source` (a path from the project root) and answers the bundle's path. */
+export const bundledServer = async (source: string): Promise<string> => {
+  const name = path.basename(source, '.ts');
+  const outdir = path.join(outputRoot, name);
+  await build({
+    entryPoints: { [name]: path.join(projectRoot, source) },
+    outdir,
+    outExtension: { '.js': '.mjs' },
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node22',
+    minify: true,
+    // Resolved from the bundle's folder, inside the project's node_modules.
+    packages: 'external',
+    plugins: [ownModuleUrls],
+    define: { 'import.meta.url': MODULE_URL },
+    logLevel: 'warning',
+  });
+  return path.join(outdir, `${name}.mjs`);
+};
