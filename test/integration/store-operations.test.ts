@@ -1,13 +1,23 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type Agent, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { DynamoDBClient, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { SignatureV4 } from '@smithy/signature-v4';
 import { Sha256 } from '@smithy/core/checksum';
 import { resetStore, store } from '../support/sdk-store.js';
-import { storeConnection, storeRequestHandler } from '../../functions/shared/store/connection.js';
+import {
+  storeConnection,
+  storeRequestHandler,
+  type SignedConnection,
+} from '../../functions/shared/store/connection.js';
+import { StoreHttpHandler } from '../../functions/shared/store/store-http.js';
 import { getItem } from '../../functions/shared/store/documents.js';
-import { sendOperation, StoreServiceError, THROTTLING_RETRIED_HERE } from '../../functions/shared/store/operations.js';
+import {
+  sendOperation,
+  sendSigned,
+  StoreServiceError,
+  THROTTLING_RETRIED_HERE,
+} from '../../functions/shared/store/operations.js';
 import { physicalTableName } from '../../functions/shared/store/tables.js';
 import { ensureTables, startEmbeddedStore, type EmbeddedStore } from '../../infra/local/embedded-store.js';
 import { onStoreRequests } from '../support/store-wire.js';
@@ -61,13 +71,17 @@ interface Received {
 /** An endpoint that records each request and answers with the next scripted answer (else `{}`). */
 const startEndpoint = async () => {
   const received: Received[] = [];
-  /** `cut`: the connection is closed mid-answer, after its head and part of its body. */
+  /**
+   * `cut`: the connection is closed mid-answer, after its head and part of its body. `silent`: nothing
+   * is answered at all (a peer that vanished).
+   */
   const answers: {
     status: number;
     body: string;
     contentType?: string;
     headers?: Record<string, string>;
     cut?: boolean;
+    silent?: boolean;
   }[] = [];
   const server: Server = createServer((request: IncomingMessage, response: ServerResponse) => {
     const chunks: Buffer[] = [];
@@ -80,6 +94,7 @@ const startEndpoint = async () => {
         body: Buffer.concat(chunks).toString('utf8'),
       });
       const answer = answers.shift() ?? { status: 200, body: '{}' };
+      if (answer.silent) return;
       response.writeHead(answer.status, {
         'content-type': answer.contentType ?? 'application/x-amz-json-1.0',
         'x-amzn-requestid': `request-${received.length}`,
@@ -95,7 +110,11 @@ const startEndpoint = async () => {
     url: `http://127.0.0.1:${port}`,
     received,
     answers,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
 };
 
@@ -247,6 +266,33 @@ describe('store calls on the wire', () => {
     endpoint.answers.push({ status: 200, body: JSON.stringify({ Attributes: { count: { N: '4' } } }) });
     await expect(sendOperation('UpdateItem', input)).resolves.toEqual({ Attributes: { count: { N: '4' } } });
     expect(endpoint.received).toHaveLength(2);
+  });
+
+  test('a store that goes silent is given up on after the idle timeout, and the call is sent again on a new connection', async () => {
+    const connection = { ...((await storeConnection()) as SignedConnection), handler: new StoreHttpHandler(50) };
+    endpoint.answers.push({ status: 200, body: '', silent: true });
+    endpoint.answers.push({ status: 200, body: JSON.stringify({ Attributes: { count: { N: '5' } } }) });
+    await expect(sendSigned(connection, 'UpdateItem', input)).resolves.toEqual({ Attributes: { count: { N: '5' } } });
+    expect(endpoint.received).toHaveLength(2);
+
+    for (let attempt = 0; attempt < 3; attempt += 1) endpoint.answers.push({ status: 200, body: '', silent: true });
+    await expect(sendSigned(connection, 'UpdateItem', input)).rejects.toMatchObject({
+      name: 'TimeoutError',
+      message: 'the store did not answer within 50 ms',
+    });
+    expect(endpoint.received).toHaveLength(5);
+    connection.handler.destroy();
+  });
+
+  test('a connection kept alive between calls outlives the idle timeout of the calls it served', async () => {
+    const connection = { ...((await storeConnection()) as SignedConnection), handler: new StoreHttpHandler(50) };
+    await sendSigned(connection, 'UpdateItem', input);
+    const [socket] = Object.values((connection.handler as unknown as { httpAgent: Agent }).httpAgent.freeSockets)
+      .flat()
+      .filter((free) => free !== undefined);
+    expect(socket).toBeDefined();
+    expect(socket!.timeout ?? 0).toBe(0);
+    connection.handler.destroy();
   });
 
   test('a fault that persists (a proxy page, not JSON) fails after three attempts as a server fault', async () => {

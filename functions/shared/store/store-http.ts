@@ -28,6 +28,19 @@ export interface StoreHttpResponse {
 
 const SOCKETS = 50;
 
+/**
+ * How long a store call may go without a byte from the store before its connection is taken for dead
+ * (a keep-alive socket whose peer vanished answers nothing, and TCP alone would wait minutes: past the
+ * function's own timeout, with the usage record unwritten). DynamoDB answers in milliseconds; the
+ * embedded store's slowest page reads take well under a second. The call fails as a `TimeoutError`,
+ * which the store's retries treat as the SDK's standard mode does: again, on a new connection.
+ */
+export const STORE_IDLE_TIMEOUT_MS = 10_000;
+
+/** A store call that went `milliseconds` without an answer. */
+const storeTimeout = (milliseconds: number) =>
+  Object.assign(new Error(`the store did not answer within ${milliseconds} ms`), { name: 'TimeoutError' });
+
 const queryString = (query: StoreHttpRequest['query']): string => {
   const parts: string[] = [];
   for (const [name, value] of Object.entries(query ?? {})) {
@@ -45,6 +58,8 @@ const bytesOf = (body: unknown): string | Uint8Array | undefined =>
 export class StoreHttpHandler {
   private readonly httpAgent = new http.Agent({ keepAlive: true, maxSockets: SOCKETS });
   private readonly httpsAgent = new https.Agent({ keepAlive: true, maxSockets: SOCKETS });
+
+  constructor(private readonly idleTimeoutMs = STORE_IDLE_TIMEOUT_MS) {}
 
   handle(request: StoreHttpRequest): Promise<{ response: StoreHttpResponse }> {
     return new Promise((resolve, reject) => {
@@ -65,6 +80,7 @@ export class StoreHttpHandler {
         },
       );
       outgoing.on('error', reject);
+      outgoing.setTimeout(this.idleTimeoutMs, () => outgoing.destroy(storeTimeout(this.idleTimeoutMs)));
       outgoing.end(bytesOf(request.body));
     });
   }
