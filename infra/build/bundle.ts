@@ -4,7 +4,8 @@
  * budget, its module init time, and its cold start under AWS's runtime interface client against a
  * hello-world function's (DESIGN §6: at most 1.5×; `bundle-budgets.ts`), with a function that only
  * makes the store connection as the reference every group's cold start sits on. It fails when a
- * bundle is over the budget, or does not build or start. `-- --analyze` also prints what each bundle is made of, by package.
+ * bundle is over the budget, or does not build or start. `-- --analyze` also prints what each bundle
+ * is made of, by package.
  */
 import { stat } from 'node:fs/promises';
 import path from 'node:path';

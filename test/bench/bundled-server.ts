@@ -34,8 +34,22 @@ const ownModuleUrls: Plugin = {
   },
 };
 
-/** Bundles the server module `source` (a path from the project root) and answers the bundle's path. */
-export const bundledServer = async (source: string): Promise<string> => {
+const built = new Map<string, Promise<string>>();
+
+/**
+ * The bundle of the server module `source` (a path from the project root), built once per run however
+ * many servers are started from it.
+ */
+export const bundledServer = (source: string): Promise<string> => {
+  let bundle = built.get(source);
+  if (!bundle) {
+    bundle = buildServer(source);
+    built.set(source, bundle);
+  }
+  return bundle;
+};
+
+const buildServer = async (source: string): Promise<string> => {
   const name = path.basename(source, '.ts');
   const outdir = path.join(outputRoot, name);
   await build({

@@ -11,8 +11,8 @@ import { usageRecordWith } from '../support/usage-record.js';
 /**
  * `npm run bench:store`: the CPU this process spends per DynamoDB call of the kinds the request path
  * makes, through the SDK's document client and as the gateway's own store calls
- * (`store/operations.ts`, `store/documents.ts`), against the embedded store in its own process (as DynamoDB is a separate
- * service), one at a time and 32 at once. The store's own CPU is not counted.
+ * (`store/operations.ts`, `store/documents.ts`), against the embedded store in its own process (as
+ * DynamoDB is a separate service), one at a time and 32 at once. The store's own CPU is not counted.
  */
 const CALLS = Number(process.env.STORE_CALLS ?? 3000);
 const embedded = await startEmbeddedStore('memory', 'child-process');

@@ -15,7 +15,7 @@ interface Endpoint {
   readonly url: string;
   readonly requests: IncomingMessage[];
   /** The next answers: status and body (or a dropped connection); when none is left, fresh credentials valid for an hour. */
-  readonly answers: ({ status: number; body: unknown } | 'drop')[];
+  readonly answers: ({ status: number; body: unknown } | 'drop' | 'silent')[];
   /** Answers wait for this, when set: to hold concurrent fetches in flight. */
   gate?: Promise<void>;
   close(): Promise<void>;
@@ -37,13 +37,18 @@ const startEndpoint = async (): Promise<Endpoint> => {
     url: '',
     requests: [],
     answers: [],
-    close: () => new Promise((resolve) => server.close(() => resolve())),
+    close: () =>
+      new Promise((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
   const server: Server = createServer((request, response) => {
     endpoint.requests.push(request);
     void (endpoint.gate ?? Promise.resolve()).then(() => {
       const answer = endpoint.answers.shift() ?? { status: 200, body: freshCredentials() };
       if (answer === 'drop') return void request.socket.destroy();
+      if (answer === 'silent') return;
       response.writeHead(answer.status, { 'content-type': 'application/json' });
       response.end(JSON.stringify(answer.body));
     });
@@ -164,6 +169,14 @@ describe('a function’s credentials', () => {
     await expect(provider()).resolves.toMatchObject({ accessKeyId: expect.stringMatching(/^ASIAENDPOINT/) });
     expect(endpoint.requests).toHaveLength(4);
   });
+
+  test('fail the call when the endpoint never answers, and are asked for again by the next', async () => {
+    endpoint.answers.push('silent');
+    const provider = functionCredentials({ AWS_CONTAINER_CREDENTIALS_FULL_URI: endpoint.url })!;
+    await expect(provider()).rejects.toThrow('did not answer');
+    await expect(provider()).resolves.toMatchObject({ accessKeyId: expect.stringMatching(/^ASIAENDPOINT/) });
+    expect(endpoint.requests).toHaveLength(2);
+  }, 15_000);
 
   test('are never asked of an endpoint that is not local', async () => {
     for (const url of ['http://169.254.169.254/latest', 'http://example.com/credentials', 'https://example.com/c']) {

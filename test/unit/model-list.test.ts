@@ -68,9 +68,11 @@ describe('model ids named as what every object answers to', () => {
     expect(served.models.map((model) => model.id).sort()).toEqual([...names].sort());
     for (const model of served.models) {
       expect(model.reasoning).toBe(false);
-      const [plain, mapped] = [...model.channels].sort((a, b) => a.id.localeCompare(b.id)).reverse();
-      expect(upstreamModelName(plain!, model)).toBe(model.id);
-      expect(upstreamModelName(mapped!, model)).toBe(model.id === 'toString' ? 'upstream-to-string' : model.id);
+      const onChannel = (id: string) => model.channels.find((channel) => channel.id === id)!;
+      expect(upstreamModelName(onChannel('plain'), model)).toBe(model.id);
+      expect(upstreamModelName(onChannel('mapped'), model)).toBe(
+        model.id === 'toString' ? 'upstream-to-string' : model.id,
+      );
     }
   });
 });

@@ -108,7 +108,7 @@ const containerCredentials = (url: URL, environment: Environment): CredentialsPr
       .then(() => fetchOnce(url, tokenOf(environment)))
       .then(
         (fetched) => {
-          current = fetching;
+          current = Promise.resolve(fetched);
           renewAt = fetched.expiration ? fetched.expiration.getTime() - REFRESH_BEFORE_MS : Number.POSITIVE_INFINITY;
           fetching = undefined;
           return fetched;

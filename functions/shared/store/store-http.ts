@@ -35,7 +35,7 @@ const SOCKETS = 50;
  * embedded store's slowest page reads take well under a second. The call fails as a `TimeoutError`,
  * which the store's retries treat as the SDK's standard mode does: again, on a new connection.
  */
-export const STORE_IDLE_TIMEOUT_MS = 10_000;
+const STORE_IDLE_TIMEOUT_MS = 10_000;
 
 /** A store call that went `milliseconds` without an answer. */
 const storeTimeout = (milliseconds: number) =>

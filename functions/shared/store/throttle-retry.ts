@@ -2,8 +2,9 @@ import { GatewayError } from '../errors.js';
 
 /**
  * DynamoDB answers a partition or table over its throughput with a throttling error. Every store call
- * retries it a few times itself (`operations.ts`); bookkeeping writes (counters, spend, usage) retry longer here, with full-jitter
- * exponential backoff so that a fleet of instances does not retry in step and throttle again.
+ * retries it a few times itself (`operations.ts`); bookkeeping writes (counters, spend, usage) retry
+ * longer here, with full-jitter exponential backoff so that a fleet of instances does not retry in
+ * step and throttle again.
  */
 
 const THROTTLE_ERRORS = new Set([
