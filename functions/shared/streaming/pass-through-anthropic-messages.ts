@@ -3,7 +3,7 @@ import type { AnthropicUsage } from '../protocols/anthropic-messages/anthropic-m
 import { anthropicStreamError } from '../providers/anthropic/anthropic-stream.js';
 import { upstreamBrokenResponse } from '../upstream/upstream-errors.js';
 import { markBodyComplete, type UpstreamResponse } from '../upstream/upstream-http.js';
-import { frameEvent, relayEvents, stringMembers } from './pass-through-events.js';
+import { frameEvent, joinedStringMembers, relayEvents, stringMembers } from './pass-through-events.js';
 import type { PassThroughStream } from './pass-through-stream.js';
 
 export interface AnthropicMessagesPassThroughOptions {
@@ -55,7 +55,7 @@ export const anthropicMessagesPassThrough = (
     if (stopped || data === '') return undefined;
     switch (event) {
       case 'content_block_delta':
-        for (const match of data.matchAll(ANSWER_TEXT)) answerText += match[1];
+        answerText += joinedStringMembers(data, ANSWER_TEXT);
         return frameEvent(data, event);
       case 'content_block_start':
       case 'content_block_stop':
@@ -85,7 +85,7 @@ export const anthropicMessagesPassThrough = (
       stopped = true;
       markBodyComplete(response.body);
     }
-    if (type === 'content_block_delta') for (const match of data.matchAll(ANSWER_TEXT)) answerText += match[1];
+    if (type === 'content_block_delta') answerText += joinedStringMembers(data, ANSWER_TEXT);
     return frameEvent(type === 'message_start' ? JSON.stringify(payload) : data, type);
   };
 

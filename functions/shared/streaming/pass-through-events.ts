@@ -103,12 +103,58 @@ export const relayEvents = (
   };
 };
 
-/**
- * The value of the first top-level `"name": "…"` string member in serialised JSON. A match cannot
- * start inside a string: there every quote is escaped, and a member key is preceded by `{` or `,`.
+/*
+ * Member scans of serialised JSON, run on every event of a relayed stream. A member key is a quoted
+ * name preceded by `{` or `,`: inside a string every quote is escaped, so a match never starts in
+ * one. The scans start at the quoted name, a literal the regular-expression engine searches for
+ * quickly, and check what precedes it by look-behind only there (a pattern starting at `[{,]` is
+ * tried at every brace and comma of the event). Strings are matched as runs between escapes rather
+ * than one character at a time.
  */
-export const stringMember = (name: string): RegExp => new RegExp(`([{,]\\s*"${name}"\\s*:\\s*)"(?:[^"\\\\]|\\\\.)*"`);
+const KEY_BEFORE = '(?<=[{,]\\s*)';
+const STRING_VALUE = '"[^"\\\\]*(?:\\\\.[^"\\\\]*)*"';
 
-/** Every string value of the given members, still JSON-escaped: enough for a token estimate. */
+/** Whether serialised JSON has a `"name":` member whose value starts with `valueStart` (a pattern), if given. */
+export const memberTest = (name: string, valueStart = ''): RegExp =>
+  new RegExp(`${KEY_BEFORE}"${name}"\\s*:${valueStart ? `\\s*${valueStart}` : ''}`);
+
+/** Matches the first `"name": "…"` member; its string value, quotes included, is group 1. */
+export const stringMember = (name: string): RegExp => new RegExp(`${KEY_BEFORE}"${name}"\\s*:\\s*(${STRING_VALUE})`);
+
+/** The text with the value matched by `member` (from `stringMember`) replaced by `json`; undefined if none. */
+export const replaceStringMember = (text: string, member: RegExp, json: string): string | undefined => {
+  const match = member.exec(text);
+  if (!match) return undefined;
+  const end = match.index + match[0].length;
+  return text.slice(0, end - match[1]!.length) + json + text.slice(end);
+};
+
+/** Matches every string value of the given members; the value, still JSON-escaped, is group 1. */
 export const stringMembers = (names: readonly string[]): RegExp =>
-  new RegExp(`[{,]\\s*"(?:${names.join('|')})"\\s*:\\s*"((?:[^"\\\\]|\\\\.)*)"`, 'g');
+  new RegExp(`${KEY_BEFORE}"(?:${names.join('|')})"\\s*:\\s*"([^"\\\\]*(?:\\\\.[^"\\\\]*)*)"`, 'g');
+
+/** The values matched by `members` (from `stringMembers`) joined, still JSON-escaped: enough for a token estimate. */
+export const joinedStringMembers = (text: string, members: RegExp): string => {
+  let joined = '';
+  members.lastIndex = 0;
+  for (let match = members.exec(text); match; match = members.exec(text)) joined += match[1];
+  return joined;
+};
+
+/** Matches the first `"name": null` member; what precedes its key (`{` or `,`) is group 1. */
+export const nullMember = (name: string): RegExp => new RegExp(`(?<=([{,])\\s*)"${name}"\\s*:\\s*null(?=\\s*[,}])`);
+
+/** The text without the member matched by `member` (from `nullMember`) and the comma that went with it. */
+export const withoutMember = (text: string, member: RegExp): string => {
+  const match = member.exec(text);
+  if (!match) return text;
+  let start = match.index;
+  let end = start + match[0].length;
+  // A later member takes the comma before it; the first member, the comma after it.
+  if (match[1] === ',') start = text.lastIndexOf(',', start);
+  else {
+    while (end < text.length && /\s/.test(text[end]!)) end++;
+    if (text[end] === ',') end++;
+  }
+  return text.slice(0, start) + text.slice(end);
+};

@@ -5,7 +5,17 @@ import type { TokenUsage } from '../accounting/token-usage.js';
 import { toTokenUsage } from '../protocols/openai-chat/chat-completion-result.js';
 import { upstreamBrokenResponse } from '../upstream/upstream-errors.js';
 import { markBodyComplete, type UpstreamResponse } from '../upstream/upstream-http.js';
-import { frameEvent, relayEvents, stringMember, stringMembers } from './pass-through-events.js';
+import {
+  frameEvent,
+  joinedStringMembers,
+  memberTest,
+  nullMember,
+  relayEvents,
+  replaceStringMember,
+  stringMember,
+  stringMembers,
+  withoutMember,
+} from './pass-through-events.js';
 import type { PassThroughStream } from './pass-through-stream.js';
 
 export interface OpenAiChatPassThroughOptions {
@@ -19,9 +29,9 @@ export interface OpenAiChatPassThroughOptions {
 }
 
 const MODEL = stringMember('model');
-const USAGE_OBJECT = /[{,]\s*"usage"\s*:\s*\{/;
-const USAGE_NULL = /,\s*"usage"\s*:\s*null(?=\s*[,}])|([{])\s*"usage"\s*:\s*null\s*,?/;
-const ERROR_MEMBER = /[{,]\s*"error"\s*:/;
+const USAGE_OBJECT = memberTest('usage', '\\{');
+const USAGE_NULL = nullMember('usage');
+const ERROR_MEMBER = memberTest('error');
 const ANSWER_TEXT = stringMembers(['content', 'arguments']);
 
 /**
@@ -73,14 +83,10 @@ export const openAiChatPassThrough = (
     }
     if (data.charCodeAt(0) !== 0x7b /* { */) throw upstreamBrokenResponse('a stream event was not JSON');
     if (USAGE_OBJECT.test(data) || ERROR_MEMBER.test(data)) return reserialised(data);
-    for (const match of data.matchAll(ANSWER_TEXT)) answerText += match[1];
-    let renamed = false;
-    let rewritten = data.replace(MODEL, (_whole, prefix: string) => {
-      renamed = true;
-      return `${prefix}${publicModel}`;
-    });
-    if (!renamed) return reserialised(data);
-    if (!options.includeUsage) rewritten = rewritten.replace(USAGE_NULL, (_whole, brace?: string) => brace ?? '');
+    answerText += joinedStringMembers(data, ANSWER_TEXT);
+    const renamed = replaceStringMember(data, MODEL, publicModel);
+    if (renamed === undefined) return reserialised(data);
+    const rewritten = options.includeUsage ? renamed : withoutMember(renamed, USAGE_NULL);
     return frameEvent(rewritten);
   };
 

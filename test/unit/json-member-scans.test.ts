@@ -1,0 +1,158 @@
+import fc from 'fast-check';
+import {
+  joinedStringMembers,
+  memberTest,
+  nullMember,
+  replaceStringMember,
+  stringMember,
+  stringMembers,
+  withoutMember,
+} from '../../functions/shared/streaming/pass-through-events.js';
+
+/**
+ * The member scans a relayed stream runs on each event's JSON text, held to what parsing that text
+ * says, over generated objects: keys and strings with quotes, backslashes, braces, commas and any
+ * character, at any depth, serialised compactly or with the spacing other servers use.
+ */
+
+const SCANNED = ['model', 'usage', 'error', 'content', 'arguments'];
+/** Any character, the ones JSON escapes or uses as syntax often. */
+const character = fc.oneof(
+  fc.constantFrom('"', '\\', '{', '}', '[', ']', ',', ':', ' ', '\n', '\t', 'u', 'a'),
+  fc.string({ unit: 'binary', minLength: 1, maxLength: 1 }),
+);
+const text = fc.string({ unit: character, maxLength: 12 });
+/** Any key but the scanned names, which each property places itself. */
+const otherKey = fc
+  .string({ unit: character, maxLength: 8 })
+  .filter((key) => !SCANNED.includes(key) && key !== '__proto__');
+
+/** JSON values without scanned member names, down to a few levels. */
+const plainValue = fc.letrec<{ value: unknown }>((tie) => ({
+  value: fc.oneof(
+    { depthSize: 'small', withCrossShrink: true },
+    fc.constantFrom(null, true, false, 0, -1.5),
+    text,
+    fc.array(tie('value'), { maxLength: 3 }),
+    fc.dictionary(otherKey, tie('value'), { maxKeys: 3 }),
+  ),
+})).value;
+
+const plainObject = fc.dictionary(otherKey, plainValue, { maxKeys: 5 });
+/** How servers space their JSON: compact, or indented by spaces or a tab. */
+const spacing = fc.constantFrom(undefined, 1, 2, '\t');
+const serialised = (value: unknown, space: string | number | undefined) => JSON.stringify(value, null, space);
+
+/** The object with `member` inserted at `position` among its keys. */
+const withMemberAt = (object: Record<string, unknown>, position: number, name: string, value: unknown) => {
+  const entries = Object.entries(object);
+  entries.splice(position % (entries.length + 1), 0, [name, value]);
+  return Object.fromEntries(entries);
+};
+
+describe('JSON member scans of relayed events', () => {
+  test('a string member is replaced, and nothing else changes', () => {
+    const model = stringMember('model');
+    fc.assert(
+      fc.property(plainObject, fc.nat(), text, text, spacing, (object, position, before, after, space) => {
+        const event = withMemberAt(object, position, 'model', before);
+        const replaced = replaceStringMember(serialised(event, space), model, JSON.stringify(after));
+        expect(JSON.parse(replaced!)).toEqual({ ...event, model: after });
+      }),
+    );
+  });
+
+  test('an object without the member is left to the caller', () => {
+    fc.assert(
+      fc.property(plainObject, spacing, (object, space) => {
+        expect(replaceStringMember(serialised(object, space), stringMember('model'), '"x"')).toBeUndefined();
+      }),
+    );
+  });
+
+  test('the values of the answer members are joined in the order they appear, escapes kept', () => {
+    const answer = stringMembers(['content', 'arguments']);
+    const nested = fc.letrec<{ node: unknown }>((tie) => ({
+      node: fc.oneof(
+        { depthSize: 'small' },
+        plainValue,
+        fc.array(tie('node'), { maxLength: 3 }),
+        fc
+          .tuple(plainObject, fc.nat(), fc.constantFrom('content', 'arguments'), fc.oneof(text, tie('node')))
+          .map(([object, position, name, value]) => withMemberAt(object, position, name, value)),
+      ),
+    })).node;
+    const expected = (value: unknown): string => {
+      if (Array.isArray(value)) return value.map(expected).join('');
+      if (value === null || typeof value !== 'object') return '';
+      return Object.entries(value)
+        .map(([key, item]) =>
+          (key === 'content' || key === 'arguments') && typeof item === 'string'
+            ? JSON.stringify(item).slice(1, -1)
+            : expected(item),
+        )
+        .join('');
+    };
+    fc.assert(
+      fc.property(nested, spacing, (value, space) => {
+        const json = serialised(value, space);
+        expect(joinedStringMembers(json, answer)).toBe(expected(JSON.parse(json)));
+      }),
+    );
+  });
+
+  test('a null member is removed with its comma, wherever it stands', () => {
+    const usageNull = nullMember('usage');
+    fc.assert(
+      fc.property(plainObject, fc.nat(), spacing, (object, position, space) => {
+        const event = withMemberAt(object, position, 'usage', null);
+        expect(JSON.parse(withoutMember(serialised(event, space), usageNull))).toEqual(object);
+      }),
+    );
+  });
+
+  test('a member with a value of another kind is not taken for a null one', () => {
+    fc.assert(
+      fc.property(
+        plainObject,
+        fc.nat(),
+        plainValue.filter((value) => value !== null),
+        spacing,
+        (object, position, usage, space) => {
+          const json = serialised(withMemberAt(object, position, 'usage', usage), space);
+          expect(withoutMember(json, nullMember('usage'))).toBe(json);
+        },
+      ),
+    );
+  });
+
+  test('a member test finds the member only where it is a key with that kind of value', () => {
+    const usageObject = memberTest('usage', '\\{');
+    const hasObjectUsage = (value: unknown): boolean =>
+      Array.isArray(value)
+        ? value.some(hasObjectUsage)
+        : value !== null &&
+          typeof value === 'object' &&
+          Object.entries(value).some(
+            ([key, item]) =>
+              (key === 'usage' && item !== null && typeof item === 'object' && !Array.isArray(item)) ||
+              hasObjectUsage(item),
+          );
+    fc.assert(
+      fc.property(
+        plainObject,
+        fc.nat(),
+        fc.oneof(
+          plainValue,
+          plainObject,
+          text.map((words) => `"usage":{${words}`),
+        ),
+        spacing,
+        (object, position, usage, space) => {
+          const value = withMemberAt(object, position, 'usage', usage);
+          expect(usageObject.test(serialised(value, space))).toBe(hasObjectUsage(value));
+        },
+      ),
+    );
+  });
+});
