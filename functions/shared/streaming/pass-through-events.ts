@@ -112,14 +112,16 @@ export const relayEvents = (
  * than one character at a time.
  */
 const KEY_BEFORE = '(?<=[{,]\\s*)';
-const STRING_VALUE = '"[^"\\\\]*(?:\\\\.[^"\\\\]*)*"';
+/** A JSON string's content: runs of plain characters between escapes. */
+const STRING_CONTENT = '[^"\\\\]*(?:\\\\.[^"\\\\]*)*';
 
 /** Whether serialised JSON has a `"name":` member whose value starts with `valueStart` (a pattern), if given. */
 export const memberTest = (name: string, valueStart = ''): RegExp =>
   new RegExp(`${KEY_BEFORE}"${name}"\\s*:${valueStart ? `\\s*${valueStart}` : ''}`);
 
 /** Matches the first `"name": "…"` member; its string value, quotes included, is group 1. */
-export const stringMember = (name: string): RegExp => new RegExp(`${KEY_BEFORE}"${name}"\\s*:\\s*(${STRING_VALUE})`);
+export const stringMember = (name: string): RegExp =>
+  new RegExp(`${KEY_BEFORE}"${name}"\\s*:\\s*("${STRING_CONTENT}")`);
 
 /** The text with the value matched by `member` (from `stringMember`) replaced by `json`; undefined if none. */
 export const replaceStringMember = (text: string, member: RegExp, json: string): string | undefined => {
@@ -131,7 +133,7 @@ export const replaceStringMember = (text: string, member: RegExp, json: string):
 
 /** Matches every string value of the given members; the value, still JSON-escaped, is group 1. */
 export const stringMembers = (names: readonly string[]): RegExp =>
-  new RegExp(`${KEY_BEFORE}"(?:${names.join('|')})"\\s*:\\s*"([^"\\\\]*(?:\\\\.[^"\\\\]*)*)"`, 'g');
+  new RegExp(`${KEY_BEFORE}"(?:${names.join('|')})"\\s*:\\s*"(${STRING_CONTENT})"`, 'g');
 
 /** The values matched by `members` (from `stringMembers`) joined, still JSON-escaped: enough for a token estimate. */
 export const joinedStringMembers = (text: string, members: RegExp): string => {
