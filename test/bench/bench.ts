@@ -1,6 +1,5 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { generateApiKey } from '../../functions/shared/auth/api-key.js';
 import { startFakeUpstream } from '../support/fake-upstream/fake-upstream.js';
@@ -8,6 +7,7 @@ import { percentile, post, type Timing } from './http-client.js';
 import { measureBundles } from './bundle-figures.js';
 import { bundledServer } from './bundled-server.js';
 import { startPortkey } from './portkey-server.js';
+import { startHeapFlags } from './start-heap-flags.js';
 import { cpuMicros, hasTaskset, peakRssMb, pin, resetPeakRss } from './process-stats.js';
 
 /**
@@ -43,10 +43,8 @@ const pacedUpstream = await startFakeUpstream(undefined, {
   keepAliveTimeoutMs: 10 * 60_000,
   standingFault: { kind: 'slow-stream', gapMs: PACE_MS },
 });
-/** The V8 heap flags `npm start` runs the local runtime with: the gateway is measured as it is started. */
-const startScript = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as any).scripts
-  .start as string;
-const gatewayHeapFlags = startScript.match(/--(?:max-[a-z-]+-size|heap-growing-percent)=\d+/g) ?? [];
+/** The gateway is measured as it is started: with `npm start`'s V8 heap flags. */
+const gatewayHeapFlags = startHeapFlags();
 const forked = async (module: string, env: Record<string, string>): Promise<[ChildProcess, any]> => {
   const child = fork(await bundledServer(path.join('test', 'bench', module)), {
     execArgv: [

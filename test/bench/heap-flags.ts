@@ -1,0 +1,145 @@
+import { fork, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import path from 'node:path';
+import { generateApiKey } from '../../functions/shared/auth/api-key.js';
+import { startFakeUpstream } from '../support/fake-upstream/fake-upstream.js';
+import { bundledServer } from './bundled-server.js';
+import { post } from './http-client.js';
+import { cpuMicros, hasTaskset, peakRssMb, pin, resetPeakRss } from './process-stats.js';
+import { startHeapFlags } from './start-heap-flags.js';
+
+/**
+ * `npm run bench:heap`: V8 heap flags for the local runtime, compared side by side. One bundled
+ * gateway per set of flags (`BENCH_HEAP_VARIANTS`, sets separated by `|`; by default `npm start`'s,
+ * V8's own, and 16 MB semi-spaces), each pinned to the same CPU, take turns slice by slice under the
+ * same 32-way load, for a plain key and for one with a rate limit and a quota; the host's drift over
+ * the run then falls on every variant alike, where separate runs of the same code can differ by a
+ * third. Prints the CPU per request of each and its peak RSS under that load.
+ */
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 12);
+const SLICE = Number(process.env.BENCH_SLICE ?? 1000);
+const CONCURRENCY = 32;
+const SERVER_CPU = 1;
+const LOAD_CPU = 0;
+
+const startFlags = startHeapFlags();
+const variants = (
+  process.env.BENCH_HEAP_VARIANTS ??
+  [
+    startFlags.join(' '),
+    '',
+    startFlags.map((flag) => flag.replace(/^--max-semi-space-size=\d+$/, '--max-semi-space-size=16')).join(' '),
+  ].join('|')
+)
+  .split('|')
+  .map((flags) => flags.split(' ').filter(Boolean));
+
+pin(process.pid, LOAD_CPU);
+const upstream = await startFakeUpstream(undefined, { keepAliveTimeoutMs: 10 * 60_000 });
+const bundle = await bundledServer(path.join('test', 'bench', 'gateway-process.ts'));
+
+interface Gateway {
+  readonly flags: readonly string[];
+  readonly child: ChildProcess;
+  readonly url: string;
+  readonly keys: { readonly plain: string; readonly limited: string };
+  readonly cpuMicros: { plain: number; limited: number };
+  peakRssMb: number;
+}
+
+const startGateway = async (flags: readonly string[]): Promise<Gateway> => {
+  const adminKey = generateApiKey().key;
+  const child = fork(bundle, {
+    execArgv: [...flags],
+    env: { ...process.env, BENCH_ADMIN_KEY: adminKey, GATEWAY_LOG_LEVEL: 'info' },
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
+  const [ready] = (await once(child, 'message')) as [{ url: string; storeProcessId?: number }];
+  pin(child.pid!, SERVER_CPU);
+  if (ready.storeProcessId) pin(ready.storeProcessId, LOAD_CPU);
+  const admin = async (method: string, route: string, body: unknown) => {
+    const response = await fetch(`${ready.url}${route}`, {
+      method,
+      headers: { authorization: `Bearer ${adminKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    if (!response.ok) throw new Error(`${method} ${route}: ${response.status} ${await response.text()}`);
+    return response.json() as Promise<{ id: string; key: string }>;
+  };
+  await admin('PUT', '/admin/v1/channels/bench', {
+    type: 'openai',
+    baseUrl: upstream.baseUrl,
+    apiKey: 'sk-bench-upstream',
+    models: ['bench-model'],
+  });
+  await admin('PUT', '/admin/v1/models/bench-model', { pricing: { inputPerMTok: 1, outputPerMTok: 2 } });
+  const keyOf = async (account: object) =>
+    (await admin('POST', '/admin/v1/keys', { accountId: (await admin('POST', '/admin/v1/accounts', account)).id })).key;
+  const keys = {
+    plain: await keyOf({ name: 'bench plain' }),
+    limited: await keyOf({
+      name: 'bench limited',
+      quota: { limit: 1_000_000_000 },
+      rateLimit: { rpm: 100_000_000, tpm: 1_000_000_000 },
+    }),
+  };
+  return { flags, child, url: ready.url, keys, cpuMicros: { plain: 0, limited: 0 }, peakRssMb: 0 };
+};
+
+const body = JSON.stringify({
+  model: 'bench-model',
+  messages: [{ role: 'user', content: 'How fast is this gateway?' }],
+});
+
+/** `count` chat requests, 32 at a time, with `key`; every answer must be a 200. */
+const load = async (gateway: Gateway, key: string, count: number) => {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (next < count) {
+        next += 1;
+        const timing = await post(`${gateway.url}/v1/chat/completions`, { authorization: `Bearer ${key}` }, body);
+        if (timing.status !== 200) throw new Error(`status ${timing.status}`);
+      }
+    }),
+  );
+};
+
+const gateways: Gateway[] = [];
+for (const flags of variants) gateways.push(await startGateway(flags));
+for (const gateway of gateways) {
+  await load(gateway, gateway.keys.plain, 2 * SLICE);
+  await load(gateway, gateway.keys.limited, SLICE);
+}
+for (let round = 0; round < ROUNDS; round += 1) {
+  // Every other round in reverse, so that no variant always follows the same one.
+  for (const gateway of round % 2 === 0 ? gateways : [...gateways].reverse()) {
+    for (const kind of ['plain', 'limited'] as const) {
+      const pid = gateway.child.pid!;
+      resetPeakRss(pid);
+      const before = cpuMicros(pid);
+      await load(gateway, gateway.keys[kind], SLICE);
+      gateway.cpuMicros[kind] += cpuMicros(pid) - before;
+      gateway.peakRssMb = Math.max(gateway.peakRssMb, peakRssMb(pid));
+    }
+  }
+}
+
+const requests = ROUNDS * SLICE;
+console.log(
+  `V8 heap flags side by side: ${ROUNDS} rounds of ${SLICE} requests per key at c=${CONCURRENCY}, ` +
+    `gateways pinned to CPU ${SERVER_CPU}${hasTaskset ? '' : ' (taskset missing: not pinned)'}\n`,
+);
+console.log('| flags | CPU per request | with rate limit + quota | peak RSS under 32-way load |\n|---|---|---|---|');
+for (const gateway of gateways) {
+  const perRequest = (micros: number) => `${(micros / requests).toFixed(0)} µs`;
+  console.log(
+    `| ${gateway.flags.join(' ') || "V8's defaults"}${gateway.flags.join(' ') === startFlags.join(' ') ? ' (`npm start`)' : ''} | ` +
+      `${perRequest(gateway.cpuMicros.plain)} | ${perRequest(gateway.cpuMicros.limited)} | ${gateway.peakRssMb.toFixed(0)} MB |`,
+  );
+}
+
+for (const gateway of gateways) gateway.child.send({ kind: 'stop' });
+await Promise.all(gateways.map((gateway) => once(gateway.child, 'exit')));
+await upstream.close();
+process.exit(0);
