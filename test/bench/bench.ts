@@ -5,6 +5,7 @@ import { generateApiKey } from '../../functions/shared/auth/api-key.js';
 import { startFakeUpstream } from '../support/fake-upstream/fake-upstream.js';
 import { percentile, post, type Timing } from './http-client.js';
 import { measureBundles } from './bundle-figures.js';
+import { benchAdmin, UPSTREAM_KEY } from './bench-setup.js';
 import { bundledServer } from './bundled-server.js';
 import { startPortkey } from './portkey-server.js';
 import { startHeapFlags } from './start-heap-flags.js';
@@ -34,7 +35,6 @@ const SERVER_CPU = 1;
 const LOAD_CPU = 0;
 
 pin(process.pid, LOAD_CPU);
-const upstreamKey = 'sk-bench-upstream';
 // The servers take turns: a server's pooled connections to the upstream sit idle through the others'
 // turns, and an idle close racing a request's reuse would fail it (a 502 from the floor). Real
 // upstreams close idle connections too; that is not what the bench measures.
@@ -71,11 +71,11 @@ const [gatewayChild, gatewayReady] = await forked('./gateway-process.ts', {
 if (gatewayReady.storeProcessId) pin(gatewayReady.storeProcessId, LOAD_CPU);
 const [floorChild, floorReady] = await forked('./floor-forwarder.ts', {
   FLOOR_UPSTREAM: upstream.baseUrl,
-  FLOOR_UPSTREAM_KEY: upstreamKey,
+  FLOOR_UPSTREAM_KEY: UPSTREAM_KEY,
 });
 const [pacedFloorChild, pacedFloorReady] = await forked('./floor-forwarder.ts', {
   FLOOR_UPSTREAM: pacedUpstream.baseUrl,
-  FLOOR_UPSTREAM_KEY: upstreamKey,
+  FLOOR_UPSTREAM_KEY: UPSTREAM_KEY,
 });
 const stopAll = () => {
   for (const child of [gatewayChild, floorChild, pacedFloorChild]) if (child.connected) child.send({ kind: 'stop' });
@@ -90,30 +90,10 @@ portkey = await startPortkey(18_000 + Math.floor(Math.random() * 2000));
 if (typeof portkey !== 'string') pin(portkey.process.pid!, SERVER_CPU);
 
 const gatewayUrl = gatewayReady.url as string;
-const admin = async (method: string, path: string, body: unknown) => {
-  const response = await fetch(`${gatewayUrl}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${adminKey}`, 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
-  return response.json() as Promise<any>;
-};
-/** An OpenAI channel on `baseUrl` serving `model`, and the model's price. */
-const addChannel = async (id: string, baseUrl: string, model: string) => {
-  await admin('PUT', `/admin/v1/channels/${id}`, { type: 'openai', baseUrl, apiKey: upstreamKey, models: [model] });
-  await admin('PUT', `/admin/v1/models/${model}`, { pricing: { inputPerMTok: 1, outputPerMTok: 2 } });
-};
-await addChannel('bench', upstream.baseUrl, 'bench-model');
-await addChannel('bench-paced', pacedUpstream.baseUrl, 'bench-paced-model');
-const plainAccount = await admin('POST', '/admin/v1/accounts', { name: 'bench plain' });
-const plainKey = (await admin('POST', '/admin/v1/keys', { accountId: plainAccount.id })).key as string;
-const limitedAccount = await admin('POST', '/admin/v1/accounts', {
-  name: 'bench limited',
-  quota: { limit: 1_000_000_000 },
-  rateLimit: { rpm: 100_000_000, tpm: 1_000_000_000 },
-});
-const limitedKey = (await admin('POST', '/admin/v1/keys', { accountId: limitedAccount.id })).key as string;
+const gatewayAdmin = benchAdmin(gatewayUrl, adminKey);
+await gatewayAdmin.addChannel('bench', upstream.baseUrl, 'bench-model');
+await gatewayAdmin.addChannel('bench-paced', pacedUpstream.baseUrl, 'bench-paced-model');
+const { plain: plainKey, limited: limitedKey } = await gatewayAdmin.createKeys();
 
 // The fake upstream streams one chunk per word: a role chunk, 18 words and a finish chunk make 20.
 const STREAM_PROMPT =
@@ -146,7 +126,7 @@ const portkeyTarget: Target | undefined =
         name: 'Portkey',
         pid: portkey.process.pid!,
         call: chatCall(portkey.url, {
-          authorization: `Bearer ${upstreamKey}`,
+          authorization: `Bearer ${UPSTREAM_KEY}`,
           'x-portkey-provider': 'openai',
           'x-portkey-custom-host': upstream.baseUrl,
         }),

@@ -3,6 +3,7 @@ import { once } from 'node:events';
 import path from 'node:path';
 import { generateApiKey } from '../../functions/shared/auth/api-key.js';
 import { startFakeUpstream } from '../support/fake-upstream/fake-upstream.js';
+import { benchAdmin, type BenchKeys } from './bench-setup.js';
 import { bundledServer } from './bundled-server.js';
 import { post } from './http-client.js';
 import { cpuMicros, hasTaskset, peakRssMb, pin, resetPeakRss } from './process-stats.js';
@@ -42,7 +43,7 @@ interface Gateway {
   readonly flags: readonly string[];
   readonly child: ChildProcess;
   readonly url: string;
-  readonly keys: { readonly plain: string; readonly limited: string };
+  readonly keys: BenchKeys;
   readonly cpuMicros: { plain: number; limited: number };
   peakRssMb: number;
 }
@@ -57,32 +58,9 @@ const startGateway = async (flags: readonly string[]): Promise<Gateway> => {
   const [ready] = (await once(child, 'message')) as [{ url: string; storeProcessId?: number }];
   pin(child.pid!, SERVER_CPU);
   if (ready.storeProcessId) pin(ready.storeProcessId, LOAD_CPU);
-  const admin = async (method: string, route: string, body: unknown) => {
-    const response = await fetch(`${ready.url}${route}`, {
-      method,
-      headers: { authorization: `Bearer ${adminKey}`, 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
-    if (!response.ok) throw new Error(`${method} ${route}: ${response.status} ${await response.text()}`);
-    return response.json() as Promise<{ id: string; key: string }>;
-  };
-  await admin('PUT', '/admin/v1/channels/bench', {
-    type: 'openai',
-    baseUrl: upstream.baseUrl,
-    apiKey: 'sk-bench-upstream',
-    models: ['bench-model'],
-  });
-  await admin('PUT', '/admin/v1/models/bench-model', { pricing: { inputPerMTok: 1, outputPerMTok: 2 } });
-  const keyOf = async (account: object) =>
-    (await admin('POST', '/admin/v1/keys', { accountId: (await admin('POST', '/admin/v1/accounts', account)).id })).key;
-  const keys = {
-    plain: await keyOf({ name: 'bench plain' }),
-    limited: await keyOf({
-      name: 'bench limited',
-      quota: { limit: 1_000_000_000 },
-      rateLimit: { rpm: 100_000_000, tpm: 1_000_000_000 },
-    }),
-  };
+  const gatewayAdmin = benchAdmin(ready.url, adminKey);
+  await gatewayAdmin.addChannel('bench', upstream.baseUrl, 'bench-model');
+  const keys = await gatewayAdmin.createKeys();
   return { flags, child, url: ready.url, keys, cpuMicros: { plain: 0, limited: 0 }, peakRssMb: 0 };
 };
 

@@ -126,6 +126,16 @@ describe('JSON member scans of relayed events', () => {
     );
   });
 
+  test('a member test without a value kind finds the member wherever it is a key, whatever its value', () => {
+    const error = memberTest('error');
+    fc.assert(
+      fc.property(plainObject, fc.nat(), plainValue, fc.boolean(), spacing, (object, position, value, added, space) => {
+        const event = added ? withMemberAt(object, position, 'error', value) : object;
+        expect(error.test(serialised(event, space))).toBe(added);
+      }),
+    );
+  });
+
   test('a member test finds the member only where it is a key with that kind of value', () => {
     const usageObject = memberTest('usage', '\\{');
     const hasObjectUsage = (value: unknown): boolean =>

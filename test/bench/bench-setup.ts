@@ -1,0 +1,48 @@
+/**
+ * What every bench sets up on a gateway it measures, through the admin API: OpenAI channels on the
+ * fake upstream with priced models, and the two keys each figure is taken for.
+ */
+
+/** The key the channels send upstream (the fake upstream takes any). */
+export const UPSTREAM_KEY = 'sk-bench-upstream';
+
+export interface BenchKeys {
+  /** A key of an account without limits or quota. */
+  readonly plain: string;
+  /** A key of an account with a rate limit and a quota, set so high that every request is admitted. */
+  readonly limited: string;
+}
+
+export const benchAdmin = (gatewayUrl: string, adminKey: string) => {
+  const admin = async (method: string, route: string, body: unknown) => {
+    const response = await fetch(`${gatewayUrl}${route}`, {
+      method,
+      headers: { authorization: `Bearer ${adminKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    if (!response.ok) throw new Error(`${method} ${route}: ${response.status} ${await response.text()}`);
+    return response.json() as Promise<{ id: string; key: string }>;
+  };
+  const keyOf = async (account: object) =>
+    (await admin('POST', '/admin/v1/keys', { accountId: (await admin('POST', '/admin/v1/accounts', account)).id })).key;
+  return {
+    /** An OpenAI channel on `baseUrl` serving `model`, and the model's price. */
+    addChannel: async (id: string, baseUrl: string, model: string): Promise<void> => {
+      await admin('PUT', `/admin/v1/channels/${id}`, {
+        type: 'openai',
+        baseUrl,
+        apiKey: UPSTREAM_KEY,
+        models: [model],
+      });
+      await admin('PUT', `/admin/v1/models/${model}`, { pricing: { inputPerMTok: 1, outputPerMTok: 2 } });
+    },
+    createKeys: async (): Promise<BenchKeys> => ({
+      plain: await keyOf({ name: 'bench plain' }),
+      limited: await keyOf({
+        name: 'bench limited',
+        quota: { limit: 1_000_000_000 },
+        rateLimit: { rpm: 100_000_000, tpm: 1_000_000_000 },
+      }),
+    }),
+  };
+};
