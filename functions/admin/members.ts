@@ -1,4 +1,5 @@
 import * as z from '../shared/schemas/zod.js';
+import { lazySchema } from '../shared/schemas/lazy-schema.js';
 import { hashPassword } from '../shared/console/local-passwords.js';
 import { consoleAuthMode } from '../shared/console/console-user.js';
 import { localSessions } from '../shared/console/local-sessions.js';
@@ -21,14 +22,16 @@ import { deletedView, listView } from './views.js';
 
 type Request = GatewayRequest<unknown>;
 
-const memberPath = z.object({ id: z.email().check(z.maxLength(254)) });
-const memberListQuery = z.object({ accountId: z.optional(resourceId) });
-const memberPut = z.strictObject({
-  accountId: resourceId,
-  role: z.enum(['member', 'account-admin', 'admin']),
-  /** Local sign-in only; deployed, the user pool keeps passwords. */
-  password: z.optional(z.string().check(z.minLength(8), z.maxLength(256))),
-});
+const memberPath = lazySchema(() => z.object({ id: z.email().check(z.maxLength(254)) }));
+const memberListQuery = lazySchema(() => z.object({ accountId: z.optional(resourceId()) }));
+const memberPut = lazySchema(() =>
+  z.strictObject({
+    accountId: resourceId(),
+    role: z.enum(['member', 'account-admin', 'admin']),
+    /** Local sign-in only; deployed, the user pool keeps passwords. */
+    password: z.optional(z.string().check(z.minLength(8), z.maxLength(256))),
+  }),
+);
 
 /** Never the password hash. */
 const memberView = (member: Member) => ({

@@ -1,4 +1,5 @@
 import * as z from '../shared/schemas/zod.js';
+import { lazySchema } from '../shared/schemas/lazy-schema.js';
 import {
   accountFields,
   accountStatus,
@@ -15,35 +16,43 @@ import {
  * 400 that names it rather than a setting silently ignored.
  */
 
-export const accountCreate = z.strictObject(accountFields);
+export const accountCreate = lazySchema(() => z.strictObject(accountFields()));
 
-export const accountPatch = z.strictObject({
-  ...z.partial(z.strictObject(accountFields)).shape,
-  status: z.optional(accountStatus),
-});
+export const accountPatch = lazySchema(() =>
+  z.strictObject({
+    ...z.partial(z.strictObject(accountFields())).shape,
+    status: z.optional(accountStatus()),
+  }),
+);
 
 /** A key issued already expired is a mistake; a PATCH to a past time is how a key is expired now. */
-const futureDateTime = dateTime.check(z.refine((value) => Date.parse(value) > Date.now(), 'must be in the future'));
+const futureDateTime = lazySchema(() =>
+  dateTime().check(z.refine((value) => Date.parse(value) > Date.now(), 'must be in the future')),
+);
 
-export const keyCreate = z.strictObject({
-  accountId: resourceId,
-  ...keyFields,
-  expiresAt: z.nullish(futureDateTime),
-});
+export const keyCreate = lazySchema(() =>
+  z.strictObject({
+    accountId: resourceId(),
+    ...keyFields(),
+    expiresAt: z.nullish(futureDateTime()),
+  }),
+);
 
-export const keyPatch = z.strictObject({
-  name: keyFields.name,
-  models: keyFields.models,
-  rateLimit: keyFields.rateLimit,
-  expiresAt: keyFields.expiresAt,
-  allowedIps: keyFields.allowedIps,
-});
+export const keyPatch = lazySchema(() =>
+  z.strictObject({
+    name: keyFields().name,
+    models: keyFields().models,
+    rateLimit: keyFields().rateLimit,
+    expiresAt: keyFields().expiresAt,
+    allowedIps: keyFields().allowedIps,
+  }),
+);
 
 export const channelPut = channelBody;
 
-export const modelPut = z.strictObject(modelFields);
+export const modelPut = lazySchema(() => z.strictObject(modelFields()));
 
 // Path and query parameters: lenient objects (API Gateway adds its own entries), strict values.
-export const idPath = z.object({ id: resourceId });
-export const modelPath = z.object({ model: modelId });
-export const keyListQuery = z.object({ accountId: resourceId });
+export const idPath = lazySchema(() => z.object({ id: resourceId() }));
+export const modelPath = lazySchema(() => z.object({ model: modelId() }));
+export const keyListQuery = lazySchema(() => z.object({ accountId: resourceId() }));

@@ -6,25 +6,28 @@ import { invalidValue } from '../shared/errors.js';
 import { json } from '../shared/http/response.js';
 import type { GatewayRequest } from '../shared/middleware/gateway-handler.js';
 import * as z from '../shared/schemas/zod.js';
+import { lazySchema } from '../shared/schemas/lazy-schema.js';
 import { parseWith } from './parse-with.js';
 
-const usageQuery = z
-  .object({
-    accountId: z.optional(resourceId),
-    keyId: z.optional(resourceId),
-    model: z.optional(z.string().check(z.minLength(1), z.maxLength(256))),
-    from: z.optional(dateTime),
-    to: z.optional(dateTime),
-    limit: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(10_000)), 1000),
-    cursor: z.optional(z.string().check(z.minLength(1), z.maxLength(4096))),
-    groupBy: z.optional(z.enum(['model', 'account', 'key', 'day'])),
-  })
-  .check(
-    z.refine((query) => !query.from || !query.to || query.from <= query.to, {
-      path: ['from'],
-      message: "must not be after 'to'",
-    }),
-  );
+const usageQuery = lazySchema(() =>
+  z
+    .object({
+      accountId: z.optional(resourceId()),
+      keyId: z.optional(resourceId()),
+      model: z.optional(z.string().check(z.minLength(1), z.maxLength(256))),
+      from: z.optional(dateTime()),
+      to: z.optional(dateTime()),
+      limit: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(10_000)), 1000),
+      cursor: z.optional(z.string().check(z.minLength(1), z.maxLength(4096))),
+      groupBy: z.optional(z.enum(['model', 'account', 'key', 'day'])),
+    })
+    .check(
+      z.refine((query) => !query.from || !query.to || query.from <= query.to, {
+        path: ['from'],
+        message: "must not be after 'to'",
+      }),
+    ),
+);
 
 /** Without account or key, an absent `from` means the last day: the `byDay` index is read day by day. */
 const UNFILTERED_DEFAULT_MS = 86_400_000;

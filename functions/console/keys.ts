@@ -1,4 +1,5 @@
 import * as z from '../shared/schemas/zod.js';
+import { lazySchema } from '../shared/schemas/lazy-schema.js';
 import { requireAccount } from '../admin/accounts.js';
 import { parseWith } from '../admin/parse-with.js';
 import { idPath } from '../admin/schemas.js';
@@ -16,16 +17,20 @@ import { modelsOfAccount } from './models.js';
 
 type Request = GatewayRequest<unknown>;
 
-const keyCreate = z.strictObject({
-  name: displayName,
-  expiresAt: z.nullish(dateTime.check(z.refine((value) => Date.parse(value) > Date.now(), 'must be in the future'))),
-  /** Narrows the account's models; absent or `null` keeps them all. */
-  models: z.nullish(modelList.check(z.minLength(1))),
-  /** Operators only: the account to create the key in. */
-  accountId: z.optional(resourceId),
-});
+const keyCreate = lazySchema(() =>
+  z.strictObject({
+    name: displayName(),
+    expiresAt: z.nullish(
+      dateTime().check(z.refine((value) => Date.parse(value) > Date.now(), 'must be in the future')),
+    ),
+    /** Narrows the account's models; absent or `null` keeps them all. */
+    models: z.nullish(modelList().check(z.minLength(1))),
+    /** Operators only: the account to create the key in. */
+    accountId: z.optional(resourceId()),
+  }),
+);
 
-const keyListQuery = z.object({ accountId: z.optional(resourceId) });
+const keyListQuery = lazySchema(() => z.object({ accountId: z.optional(resourceId()) }));
 
 /** GET /console/api/keys: the keys the user may see, newest first. */
 export const list = async (request: Request) => {

@@ -1,4 +1,5 @@
 import * as z from '../shared/schemas/zod.js';
+import { lazySchema, type LazyOutput } from '../shared/schemas/lazy-schema.js';
 import { parseWith } from '../admin/parse-with.js';
 import { resolvePrincipal } from '../shared/auth/principal.js';
 import { cognitoSignIn } from '../shared/console/cognito-sign-in.js';
@@ -12,17 +13,19 @@ import type { GatewayRequest } from '../shared/middleware/gateway-handler.js';
 import { getMember } from '../shared/store/members.js';
 import { bearerToken, requireUser } from './console-request.js';
 
-const password = z.string().check(z.minLength(1), z.maxLength(256));
+const password = lazySchema(() => z.string().check(z.minLength(1), z.maxLength(256)));
 
 /** Sign in with an e-mail address and password, or (operators, locally) with an admin key. */
-const signInBody = z.union([
-  z.strictObject({
-    email: z.email().check(z.maxLength(254)),
-    password,
-    newPassword: z.optional(z.string().check(z.minLength(8), z.maxLength(256))),
-  }),
-  z.strictObject({ key: z.string().check(z.minLength(1), z.maxLength(300)) }),
-]);
+const signInBody = lazySchema(() =>
+  z.union([
+    z.strictObject({
+      email: z.email().check(z.maxLength(254)),
+      password: password(),
+      newPassword: z.optional(z.string().check(z.minLength(8), z.maxLength(256))),
+    }),
+    z.strictObject({ key: z.string().check(z.minLength(1), z.maxLength(300)) }),
+  ]),
+);
 
 const wrongCredentials = () => invalidApiKey('The e-mail address or password is not right.');
 
@@ -31,7 +34,7 @@ const userView = (user: ConsoleUser) => ({ id: user.id, accountId: user.accountI
 /** GET /console/api/config: what the sign-in page needs to know; nothing secret. */
 export const config = async () => json(200, { auth: consoleAuthMode() ?? 'disabled' });
 
-const signInLocally = async (body: z.output<typeof signInBody>): Promise<ConsoleUser> => {
+const signInLocally = async (body: LazyOutput<typeof signInBody>): Promise<ConsoleUser> => {
   if ('key' in body) {
     const principal = await resolvePrincipal(body.key).catch(() => undefined);
     if (!principal || principal.role !== 'admin') throw invalidApiKey('Only an admin key signs in to the console.');

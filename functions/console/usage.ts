@@ -1,5 +1,6 @@
 import { readSpend } from '../shared/accounting/spend.js';
 import * as z from '../shared/schemas/zod.js';
+import { lazySchema } from '../shared/schemas/lazy-schema.js';
 import { requireAccount } from '../admin/accounts.js';
 import { parseWith } from '../admin/parse-with.js';
 import { dateTime, modelId, resourceId } from '../shared/config/resource-schemas.js';
@@ -10,15 +11,17 @@ import { accountInScope, mayTouchKey, seesWholeAccount } from './authorize.js';
 import { requireUser } from './console-request.js';
 import { consoleUsage } from './console-usage.js';
 
-const usageQuery = z.object({
-  accountId: z.optional(resourceId),
-  keyId: z.optional(resourceId),
-  model: z.optional(modelId),
-  from: z.optional(dateTime),
-  to: z.optional(dateTime),
-  groupBy: z.optional(z.enum(['model', 'account', 'key', 'day'])),
-  limit: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(1000)), 50),
-});
+const usageQuery = lazySchema(() =>
+  z.object({
+    accountId: z.optional(resourceId()),
+    keyId: z.optional(resourceId()),
+    model: z.optional(modelId()),
+    from: z.optional(dateTime()),
+    to: z.optional(dateTime()),
+    groupBy: z.optional(z.enum(['model', 'account', 'key', 'day'])),
+    limit: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(1000)), 50),
+  }),
+);
 
 const recordView = (record: Awaited<ReturnType<typeof consoleUsage>>['data'][number]) => ({
   requestId: record.requestId,

@@ -14,7 +14,7 @@ import {
 import { GatewayError } from '../../functions/shared/errors.js';
 
 /** The 400 a request with this body (or these parameters) gets. */
-const refusal = (schema: z.ZodMiniType, value: unknown): GatewayError => {
+const refusal = (schema: () => z.ZodMiniType, value: unknown): GatewayError => {
   try {
     parseWith(schema, value);
   } catch (error) {

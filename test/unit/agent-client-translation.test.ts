@@ -16,7 +16,7 @@ import { bedrockChannelBetas } from '../../functions/shared/providers/bedrock/be
 import { toBedrockConverseInput } from '../../functions/shared/providers/bedrock/convert-to-bedrock-converse.js';
 
 const messagesRequest = (fields: Record<string, unknown>) =>
-  anthropicMessagesRequestSchema.parse({
+  anthropicMessagesRequestSchema().parse({
     model: 'm',
     max_tokens: 1000,
     messages: [{ role: 'user', content: 'Hi' }],

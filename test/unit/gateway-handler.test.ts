@@ -2,6 +2,7 @@ import { jest } from '@jest/globals';
 import * as z from '../../functions/shared/schemas/zod.js';
 import { json } from '../../functions/shared/http/response.js';
 import { gatewayHandler } from '../../functions/shared/middleware/gateway-handler.js';
+import { lazySchema } from '../../functions/shared/schemas/lazy-schema.js';
 import { lambdaContextStub, proxyEvent } from '../support/proxy-event.js';
 
 type Result = { statusCode: number; headers: Record<string, string>; body: string };
@@ -9,17 +10,36 @@ type Result = { statusCode: number; headers: Record<string, string>; body: strin
 const invoke = async (handler: unknown, event = proxyEvent()): Promise<Result> =>
   (await (handler as (event: unknown, context: unknown) => Promise<Result>)(event, lambdaContextStub())) as Result;
 
-const echoSchema = z.strictObject({
-  name: z.string(),
-  count: z._default(z.number().check(z.int(), z.gte(1), z.lte(5)), 1),
-  items: z.optional(z.array(z.strictObject({ role: z.enum(['user', 'assistant']) }))),
-});
+const echoSchema = lazySchema(() =>
+  z.strictObject({
+    name: z.string(),
+    count: z._default(z.number().check(z.int(), z.gte(1), z.lte(5)), 1),
+    items: z.optional(z.array(z.strictObject({ role: z.enum(['user', 'assistant']) }))),
+  }),
+);
 
 const echo = gatewayHandler({ auth: false, body: echoSchema }, async ({ body, requestId }) =>
   json(200, { body, requestId }),
 );
 
 describe('gatewayHandler', () => {
+  it('builds the body schema on the first request that needs it, once, not when the endpoint is defined', async () => {
+    let builds = 0;
+    const schema = lazySchema(() => {
+      builds += 1;
+      return z.strictObject({ name: z.string() });
+    });
+    const first = gatewayHandler({ auth: false, body: schema }, async () => json(200, {}));
+    const second = gatewayHandler({ auth: false, body: schema }, async () => json(200, {}));
+    expect(builds).toBe(0);
+
+    const refused = await invoke(first, proxyEvent({ body: '{"name":1}' }));
+    await invoke(first, proxyEvent({ body: '{"name":"a"}' }));
+    const accepted = await invoke(second, proxyEvent({ body: '{"name":"b"}' }));
+
+    expect([refused.statusCode, accepted.statusCode, builds]).toEqual([400, 200, 1]);
+  });
+
   it('hands the handler the validated body with defaults applied, and tags the response with the request id', async () => {
     const response = await invoke(echo, proxyEvent({ body: '{"name":"a"}' }));
 

@@ -52,7 +52,7 @@ describe("Gemini 3's thought signatures through the chat form", () => {
   });
 
   it('carries a Gemini client signature into the chat form and out again', () => {
-    const request = geminiGenerateContentRequestSchema.parse({
+    const request = geminiGenerateContentRequestSchema().parse({
       contents: [
         { role: 'user', parts: [{ text: 'read a' }] },
         {

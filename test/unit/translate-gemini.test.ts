@@ -199,7 +199,7 @@ describe('the Gemini stream translator, event by event', () => {
 
 describe('Gemini-style inbound', () => {
   test('a Gemini request with a function response becomes chat messages with matching tool call ids', () => {
-    const request = geminiGenerateContentRequestSchema.parse({
+    const request = geminiGenerateContentRequestSchema().parse({
       systemInstruction: { parts: [{ text: 'Be brief.' }] },
       contents: [
         { role: 'user', parts: [{ text: 'Weather?' }] },

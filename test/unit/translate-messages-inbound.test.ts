@@ -7,7 +7,7 @@ import { readChunks } from '../support/fixtures.js';
 
 describe('anthropicToChatRequest', () => {
   test('translates system, images, tool use and tool results into OpenAI messages', () => {
-    const request = anthropicMessagesRequestSchema.parse({
+    const request = anthropicMessagesRequestSchema().parse({
       model: 'm',
       max_tokens: 100,
       system: [{ type: 'text', text: 'Be brief.' }],

@@ -8,7 +8,7 @@ import { chatCompletionRequestSchema } from '../../functions/shared/protocols/op
  */
 const refusalOf = (fields: Record<string, unknown>) => {
   const body = { model: 'gpt-x', messages: [{ role: 'user', content: 'hi' }], ...fields };
-  const result = chatCompletionRequestSchema.safeParse(body);
+  const result = chatCompletionRequestSchema().safeParse(body);
   if (result.success) throw new Error('the body was accepted');
   const error = validationError(result.error, body);
   return { message: error.message, param: error.param };

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import * as z from '../schemas/zod.js';
+import { lazySchema, type LazyOutput } from '../schemas/lazy-schema.js';
 import { looksLikeApiKey } from '../auth/api-key.js';
 import {
   accountFields,
@@ -31,18 +32,22 @@ export class GatewayConfigError extends Error {
  * A secret, as its value. A file may write it as `${ENV_NAME}`: that is resolved where the file is read
  * (config-placeholders.ts), never here, since this schema also checks documents sent to the admin API.
  */
-const secret = z.string().check(z.minLength(1), z.maxLength(10_000));
+const secret = lazySchema(() => z.string().check(z.minLength(1), z.maxLength(10_000)));
 
-const configKey = z.strictObject({
-  key: secret.check(z.refine(looksLikeApiKey, 'expected sk- followed by 20 to 200 letters or digits')),
-  ...keyFields,
-});
+const configKey = lazySchema(() =>
+  z.strictObject({
+    key: secret().check(z.refine(looksLikeApiKey, 'expected sk- followed by 20 to 200 letters or digits')),
+    ...keyFields(),
+  }),
+);
 
-const configChannel = z
-  .strictObject({ id: resourceId, ...channelFields, apiKey: z.optional(secret) })
-  .check(z.superRefine(channelTypeRules));
+const configChannel = lazySchema(() =>
+  z
+    .strictObject({ id: resourceId(), ...channelFields(), apiKey: z.optional(secret()) })
+    .check(z.superRefine(channelTypeRules)),
+);
 
-const configModel = z.strictObject({ id: modelId, ...modelFields });
+const configModel = lazySchema(() => z.strictObject({ id: modelId(), ...modelFields() }));
 
 /**
  * A stable id for an account declared without one, so that applying the file again finds it: a
@@ -61,14 +66,16 @@ export const deriveAccountId = (name: string): string => {
   return slug ? `acct_${slug}_${digest}` : `acct_${digest}`;
 };
 
-const configAccount = z.pipe(
-  z.strictObject({
-    id: z.optional(resourceId),
-    ...accountFields,
-    status: z.optional(accountStatus),
-    keys: z._default(z.array(configKey).check(z.maxLength(1000)), []),
-  }),
-  z.transform(({ id, ...account }) => ({ id: id ?? deriveAccountId(account.name), ...account })),
+const configAccount = lazySchema(() =>
+  z.pipe(
+    z.strictObject({
+      id: z.optional(resourceId()),
+      ...accountFields(),
+      status: z.optional(accountStatus()),
+      keys: z._default(z.array(configKey()).check(z.maxLength(1000)), []),
+    }),
+    z.transform(({ id, ...account }) => ({ id: id ?? deriveAccountId(account.name), ...account })),
+  ),
 );
 
 type IdAtPath = readonly [id: string, path: readonly PropertyKey[]];
@@ -82,36 +89,38 @@ const rejectDuplicates = (context: z.core.$RefinementCtx, message: string, entri
   }
 };
 
-export const gatewayConfigSchema = z
-  .strictObject({
-    channels: z._default(z.array(configChannel).check(z.maxLength(1000)), []),
-    models: z._default(z.array(configModel).check(z.maxLength(10_000)), []),
-    accounts: z._default(z.array(configAccount).check(z.maxLength(10_000)), []),
-  })
-  .check(
-    z.superRefine(({ channels, models, accounts }, context) => {
-      const at = (id: string, ...path: PropertyKey[]): IdAtPath => [id, path];
-      rejectDuplicates(
-        context,
-        'duplicate channel id',
-        channels.map(({ id }, index) => at(id, 'channels', index, 'id')),
-      );
-      rejectDuplicates(
-        context,
-        'duplicate model id',
-        models.map(({ id }, index) => at(id, 'models', index, 'id')),
-      );
-      rejectDuplicates(
-        context,
-        'duplicate account id (an account without id gets one from its name)',
-        accounts.map(({ id }, index) => at(id, 'accounts', index, 'id')),
-      );
-      const keys = accounts.flatMap((account, accountIndex) =>
-        account.keys.map(({ key }, keyIndex) => at(key, 'accounts', accountIndex, 'keys', keyIndex, 'key')),
-      );
-      rejectDuplicates(context, 'duplicate key', keys);
-    }),
-  );
+export const gatewayConfigSchema = lazySchema(() =>
+  z
+    .strictObject({
+      channels: z._default(z.array(configChannel()).check(z.maxLength(1000)), []),
+      models: z._default(z.array(configModel()).check(z.maxLength(10_000)), []),
+      accounts: z._default(z.array(configAccount()).check(z.maxLength(10_000)), []),
+    })
+    .check(
+      z.superRefine(({ channels, models, accounts }, context) => {
+        const at = (id: string, ...path: PropertyKey[]): IdAtPath => [id, path];
+        rejectDuplicates(
+          context,
+          'duplicate channel id',
+          channels.map(({ id }, index) => at(id, 'channels', index, 'id')),
+        );
+        rejectDuplicates(
+          context,
+          'duplicate model id',
+          models.map(({ id }, index) => at(id, 'models', index, 'id')),
+        );
+        rejectDuplicates(
+          context,
+          'duplicate account id (an account without id gets one from its name)',
+          accounts.map(({ id }, index) => at(id, 'accounts', index, 'id')),
+        );
+        const keys = accounts.flatMap((account, accountIndex) =>
+          account.keys.map(({ key }, keyIndex) => at(key, 'accounts', accountIndex, 'keys', keyIndex, 'key')),
+        );
+        rejectDuplicates(context, 'duplicate key', keys);
+      }),
+    ),
+);
 
-export type GatewayConfig = z.output<typeof gatewayConfigSchema>;
+export type GatewayConfig = LazyOutput<typeof gatewayConfigSchema>;
 export type ConfigAccount = GatewayConfig['accounts'][number];

@@ -88,7 +88,7 @@ export const parseGatewayConfig = (
     throw error;
   }
   // An empty file declares nothing.
-  const result = gatewayConfigSchema.safeParse(document ?? {});
+  const result = gatewayConfigSchema().safeParse(document ?? {});
   if (!result.success) throw new GatewayConfigError(`${fileName}: ${describeIssues(result.error)}`);
   return result.data;
 };

@@ -1,4 +1,5 @@
 import * as z from '../schemas/zod.js';
+import { lazySchema, type LazyOutput } from '../schemas/lazy-schema.js';
 import { isCidr } from '../auth/ip-allow-list.js';
 import { channelTypes, endpointKinds } from '../store/channels.js';
 
@@ -23,56 +24,64 @@ const MAX_PER_MINUTE = 1_000_000_000_000;
 const MAX_PRIORITY = 1_000_000;
 
 /** Account, key and channel ids: safe in a URL path segment and a log line. */
-export const resourceId = z
-  .string()
-  .check(z.regex(/^[A-Za-z0-9._-]{1,100}$/, 'expected 1 to 100 letters, digits, ".", "_" or "-"'));
+export const resourceId = lazySchema(() =>
+  z.string().check(z.regex(/^[A-Za-z0-9._-]{1,100}$/, 'expected 1 to 100 letters, digits, ".", "_" or "-"')),
+);
 
 /**
  * A public model id. `/` and `:` appear in real ids (`meta/llama-3`, `anthropic.claude-v2:1`), `@` in
  * Vertex-style ones; whitespace never does, so a stray space is caught here, not by a model that never
  * matches.
  */
-export const modelId = z
-  .string()
-  .check(z.regex(/^[A-Za-z0-9._:/@-]{1,200}$/, 'expected 1 to 200 letters, digits, ".", "_", ":", "/", "@" or "-"'));
-
-export const displayName = z.string().check(z.minLength(1), z.maxLength(200));
-
-export const modelList = z.array(modelId).check(z.maxLength(MAX_LIST_ENTRIES));
-
-export const rateLimit = z.strictObject({
-  rpm: z.optional(z.int().check(z.positive(), z.lte(MAX_PER_MINUTE))),
-  tpm: z.optional(z.int().check(z.positive(), z.lte(MAX_PER_MINUTE))),
-});
-
-/** USD; `limit: null` removes the quota. */
-export const quota = z.strictObject({ limit: z.nullable(z.number().check(z.gte(0), z.lte(MAX_USD))) });
-
-export const keyRole = z.enum(['user', 'admin']);
-
-export const accountStatus = z.enum(['active', 'disabled']);
-
-/** ISO-8601 with a time zone, stored in UTC (`…Z`) so that stored values compare as strings. */
-export const dateTime = z.pipe(
-  z.iso.datetime({ offset: true }),
-  z.transform((value) => new Date(value).toISOString()),
+export const modelId = lazySchema(() =>
+  z
+    .string()
+    .check(z.regex(/^[A-Za-z0-9._:/@-]{1,200}$/, 'expected 1 to 200 letters, digits, ".", "_", ":", "/", "@" or "-"')),
 );
 
-export const accountFields = {
-  name: displayName,
-  /** `null` or absent: every configured model. */
-  models: z.nullish(modelList),
-  quota: z.optional(quota),
-  rateLimit: z.nullish(rateLimit),
-};
+export const displayName = lazySchema(() => z.string().check(z.minLength(1), z.maxLength(200)));
 
-export const keyFields = {
-  name: z.nullish(displayName),
-  role: z.optional(keyRole),
-  expiresAt: z.nullish(dateTime),
+export const modelList = lazySchema(() => z.array(modelId()).check(z.maxLength(MAX_LIST_ENTRIES)));
+
+export const rateLimit = lazySchema(() =>
+  z.strictObject({
+    rpm: z.optional(z.int().check(z.positive(), z.lte(MAX_PER_MINUTE))),
+    tpm: z.optional(z.int().check(z.positive(), z.lte(MAX_PER_MINUTE))),
+  }),
+);
+
+/** USD; `limit: null` removes the quota. */
+export const quota = lazySchema(() =>
+  z.strictObject({ limit: z.nullable(z.number().check(z.gte(0), z.lte(MAX_USD))) }),
+);
+
+export const keyRole = lazySchema(() => z.enum(['user', 'admin']));
+
+export const accountStatus = lazySchema(() => z.enum(['active', 'disabled']));
+
+/** ISO-8601 with a time zone, stored in UTC (`…Z`) so that stored values compare as strings. */
+export const dateTime = lazySchema(() =>
+  z.pipe(
+    z.iso.datetime({ offset: true }),
+    z.transform((value) => new Date(value).toISOString()),
+  ),
+);
+
+export const accountFields = lazySchema(() => ({
+  name: displayName(),
+  /** `null` or absent: every configured model. */
+  models: z.nullish(modelList()),
+  quota: z.optional(quota()),
+  rateLimit: z.nullish(rateLimit()),
+}));
+
+export const keyFields = lazySchema(() => ({
+  name: z.nullish(displayName()),
+  role: z.optional(keyRole()),
+  expiresAt: z.nullish(dateTime()),
   /** Narrows the account's models; `null` or absent keeps the account's list. */
-  models: z.nullish(modelList),
-  rateLimit: z.nullish(rateLimit),
+  models: z.nullish(modelList()),
+  rateLimit: z.nullish(rateLimit()),
   /** CIDRs (IPv4 or IPv6, or single addresses) the key may be used from; `null` or absent: anywhere. */
   allowedIps: z.nullish(
     z
@@ -81,32 +90,34 @@ export const keyFields = {
       )
       .check(z.minLength(1), z.maxLength(100)),
   ),
-};
+}));
 
-export const pricing = z.strictObject({
-  inputPerMTok: z.number().check(z.gte(0), z.lte(MAX_USD)),
-  outputPerMTok: z.number().check(z.gte(0), z.lte(MAX_USD)),
-  cachedInputPerMTok: z.optional(z.number().check(z.gte(0), z.lte(MAX_USD))),
-  /** Prompt tokens written to the upstream's cache; 1.25 × the input price when absent. */
-  cacheWritePerMTok: z.optional(z.number().check(z.gte(0), z.lte(MAX_USD))),
-});
+export const pricing = lazySchema(() =>
+  z.strictObject({
+    inputPerMTok: z.number().check(z.gte(0), z.lte(MAX_USD)),
+    outputPerMTok: z.number().check(z.gte(0), z.lte(MAX_USD)),
+    cachedInputPerMTok: z.optional(z.number().check(z.gte(0), z.lte(MAX_USD))),
+    /** Prompt tokens written to the upstream's cache; 1.25 × the input price when absent. */
+    cacheWritePerMTok: z.optional(z.number().check(z.gte(0), z.lte(MAX_USD))),
+  }),
+);
 
-export const modelFields = {
-  pricing: z.nullish(pricing),
-  aliases: z.optional(z.array(modelId).check(z.maxLength(MAX_LIST_ENTRIES))),
-  ownedBy: z.nullish(displayName),
+export const modelFields = lazySchema(() => ({
+  pricing: z.nullish(pricing()),
+  aliases: z.optional(z.array(modelId()).check(z.maxLength(MAX_LIST_ENTRIES))),
+  ownedBy: z.nullish(displayName()),
   /** Whether the model reasons before answering; decided from its id when absent. */
   reasoning: z.nullish(z.boolean()),
-};
+}));
 
-export const channelFields = {
+export const channelFields = lazySchema(() => ({
   type: z.enum(channelTypes),
   baseUrl: z.optional(z.url({ protocol: /^https?$/, error: 'expected an http or https URL' }).check(z.maxLength(2000))),
   /** Write-only. Absent on a replace: the stored key is kept; `null`: the stored key is removed. */
   apiKey: z.nullish(z.string().check(z.minLength(1), z.maxLength(10_000))),
-  models: modelList,
+  models: modelList(),
   /** Public id → the upstream's model name. */
-  modelMap: z.optional(z.record(modelId, z.string().check(z.minLength(1), z.maxLength(500)))),
+  modelMap: z.optional(z.record(modelId(), z.string().check(z.minLength(1), z.maxLength(500)))),
   /** Absent or `null`: every endpoint the channel type supports. */
   endpoints: z.nullish(z.array(z.enum(endpointKinds)).check(z.minLength(1), z.maxLength(endpointKinds.length))),
   /** Higher first. */
@@ -122,7 +133,7 @@ export const channelFields = {
       idleMs: z.optional(z.int().check(z.gte(100), z.lte(900_000))),
     }),
   ),
-};
+}));
 
 /**
  * What a channel's type demands of the rest: an `openai` channel has no default host to call (other
@@ -153,11 +164,11 @@ export const channelTypeRules = (
   }
 };
 
-export const channelBody = z.strictObject(channelFields).check(z.superRefine(channelTypeRules));
+export const channelBody = lazySchema(() => z.strictObject(channelFields()).check(z.superRefine(channelTypeRules)));
 
-export type AccountInput = z.output<z.ZodMiniObject<typeof accountFields>> & {
-  readonly status?: z.output<typeof accountStatus>;
+export type AccountInput = z.output<z.ZodMiniObject<ReturnType<typeof accountFields>>> & {
+  readonly status?: LazyOutput<typeof accountStatus>;
 };
-export type KeyInput = z.output<z.ZodMiniObject<typeof keyFields>>;
-export type ChannelInput = z.output<typeof channelBody>;
-export type ModelInput = z.output<z.ZodMiniObject<typeof modelFields>>;
+export type KeyInput = z.output<z.ZodMiniObject<ReturnType<typeof keyFields>>>;
+export type ChannelInput = LazyOutput<typeof channelBody>;
+export type ModelInput = z.output<z.ZodMiniObject<ReturnType<typeof modelFields>>>;

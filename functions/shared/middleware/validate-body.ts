@@ -54,11 +54,14 @@ export const validationError = (error: z.core.$ZodError, input: unknown): Gatewa
   return invalidValue(`Invalid value for ${where}: ${issue.message}`, param);
 };
 
-/** Validates the parsed body against a zod schema and replaces it with the parsed (defaulted) value. */
-export const validateBody = (schema: z.ZodMiniType) => {
+/**
+ * Validates the parsed body against a zod schema, built on the first request that needs it
+ * (`lazySchema`), and replaces the body with the parsed (defaulted) value.
+ */
+export const validateBody = (schema: () => z.ZodMiniType) => {
   const validateBodyBefore = (request: GatewayMiddyRequest): void => {
     const state = request.context.gateway;
-    const result = schema.safeParse(state.body ?? {});
+    const result = schema().safeParse(state.body ?? {});
     if (!result.success) throw validationError(result.error, state.body);
     state.body = result.data;
   };

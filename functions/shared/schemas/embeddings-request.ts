@@ -1,31 +1,36 @@
 import * as z from './zod.js';
+import { lazySchema, type LazyOutput } from './lazy-schema.js';
 
 /** POST /v1/embeddings, with OpenAI's documented bounds (at most 2048 inputs per request). */
 
 const MAX_INPUTS = 2048;
-const tokenId = z.number().check(z.int(), z.gte(0));
+const tokenId = lazySchema(() => z.number().check(z.int(), z.gte(0)));
 
-export const embeddingsInputSchema = z.union(
-  [
-    z.string().check(z.minLength(1, 'the input must not be empty')),
-    z
-      .array(z.string().check(z.minLength(1, 'an input must not be empty')))
-      .check(z.minLength(1), z.maxLength(MAX_INPUTS)),
-    z.array(tokenId).check(z.minLength(1)),
-    z.array(z.array(tokenId).check(z.minLength(1))).check(z.minLength(1), z.maxLength(MAX_INPUTS)),
-  ],
-  { error: 'must be a non-empty string, array of strings, array of token ids, or array of token arrays' },
+export const embeddingsInputSchema = lazySchema(() =>
+  z.union(
+    [
+      z.string().check(z.minLength(1, 'the input must not be empty')),
+      z
+        .array(z.string().check(z.minLength(1, 'an input must not be empty')))
+        .check(z.minLength(1), z.maxLength(MAX_INPUTS)),
+      z.array(tokenId()).check(z.minLength(1)),
+      z.array(z.array(tokenId()).check(z.minLength(1))).check(z.minLength(1), z.maxLength(MAX_INPUTS)),
+    ],
+    { error: 'must be a non-empty string, array of strings, array of token ids, or array of token arrays' },
+  ),
 );
 
-export const embeddingsRequestSchema = z.looseObject({
-  model: z.string().check(z.minLength(1)),
-  input: embeddingsInputSchema,
-  encoding_format: z.optional(z.enum(['float', 'base64'])),
-  dimensions: z.optional(z.number().check(z.int(), z.gte(1))),
-  user: z.optional(z.string()),
-});
+export const embeddingsRequestSchema = lazySchema(() =>
+  z.looseObject({
+    model: z.string().check(z.minLength(1)),
+    input: embeddingsInputSchema(),
+    encoding_format: z.optional(z.enum(['float', 'base64'])),
+    dimensions: z.optional(z.number().check(z.int(), z.gte(1))),
+    user: z.optional(z.string()),
+  }),
+);
 
-export type EmbeddingsRequest = z.output<typeof embeddingsRequestSchema>;
+export type EmbeddingsRequest = LazyOutput<typeof embeddingsRequestSchema>;
 export type EmbeddingsInput = EmbeddingsRequest['input'];
 
 /** The result (OpenAI wire format). `embedding` is a base64 string of little-endian float32 when asked for. */

@@ -1,4 +1,5 @@
 import * as z from './zod.js';
+import { lazySchema, type LazyOutput } from './lazy-schema.js';
 
 /** POST /v1/images/generations, with the bounds OpenAI documents (the strictest model's where they differ). */
 
@@ -13,24 +14,26 @@ export const imageSizes = [
   '1024x1792',
 ] as const;
 
-export const imagesRequestSchema = z.looseObject({
-  model: z.string().check(z.minLength(1)),
-  prompt: z
-    .string()
-    .check(z.minLength(1, 'the prompt must not be empty'), z.maxLength(32_000, 'at most 32000 characters')),
-  n: z.nullish(z.number().check(z.int(), z.gte(1), z.lte(10))),
-  size: z.nullish(z.enum(imageSizes)),
-  quality: z.nullish(z.enum(['standard', 'hd', 'low', 'medium', 'high', 'auto'])),
-  style: z.nullish(z.enum(['vivid', 'natural'])),
-  response_format: z.nullish(z.enum(['url', 'b64_json'])),
-  background: z.nullish(z.enum(['transparent', 'opaque', 'auto'])),
-  output_format: z.nullish(z.enum(['png', 'jpeg', 'webp'])),
-  output_compression: z.nullish(z.number().check(z.int(), z.gte(0), z.lte(100))),
-  moderation: z.nullish(z.enum(['low', 'auto'])),
-  user: z.optional(z.string()),
-});
+export const imagesRequestSchema = lazySchema(() =>
+  z.looseObject({
+    model: z.string().check(z.minLength(1)),
+    prompt: z
+      .string()
+      .check(z.minLength(1, 'the prompt must not be empty'), z.maxLength(32_000, 'at most 32000 characters')),
+    n: z.nullish(z.number().check(z.int(), z.gte(1), z.lte(10))),
+    size: z.nullish(z.enum(imageSizes)),
+    quality: z.nullish(z.enum(['standard', 'hd', 'low', 'medium', 'high', 'auto'])),
+    style: z.nullish(z.enum(['vivid', 'natural'])),
+    response_format: z.nullish(z.enum(['url', 'b64_json'])),
+    background: z.nullish(z.enum(['transparent', 'opaque', 'auto'])),
+    output_format: z.nullish(z.enum(['png', 'jpeg', 'webp'])),
+    output_compression: z.nullish(z.number().check(z.int(), z.gte(0), z.lte(100))),
+    moderation: z.nullish(z.enum(['low', 'auto'])),
+    user: z.optional(z.string()),
+  }),
+);
 
-export type ImagesRequest = z.output<typeof imagesRequestSchema>;
+export type ImagesRequest = LazyOutput<typeof imagesRequestSchema>;
 
 export interface ImagesResult {
   created: number;

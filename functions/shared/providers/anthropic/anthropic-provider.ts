@@ -68,7 +68,7 @@ const post = (call: Call, path: string, body: unknown) =>
 
 /** An Anthropic error body, as the error the client gets. */
 export const anthropicStatusError = async (response: UpstreamResponse, idleMs: number): Promise<UpstreamError> => {
-  const parsed = anthropicErrorSchema.safeParse(await readErrorBody(response, idleMs));
+  const parsed = anthropicErrorSchema().safeParse(await readErrorBody(response, idleMs));
   const error = parsed.success ? parsed.data.error : undefined;
   return upstreamStatusError(response.status, error?.message ?? undefined, {
     retryAfter: retryAfterHeader(response),
@@ -77,7 +77,7 @@ export const anthropicStatusError = async (response: UpstreamResponse, idleMs: n
 };
 
 const readMessage = async (response: UpstreamResponse, idleMs: number) => {
-  const parsed = anthropicMessageSchema.safeParse(await readJsonBody(response, idleMs));
+  const parsed = anthropicMessageSchema().safeParse(await readJsonBody(response, idleMs));
   if (!parsed.success) throw upstreamBrokenResponse('the body was not a message');
   return parsed.data;
 };
@@ -86,7 +86,7 @@ const readMessage = async (response: UpstreamResponse, idleMs: number) => {
 async function* anthropicEvents(response: UpstreamResponse, idleMs: number): AsyncGenerator<AnthropicStreamEvent> {
   let stopped = false;
   for await (const { data } of readJsonEvents(response, idleMs)) {
-    const parsed = anthropicStreamEventSchema.safeParse(data);
+    const parsed = anthropicStreamEventSchema().safeParse(data);
     // An event type newer than this adapter is skipped, as Anthropic's versioning policy asks.
     if (!parsed.success) continue;
     if (parsed.data.type === 'error') throw anthropicStreamError(parsed.data.error);
@@ -160,7 +160,7 @@ export const anthropicMessagesProvider: MessagesProvider = {
     };
     const response = await post(call, '/v1/messages/count_tokens', body);
     if (!isSuccess(response)) throw await anthropicStatusError(response, call.timeouts.idleMs);
-    const parsed = anthropicCountTokensSchema.safeParse(await readJsonBody(response, call.timeouts.idleMs));
+    const parsed = anthropicCountTokensSchema().safeParse(await readJsonBody(response, call.timeouts.idleMs));
     if (!parsed.success) throw upstreamBrokenResponse('the body was not a token count');
     return parsed.data.input_tokens;
   },

@@ -1,4 +1,5 @@
 import * as z from '../../schemas/zod.js';
+import { lazySchema } from '../../schemas/lazy-schema.js';
 import { estimateTokens } from '../../accounting/estimate-tokens.js';
 import { invalidValue } from '../../errors.js';
 import { embeddingsInputs, type EmbeddingsResult } from '../../schemas/embeddings-request.js';
@@ -10,10 +11,12 @@ import { isSuccess, readJsonBody } from '../upstream-json.js';
 import { GEMINI_BASE_URL, geminiHeaders, geminiStatusError } from './gemini-http.js';
 
 /** The parts of a `BatchEmbedContentsResponse` we read: one `values` list per request, in order. */
-const batchEmbedResponseSchema = z.looseObject({
-  embeddings: z.array(z.looseObject({ values: z.array(z.number()) })),
-  usageMetadata: z.nullish(z.looseObject({ promptTokenCount: z.nullish(z.number()) })),
-});
+const batchEmbedResponseSchema = lazySchema(() =>
+  z.looseObject({
+    embeddings: z.array(z.looseObject({ values: z.array(z.number()) })),
+    usageMetadata: z.nullish(z.looseObject({ promptTokenCount: z.nullish(z.number()) })),
+  }),
+);
 
 const batchUrl = (call: EmbeddingsCall) =>
   `${(call.channel.baseUrl ?? GEMINI_BASE_URL).replace(/\/+$/, '')}/v1beta/models/${encodeURIComponent(call.upstreamModel)}:batchEmbedContents`;
@@ -49,7 +52,7 @@ export const geminiEmbeddings: EmbeddingsProvider = {
       timeouts: call.timeouts,
     });
     if (!isSuccess(response)) throw await geminiStatusError(response, call.timeouts.idleMs);
-    const parsed = batchEmbedResponseSchema.safeParse(await readJsonBody(response, call.timeouts.idleMs));
+    const parsed = batchEmbedResponseSchema().safeParse(await readJsonBody(response, call.timeouts.idleMs));
     if (!parsed.success || parsed.data.embeddings.length !== inputs.length)
       throw upstreamBrokenResponse('the body was not a BatchEmbedContentsResponse for every input');
     const promptTokens =

@@ -14,7 +14,7 @@ export const geminiHeaders = (channel: Channel): Record<string, string> => ({
 
 /** A Google error body, as the error the client gets. */
 export const geminiStatusError = async (response: UpstreamResponse, idleMs: number): Promise<UpstreamError> => {
-  const parsed = geminiErrorSchema.safeParse(await readErrorBody(response, idleMs));
+  const parsed = geminiErrorSchema().safeParse(await readErrorBody(response, idleMs));
   const error = parsed.success ? parsed.data.error : undefined;
   return upstreamStatusError(response.status, error?.message ?? undefined, {
     retryAfter: retryAfterHeader(response),

@@ -43,7 +43,7 @@ const isObject = (value: unknown): value is Record<string, unknown> =>
 
 /** Reads one answer; a body that is no GenerateContentResponse is a broken answer (another channel may serve). */
 const answerOf = (payload: unknown, model: string): GeminiNativeAnswer => {
-  const parsed = geminiResponseSchema.safeParse(payload);
+  const parsed = geminiResponseSchema().safeParse(payload);
   if (!parsed.success || !isObject(payload)) throw upstreamBrokenResponse('the body was not a GenerateContentResponse');
   // The public model id, as every other answer of the gateway names it.
   return { body: { ...payload, modelVersion: model }, usage: parsed.data.usageMetadata ?? undefined };
@@ -52,7 +52,7 @@ const answerOf = (payload: unknown, model: string): GeminiNativeAnswer => {
 async function* answers(response: UpstreamResponse, call: GeminiNativeCall, model: string) {
   let finished = false;
   for await (const { data } of readJsonEvents(response, call.timeouts.idleMs)) {
-    const error = geminiErrorSchema.safeParse(data);
+    const error = geminiErrorSchema().safeParse(data);
     if (error.success && error.data.error) throw geminiStreamError(error.data.error);
     const answer = answerOf(data, model);
     const candidates = (answer.body.candidates ?? []) as { finishReason?: unknown }[];

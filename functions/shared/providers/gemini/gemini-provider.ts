@@ -33,9 +33,9 @@ async function* geminiChunks(
   const translate = createGeminiStreamTranslator(shortId());
   let finished = false;
   for await (const { data } of readJsonEvents(response, idleMs)) {
-    const error = geminiErrorSchema.safeParse(data);
+    const error = geminiErrorSchema().safeParse(data);
     if (error.success && error.data.error) throw geminiStreamError(error.data.error);
-    const parsed = geminiResponseSchema.safeParse(data);
+    const parsed = geminiResponseSchema().safeParse(data);
     if (!parsed.success) throw upstreamBrokenResponse('a stream event was not a GenerateContentResponse');
     if (parsed.data.candidates?.some((candidate) => candidate.finishReason) || parsed.data.promptFeedback?.blockReason)
       finished = true;
@@ -50,7 +50,7 @@ export const geminiChatProvider: ChatProvider = {
   async complete(call) {
     const response = await post(call, 'generateContent');
     if (!isSuccess(response)) throw await geminiStatusError(response, call.timeouts.idleMs);
-    const parsed = geminiResponseSchema.safeParse(await readJsonBody(response, call.timeouts.idleMs));
+    const parsed = geminiResponseSchema().safeParse(await readJsonBody(response, call.timeouts.idleMs));
     if (!parsed.success) throw upstreamBrokenResponse('the body was not a GenerateContentResponse');
     const completion = fromGeminiResponse(parsed.data, shortId());
     completion.model ||= call.upstreamModel;

@@ -33,9 +33,9 @@ export const openAiHeaders = (channel: Channel): Record<string, string> => ({
 /** An upstream error body, as the error the client gets. */
 export const openAiStatusError = async (response: UpstreamResponse, idleMs: number): Promise<UpstreamError> => {
   const text = await readUpstreamText(response.body, idleMs).catch(() => '');
-  let parsed: ReturnType<typeof openAiErrorSchema.safeParse> | undefined;
+  let parsed: ReturnType<ReturnType<typeof openAiErrorSchema>['safeParse']> | undefined;
   try {
-    parsed = openAiErrorSchema.safeParse(JSON.parse(text));
+    parsed = openAiErrorSchema().safeParse(JSON.parse(text));
   } catch {
     parsed = undefined;
   }
@@ -60,7 +60,7 @@ const post = (call: ChatCall, body: ChatCompletionRequest) =>
 
 /** The error an upstream's `{"error": …}` stream event stands for, if the event is one. */
 export const openAiStreamError = (payload: unknown): UpstreamError | undefined => {
-  const error = openAiErrorSchema.safeParse(payload);
+  const error = openAiErrorSchema().safeParse(payload);
   if (!error.success || !error.data.error) return undefined;
   return new UpstreamError(`The upstream provider failed mid-stream: ${error.data.error.message ?? 'unknown error'}`, {
     status: 502,
@@ -85,7 +85,7 @@ async function* openAiChunks(response: UpstreamResponse, idleMs: number): AsyncG
     }
     const error = openAiStreamError(payload);
     if (error) throw error;
-    if (!openAiChunkSchema.safeParse(payload).success) throw upstreamBrokenResponse('a stream event had no choices');
+    if (!openAiChunkSchema().safeParse(payload).success) throw upstreamBrokenResponse('a stream event had no choices');
     yield payload as ChatCompletionChunk;
   }
   if (!done) throw upstreamBrokenResponse('the stream ended before [DONE]');
@@ -123,7 +123,7 @@ export const openAiProvider: ChatProvider = {
     } catch {
       throw upstreamBrokenResponse('the body was not JSON');
     }
-    if (!openAiCompletionSchema.safeParse(payload).success)
+    if (!openAiCompletionSchema().safeParse(payload).success)
       throw upstreamBrokenResponse('the body was not a chat completion');
     return payload as ChatCompletion;
   },
