@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { CONCURRENT_INVOCATIONS_VARIABLE } from '../../functions/shared/aws/concurrent-invocations.js';
 import { applyGatewayConfig } from '../../functions/shared/config/apply-config.js';
 import { loadGatewayConfigFile } from '../../functions/shared/config/gateway-config.js';
 import { log } from '../../functions/shared/log.js';
@@ -84,6 +85,8 @@ const settledWithin = async (pending: ReadonlySet<Promise<void>>, ms: number): P
  */
 export const startLocalGateway = async (options: LocalGatewayOptions = {}): Promise<LocalGateway> => {
   installLambdaStreamingGlobals();
+  // Every request is served in this one process, as on Lambda Managed Instances.
+  process.env[CONCURRENT_INVOCATIONS_VARIABLE] = 'true';
   collectMetricsSummary();
   let embedded: EmbeddedStore | undefined;
   const dataDir = options.dataDir ?? '.gateway';

@@ -45,8 +45,8 @@ const storeMaxRssKb = (): number | undefined => {
 process.send!({ kind: 'ready', url: gateway.url, store, storeProcessId: gateway.storeProcessId });
 process.on('message', (message: { kind: string; key?: string; body?: string; count?: number }) => {
   if (message.kind === 'handler-path') {
-    void handlerPathCpuMicros(message.key!, message.body!, message.count!).then((micros) =>
-      process.send!({ kind: 'handler-path', micros }),
+    void handlerPathCpuMicros(message.key!, message.body!, message.count!).then((cpu) =>
+      process.send!({ kind: 'handler-path', cpu }),
     );
   }
   if (message.kind === 'cpu') process.send!({ kind: 'cpu', usage: process.cpuUsage(), storeMicros: storeCpuMicros() });

@@ -1,5 +1,7 @@
-import { Writable } from 'node:stream';
+import { once } from 'node:events';
 import type { IncomingMessage } from 'node:http';
+import { Writable } from 'node:stream';
+import { CONCURRENT_INVOCATIONS_VARIABLE } from '../../functions/shared/aws/concurrent-invocations.js';
 import { runAsFunction } from '../../infra/local/function-scope.js';
 import { loadHandler } from '../../infra/local/handlers.js';
 import { lambdaContext } from '../../infra/local/invoke-handler.js';
@@ -19,8 +21,23 @@ class DiscardingResponseStream extends Writable {
   }
 }
 
-/** CPU microseconds per invocation over `count` sequential chat requests with `key`. */
-export const handlerPathCpuMicros = async (key: string, body: string, count: number): Promise<number> => {
+/** CPU microseconds per invocation, for the two ways a process runs sequential requests. */
+export interface HandlerPathCpu {
+  /**
+   * Lambda's default compute: one invocation at a time, the next only once the last has ended (its
+   * usage record stored), with no other invocation's record to share a call with.
+   */
+  readonly oneAtATime: number;
+  /**
+   * A process that serves many invocations (the local runtime, Lambda Managed Instances): the next
+   * request comes as soon as the last one's answer is complete, and records share calls.
+   */
+  readonly sharedProcess: number;
+}
+
+type Invoke = (index: number) => Promise<{ answered: Promise<void>; ended: Promise<void> }>;
+
+const chatInvoker = async (key: string, body: string): Promise<Invoke> => {
   const handler = await loadHandler('chat');
   const request = {
     method: 'POST',
@@ -29,7 +46,7 @@ export const handlerPathCpuMicros = async (key: string, body: string, count: num
     headers: { 'content-type': 'application/json' },
     socket: { remoteAddress: '127.0.0.1' },
   } as unknown as IncomingMessage;
-  const invoke = async (index: number) => {
+  return async (index) => {
     const requestId = `bench-${index}`;
     const event = buildProxyEvent({
       request,
@@ -40,16 +57,51 @@ export const handlerPathCpuMicros = async (key: string, body: string, count: num
       requestId,
     });
     const context = lambdaContext('model-gateway-chat', requestId, 60);
-    await runAsFunction('chat', async () => {
-      if (isStreamingHandler(handler)) {
-        const stream = new DiscardingResponseStream();
-        await handler(event, stream, context);
-      } else await (handler as (event: unknown, context: unknown) => Promise<unknown>)(event, context);
+    const stream = new DiscardingResponseStream();
+    const answered = once(stream, 'finish').then(() => undefined);
+    const ended = runAsFunction('chat', async () => {
+      if (isStreamingHandler(handler)) await handler(event, stream, context);
+      else {
+        await (handler as (event: unknown, context: unknown) => Promise<unknown>)(event, context);
+        stream.end();
+      }
     });
+    return { answered, ended };
   };
-  for (let index = 0; index < 50; index++) await invoke(index);
+};
+
+const cpuMicrosPerInvocation = async (
+  invoke: Invoke,
+  count: number,
+  next: (invocation: Awaited<ReturnType<Invoke>>) => Promise<void>,
+): Promise<number> => {
+  const ended: Promise<void>[] = [];
+  const run = async () => {
+    for (let index = 0; index < count; index++) {
+      const invocation = await invoke(index);
+      ended.push(invocation.ended);
+      await next(invocation);
+    }
+    await Promise.all(ended.splice(0));
+  };
+  await run();
   const before = process.cpuUsage();
-  for (let index = 0; index < count; index++) await invoke(index);
+  await run();
   const used = process.cpuUsage(before);
   return (used.user + used.system) / count;
+};
+
+/** CPU microseconds per invocation over `count` sequential chat requests with `key`, run both ways. */
+export const handlerPathCpuMicros = async (key: string, body: string, count: number): Promise<HandlerPathCpu> => {
+  const invoke = await chatInvoker(key, body);
+  const mark = process.env[CONCURRENT_INVOCATIONS_VARIABLE];
+  delete process.env[CONCURRENT_INVOCATIONS_VARIABLE];
+  let oneAtATime: number;
+  try {
+    oneAtATime = await cpuMicrosPerInvocation(invoke, count, (invocation) => invocation.ended);
+  } finally {
+    if (mark !== undefined) process.env[CONCURRENT_INVOCATIONS_VARIABLE] = mark;
+  }
+  const sharedProcess = await cpuMicrosPerInvocation(invoke, count, (invocation) => invocation.answered);
+  return { oneAtATime, sharedProcess };
 };

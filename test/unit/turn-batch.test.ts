@@ -146,3 +146,70 @@ describe('a turn batch that follows the batch in flight', () => {
     expect(batches.map((batch) => batch.entries)).toEqual([[1], [2]]);
   });
 });
+
+describe('a turn batch that lingers', () => {
+  const LINGER_MS = 20;
+  beforeEach(() => jest.useFakeTimers({ doNotFake: ['setImmediate', 'nextTick', 'queueMicrotask'] }));
+  afterEach(() => jest.useRealTimers());
+
+  it('gathers what many turns ask for until the linger from the first entry has passed, then sends one batch', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.integer({ min: 1, max: 4 }), { minLength: 1, maxLength: 6 }), async (turns) => {
+        const { batches, send, batchesSent } = heldSender();
+        const add = turnBatch(send, { followInFlight: true, lingerMs: () => LINGER_MS, fullAt: 25 });
+        const outcomes: Promise<number>[] = [];
+        let next = 0;
+        for (const size of turns) {
+          for (let index = 0; index < size; index += 1) outcomes.push(add('group', (next += 1)));
+          await nextTurn();
+          jest.advanceTimersByTime(1);
+        }
+        expect(batches).toHaveLength(0);
+        jest.advanceTimersByTime(LINGER_MS);
+        await batchesSent(1);
+        expect(batches.map((batch) => batch.entries)).toEqual([Array.from({ length: next }, (_, index) => index + 1)]);
+        batches[0]!.settle();
+        await expect(Promise.all(outcomes)).resolves.toEqual(batches[0]!.entries.map((value) => value * 10));
+      }),
+      { numRuns: 20 },
+    );
+  });
+
+  it('sends a group that holds fullAt entries at the end of its turn, without waiting', async () => {
+    const { batches, send, batchesSent } = heldSender();
+    const add = turnBatch(send, { lingerMs: () => LINGER_MS, fullAt: 3 });
+    void add('group', 1);
+    await nextTurn();
+    void add('group', 2);
+    void add('group', 3);
+    await batchesSent(1);
+    expect(batches.map((batch) => batch.entries)).toEqual([[1, 2, 3]]);
+  });
+
+  it('sends what waited for the batch in flight as soon as it settles, without lingering again', async () => {
+    const { batches, send, batchesSent } = heldSender();
+    const add = turnBatch(send, { followInFlight: true, lingerMs: () => LINGER_MS });
+    void add('group', 1);
+    jest.advanceTimersByTime(LINGER_MS);
+    await batchesSent(1);
+    const waiting = [add('group', 2), add('group', 3)];
+    jest.advanceTimersByTime(LINGER_MS);
+    await nextTurn();
+    expect(batches).toHaveLength(1);
+    batches[0]!.settle();
+    await batchesSent(2);
+    expect(batches[1]!.entries).toEqual([2, 3]);
+    batches[1]!.settle();
+    await expect(Promise.all(waiting)).resolves.toEqual([20, 30]);
+  });
+
+  it('sends at the end of the turn when the linger reads 0, as a process serving one invocation does', async () => {
+    let linger = LINGER_MS;
+    const { batches, send, batchesSent } = heldSender();
+    const add = turnBatch(send, { lingerMs: () => linger });
+    linger = 0;
+    void add('group', 1);
+    await batchesSent(1);
+    expect(batches.map((batch) => batch.entries)).toEqual([[1]]);
+  });
+});

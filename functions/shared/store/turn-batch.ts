@@ -31,6 +31,15 @@ export interface TurnBatchOptions {
    * has not settled after `STALLED_AFTER_MS` is no longer waited for.
    */
   readonly followInFlight?: boolean;
+  /**
+   * How long a group's batch waits, from its first entry, for more entries to join it; read when the
+   * wait starts, 0 (or absent) for the end of the turn. Only for writes whose callers can wait: where
+   * one process serves many invocations at once, a request's record can share a call with the records
+   * of requests that end a few milliseconds later, instead of costing a call of its own.
+   */
+  readonly lingerMs?: () => number;
+  /** A group holding this many entries goes out at the end of the turn, whatever `lingerMs` says. */
+  readonly fullAt?: number;
 }
 
 /** Past this, a batch in flight is taken as stalled and its group's next batch goes out anyway. */
@@ -38,18 +47,28 @@ export const STALLED_AFTER_MS = 1000;
 
 /**
  * Gathers entries under a group key until the loop's check phase (or, with `followInFlight`, until
- * the group's batch in flight settles), then sends each group with `send`. Entries under different
- * keys never share a batch.
+ * the group's batch in flight settles; with `lingerMs`, until it has passed), then sends each group
+ * with `send`. Entries under different keys never share a batch.
  */
 export const turnBatch = <Entry, Outcome>(send: BatchSender<Entry, Outcome>, options: TurnBatchOptions = {}) => {
   let groups = new Map<string, Pending<Entry, Outcome>[]>();
   /** The batch in flight per group key: a stalled one that settles late must not release its successor. */
   const inFlight = new Map<string, object>();
-  let scheduled = false;
+  /** A flush at the end of this turn is due; else `lingering` is the timer of a later one, if any. */
+  let flushThisTurn = false;
+  let lingering: NodeJS.Timeout | undefined;
 
-  const schedule = () => {
-    if (scheduled) return;
-    scheduled = true;
+  const schedule = (now: boolean) => {
+    if (flushThisTurn) return;
+    const linger = now ? 0 : (options.lingerMs?.() ?? 0);
+    if (linger > 0) {
+      // Not unref'd: the entries' callers are waiting, and the process must not end before it fires.
+      lingering ??= setTimeout(flush, linger);
+      return;
+    }
+    clearTimeout(lingering);
+    lingering = undefined;
+    flushThisTurn = true;
     setImmediate(flush);
   };
 
@@ -60,7 +79,8 @@ export const turnBatch = <Entry, Outcome>(send: BatchSender<Entry, Outcome>, opt
       clearTimeout(stalled);
       if (inFlight.get(groupKey) !== batch) return;
       inFlight.delete(groupKey);
-      if (groups.has(groupKey)) schedule();
+      // What waited for this batch has waited long enough.
+      if (groups.has(groupKey)) schedule(true);
     };
     if (options.followInFlight) {
       inFlight.set(groupKey, batch);
@@ -83,7 +103,9 @@ export const turnBatch = <Entry, Outcome>(send: BatchSender<Entry, Outcome>, opt
   function flush() {
     const ready = groups;
     groups = new Map();
-    scheduled = false;
+    flushThisTurn = false;
+    clearTimeout(lingering);
+    lingering = undefined;
     for (const [groupKey, pending] of ready) {
       if (inFlight.has(groupKey)) groups.set(groupKey, pending);
       else void sendGroup(groupKey, pending);
@@ -92,9 +114,9 @@ export const turnBatch = <Entry, Outcome>(send: BatchSender<Entry, Outcome>, opt
 
   return (groupKey: string, entry: Entry): Promise<Outcome> =>
     new Promise<Outcome>((resolve, reject) => {
-      const group = groups.get(groupKey);
+      let group = groups.get(groupKey);
       if (group) group.push({ entry, resolve, reject });
-      else groups.set(groupKey, [{ entry, resolve, reject }]);
-      if (!inFlight.has(groupKey)) schedule();
+      else groups.set(groupKey, (group = [{ entry, resolve, reject }]));
+      if (!inFlight.has(groupKey)) schedule(options.fullAt !== undefined && group.length >= options.fullAt);
     });
 };
