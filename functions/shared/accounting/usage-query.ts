@@ -4,7 +4,7 @@ import { queryPage } from '../store/documents.js';
 import { physicalTableName } from '../store/tables.js';
 import { retryThrottled } from '../store/throttle-retry.js';
 import { allPartitionKeys, dayOf } from './usage-partitions.js';
-import type { UsageRecord } from './usage-records.js';
+import { recordsSettled, type UsageRecord } from './usage-records.js';
 import { roundUsd } from './pricing.js';
 
 /** What a usage query selects; `from` and `to` are ISO-8601 UTC (`…Z`), inclusive, already resolved. */
@@ -125,6 +125,7 @@ const readPartition = async (input: QueryCommandInput, into: UsageRecord[]): Pro
  * range (at most `MAX_UNFILTERED_DAYS`). No scan. At most `MAX_RECORDS_PER_QUERY` records, or a 400.
  */
 export const readUsage = async (filter: UsageFilter): Promise<UsageRecord[]> => {
+  await recordsSettled();
   const source = sourceOf(filter);
   const records: UsageRecord[] = [];
   for (const owner of source.owners) {

@@ -110,3 +110,6 @@ export const putInBatch = async (put: ItemPut): Promise<void> =>
     key: JSON.stringify(put.keyNames.map((name) => put.item[name])),
     item: toAttributeMap(put.item),
   });
+
+/** Resolves once every put asked for so far has settled, sending at once those still waiting for company. */
+export const putsSettled = (): Promise<void> => gathered.settled();

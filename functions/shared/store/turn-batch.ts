@@ -112,11 +112,30 @@ export const turnBatch = <Entry, Outcome>(send: BatchSender<Entry, Outcome>, opt
     }
   }
 
-  return (groupKey: string, entry: Entry): Promise<Outcome> =>
-    new Promise<Outcome>((resolve, reject) => {
+  /** Every entry's outcome not yet settled, for `settled`. */
+  const outstanding = new Set<Promise<Outcome>>();
+
+  const add = (groupKey: string, entry: Entry): Promise<Outcome> => {
+    const outcome = new Promise<Outcome>((resolve, reject) => {
       let group = groups.get(groupKey);
       if (group) group.push({ entry, resolve, reject });
       else groups.set(groupKey, (group = [{ entry, resolve, reject }]));
       if (!inFlight.has(groupKey)) schedule(options.fullAt !== undefined && group.length >= options.fullAt);
     });
+    outstanding.add(outcome);
+    const forget = () => outstanding.delete(outcome);
+    outcome.then(forget, forget);
+    return outcome;
+  };
+
+  /**
+   * Sends what is still gathering (a lingering batch included) and resolves once every entry asked
+   * for so far has settled, whatever its outcome.
+   */
+  const settled = async (): Promise<void> => {
+    if (lingering !== undefined || flushThisTurn) flush();
+    await Promise.allSettled([...outstanding]);
+  };
+
+  return Object.assign(add, { settled });
 };
