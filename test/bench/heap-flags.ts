@@ -12,10 +12,10 @@ import { startHeapFlags } from './start-heap-flags.js';
 /**
  * `npm run bench:heap`: V8 heap flags for the local runtime, compared side by side. One bundled
  * gateway per set of flags (`BENCH_HEAP_VARIANTS`, sets separated by `|`; by default `npm start`'s,
- * V8's own, and 16 MB semi-spaces), each pinned to the same CPU, take turns slice by slice under the
- * same 32-way load, for a plain key and for one with a rate limit and a quota; the host's drift over
- * the run then falls on every variant alike, where separate runs of the same code can differ by a
- * third. Prints the CPU per request of each and its peak RSS under that load.
+ * V8's own, and 8 MB and 16 MB semi-spaces), each pinned to the same CPU, take turns slice by slice
+ * under the same 32-way load, for a plain key and for one with a rate limit and a quota; the host's
+ * drift over the run then falls on every variant alike, where separate runs of the same code can
+ * differ by a third. Prints the CPU per request of each and its peak RSS under that load.
  */
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 12);
 const SLICE = Number(process.env.BENCH_SLICE ?? 1000);
@@ -29,7 +29,11 @@ const variants = (
   [
     startFlags.join(' '),
     '',
-    startFlags.map((flag) => flag.replace(/^--max-semi-space-size=\d+$/, '--max-semi-space-size=16')).join(' '),
+    ...[8, 16].map((megabytes) =>
+      startFlags
+        .map((flag) => flag.replace(/^--max-semi-space-size=\d+$/, `--max-semi-space-size=${megabytes}`))
+        .join(' '),
+    ),
   ].join('|')
 )
   .split('|')
