@@ -98,10 +98,49 @@ export const measureColdStart = async (outfile: string, environment: NodeJS.Proc
   return median(timings);
 };
 
-/** The cold start of a hello-world function (a handler returning a constant), the baseline of DESIGN §6. */
-export const measureHelloWorldColdStart = (environment: NodeJS.ProcessEnv, runs = 5): Promise<number> =>
+/** Runs `measure` with a hello-world function (a handler returning a constant) written to a file. */
+const withHelloWorld = <T>(measure: (outfile: string) => Promise<T>): Promise<T> =>
   inTemporaryDirectory('gateway-hello-world-', async (directory) => {
     const outfile = path.join(directory, 'index.mjs');
     await writeFile(outfile, "export const handler = async () => ({ statusCode: 200, body: 'hello' });\n");
-    return measureColdStart(outfile, environment, runs);
+    return measure(outfile);
+  });
+
+/** The cold start of a hello-world function, the baseline of DESIGN §6. */
+export const measureHelloWorldColdStart = (environment: NodeJS.ProcessEnv, runs = 5): Promise<number> =>
+  withHelloWorld((outfile) => measureColdStart(outfile, environment, runs));
+
+export interface PairedColdStart {
+  /** The bundle's median cold start. */
+  readonly ms: number;
+  /** The hello-world's, from the runs between the bundle's. */
+  readonly helloWorldMs: number;
+}
+
+/**
+ * A bundle's cold start and a hello-world's, their fresh instances started in turn (hello-world,
+ * bundle, hello-world, …) after one unmeasured run of each: a shared host's speed drifts within a
+ * minute, and taken in turn both medians see the same moments of it, where a baseline measured once
+ * before every bundle would put the drift into the ratios.
+ */
+export const measurePairedColdStart = (
+  outfile: string,
+  environment: NodeJS.ProcessEnv,
+  runs = 5,
+): Promise<PairedColdStart> =>
+  withHelloWorld(async (helloWorld) => {
+    const helloWorldEnvironment = { ...environment, AWS_LAMBDA_FUNCTION_NAME: 'hello-world' };
+    const bundleTimes: number[] = [];
+    const helloWorldTimes: number[] = [];
+    for (let index = 0; index <= runs; index += 1) {
+      for (const [file, env, times] of [
+        [helloWorld, helloWorldEnvironment, helloWorldTimes],
+        [outfile, environment, bundleTimes],
+      ] as const) {
+        const instance = await startUnderRuntimeClient(file, env);
+        await instance.close();
+        if (index > 0) times.push(instance.initMs);
+      }
+    }
+    return { ms: median(bundleTimes), helloWorldMs: median(helloWorldTimes) };
   });

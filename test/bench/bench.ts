@@ -377,7 +377,7 @@ for (const [name, value, unit, pass] of targets)
 out();
 out(
   `bundles, KB a cold start loads / cold start over hello-world's under AWS's runtime interface client` +
-    `${bundleFigures.helloWorldMs === undefined ? '' : ` (hello-world ${bundleFigures.helloWorldMs.toFixed(0)} ms, median of ${COLD_STARTS})`}: ` +
+    `${bundleFigures.helloWorldMs === undefined ? '' : ` (medians of ${COLD_STARTS}, each bundle's started in turn with a hello-world's; hello-world ${bundleFigures.helloWorldMs.toFixed(0)} ms)`}: ` +
     bundleFigures.groups
       .map(
         (group) =>
