@@ -218,13 +218,16 @@ describe("a turn batch's settled()", () => {
   beforeEach(() => jest.useFakeTimers({ doNotFake: ['setImmediate', 'nextTick', 'queueMicrotask'] }));
   afterEach(() => jest.useRealTimers());
 
-  it('sends a lingering batch at once and resolves when every entry has settled, failures included', async () => {
+  it('resolves when every entry has settled, failures included, the lingering batch sent when its wait ends', async () => {
     const { batches, send, batchesSent } = heldSender();
     const add = turnBatch(send, { followInFlight: true, lingerMs: () => 1000 });
     const outcomes = [add('stored', 1), add('refused', 2)];
     outcomes.forEach((outcome) => outcome.catch(() => undefined));
     let done = false;
     const settled = add.settled().then(() => (done = true));
+    await nextTurn();
+    expect(batches).toHaveLength(0);
+    jest.advanceTimersByTime(1000);
     await batchesSent(2);
     expect(batches.map((batch) => batch.entries)).toEqual([[1], [2]]);
     batches[0]!.settle();

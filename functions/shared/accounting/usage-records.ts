@@ -76,9 +76,9 @@ export const writeUsageRecord = async (record: UsageRecord): Promise<void> => {
 };
 
 /**
- * Resolves once every record this process has taken so far is stored (or logged as not stored),
- * sending at once those still waiting to share a call. Usage reads call it first: where the admin API
- * and the relaying functions share a process (the local runtime), a read then sees every request the
- * process has answered, as it would with records written at once.
+ * Resolves once every record this process has taken so far is stored (or logged as not stored): at
+ * most the wait for company and one call. Usage reads call it first: where the admin API and the
+ * relaying functions share a process (the local runtime), a read then sees every request the process
+ * has answered, as it would with records written at once.
  */
 export const recordsSettled = (): Promise<void> => putsSettled();

@@ -111,5 +111,5 @@ export const putInBatch = async (put: ItemPut): Promise<void> =>
     item: toAttributeMap(put.item),
   });
 
-/** Resolves once every put asked for so far has settled, sending at once those still waiting for company. */
+/** Resolves once every put asked for so far has settled (within `SHARED_PROCESS_LINGER_MS` and a call). */
 export const putsSettled = (): Promise<void> => gathered.settled();

@@ -129,11 +129,12 @@ export const turnBatch = <Entry, Outcome>(send: BatchSender<Entry, Outcome>, opt
   };
 
   /**
-   * Sends what is still gathering (a lingering batch included) and resolves once every entry asked
-   * for so far has settled, whatever its outcome.
+   * Resolves once every entry asked for so far has settled, whatever its outcome. A lingering batch
+   * still goes out when its wait ends, not earlier: sent from here, it would be sent in the caller's
+   * async context, and in the local runtime that names the function the caller serves, not the one
+   * that asked for the writes.
    */
   const settled = async (): Promise<void> => {
-    if (lingering !== undefined || flushThisTurn) flush();
     await Promise.allSettled([...outstanding]);
   };
 
