@@ -1,8 +1,10 @@
+import { jest } from '@jest/globals';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import fc from 'fast-check';
 import { observeAwsCalls, type AwsCall } from '../../functions/shared/aws/aws-call-observer.js';
 import { roundUsd } from '../../functions/shared/accounting/pricing.js';
-import { putInBatch } from '../../functions/shared/store/batched-puts.js';
+import { putInBatch, putsSettled, SHARED_PROCESS_LINGER_MS } from '../../functions/shared/store/batched-puts.js';
+import { CONCURRENT_INVOCATIONS_VARIABLE } from '../../functions/shared/aws/concurrent-invocations.js';
 import { resetStore, store } from '../support/sdk-store.js';
 import { addToItem } from '../../functions/shared/store/item-additions.js';
 import { physicalTableName } from '../../functions/shared/store/tables.js';
@@ -195,5 +197,60 @@ describe('puts asked for while a batch of their table is in flight', () => {
       }),
       { numRuns: 15 },
     );
+  });
+});
+
+describe('puts where one process serves many invocations', () => {
+  beforeEach(() => {
+    process.env[CONCURRENT_INVOCATIONS_VARIABLE] = 'true';
+    jest.useFakeTimers({ doNotFake: ['setImmediate', 'nextTick', 'queueMicrotask', 'Date', 'performance'] });
+  });
+  afterEach(() => {
+    jest.useRealTimers();
+    delete process.env[CONCURRENT_INVOCATIONS_VARIABLE];
+  });
+  const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+  it('wait for the puts of later turns within the linger, and go out with them in one call', async () => {
+    const [first, second] = [usageItem('first-of-two'), usageItem('second-of-two')];
+    const puts = [putInBatch({ table: usage(), item: first, keyNames: ['partition', 'sk'] })];
+    await nextTurn();
+    puts.push(putInBatch({ table: usage(), item: second, keyNames: ['partition', 'sk'] }));
+    await nextTurn();
+    expect(calls).toHaveLength(0);
+
+    jest.advanceTimersByTime(SHARED_PROCESS_LINGER_MS);
+    await Promise.all(puts);
+
+    expect(calls.map((call) => call.operation)).toEqual(['BatchWriteItem']);
+    for (const item of [first, second])
+      expect(await read(usage(), { partition: item.partition, sk: item.sk })).toEqual(item);
+  });
+
+  it('are all settled, stored or refused, when putsSettled resolves', async () => {
+    const good = usageItem('settled-good');
+    const outcomes = Promise.allSettled([
+      putInBatch({ table: usage(), item: good, keyNames: ['partition', 'sk'] }),
+      putInBatch({ table: 'no-such-table', item: usageItem('settled-lost'), keyNames: ['partition', 'sk'] }),
+    ]);
+    let settled = false;
+    const allSettled = putsSettled().then(() => (settled = true));
+    await nextTurn();
+    expect(settled).toBe(false);
+
+    jest.advanceTimersByTime(SHARED_PROCESS_LINGER_MS);
+    await allSettled;
+
+    expect((await outcomes).map((outcome) => outcome.status)).toEqual(['fulfilled', 'rejected']);
+    expect(await read(usage(), { partition: good.partition, sk: good.sk })).toEqual(good);
+  });
+
+  it('go out at the end of their turn where the process serves one invocation at a time', async () => {
+    delete process.env[CONCURRENT_INVOCATIONS_VARIABLE];
+    const item = usageItem('one-at-a-time');
+
+    await putInBatch({ table: usage(), item, keyNames: ['partition', 'sk'] });
+
+    expect(calls.map((call) => call.operation)).toEqual(['PutItem']);
   });
 });

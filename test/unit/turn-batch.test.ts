@@ -213,36 +213,3 @@ describe('a turn batch that lingers', () => {
     expect(batches.map((batch) => batch.entries)).toEqual([[1]]);
   });
 });
-
-describe("a turn batch's settled()", () => {
-  beforeEach(() => jest.useFakeTimers({ doNotFake: ['setImmediate', 'nextTick', 'queueMicrotask'] }));
-  afterEach(() => jest.useRealTimers());
-
-  it('resolves when every entry has settled, failures included, the lingering batch sent when its wait ends', async () => {
-    const { batches, send, batchesSent } = heldSender();
-    const add = turnBatch(send, { followInFlight: true, lingerMs: () => 1000 });
-    const outcomes = [add('stored', 1), add('refused', 2)];
-    outcomes.forEach((outcome) => outcome.catch(() => undefined));
-    let done = false;
-    const settled = add.settled().then(() => (done = true));
-    await nextTurn();
-    expect(batches).toHaveLength(0);
-    jest.advanceTimersByTime(1000);
-    await batchesSent(2);
-    expect(batches.map((batch) => batch.entries)).toEqual([[1], [2]]);
-    batches[0]!.settle();
-    await nextTurn();
-    expect(done).toBe(false);
-    batches[1]!.fail(new Error('refused'));
-    await settled;
-    await expect(outcomes[0]).resolves.toBe(10);
-    await expect(outcomes[1]).rejects.toThrow('refused');
-  });
-
-  it('resolves at once when nothing is outstanding', async () => {
-    const { batches, send } = heldSender();
-    const add = turnBatch(send, { lingerMs: () => 1000 });
-    await add.settled();
-    expect(batches).toHaveLength(0);
-  });
-});

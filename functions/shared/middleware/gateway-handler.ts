@@ -31,8 +31,11 @@ export interface EndpointOptions<Schema extends z.ZodMiniType | undefined> {
   readonly sessionPrincipal?: (token: string) => Promise<Principal>;
   /** Where the key may be carried; bearer only by default. */
   readonly carriers?: readonly KeyCarrier[];
-  /** The request body's schema, built on first use (`lazySchema`): a JSON object body is then required and validated. */
-  readonly body?: () => Schema;
+  /**
+   * The request body's schema, built on first use (`lazySchema`): a JSON object body is then required
+   * and validated.
+   */
+  readonly body?: () => NonNullable<Schema>;
   /** Parse a JSON body when present, without a schema (multi-route functions validate per route). */
   readonly optionalJsonBody?: boolean;
   readonly errorFormat?: ErrorFormat;
@@ -194,7 +197,7 @@ export const gatewayHandler = <Schema extends z.ZodMiniType | undefined = undefi
   if (options.auth)
     use(authenticate({ carriers: options.carriers, role: options.auth, sessionPrincipal: options.sessionPrincipal }));
   if (options.body || options.optionalJsonBody) use(jsonBody({ required: Boolean(options.body) }));
-  if (options.body) use(validateBody(options.body as () => z.ZodMiniType));
+  if (options.body) use(validateBody(options.body));
   const handler = stack.handler(lambdaHandler as never);
   return options.streaming ? watchingClient(handler as unknown as StreamingEntry) : handler;
 };

@@ -99,17 +99,32 @@ const gathered = turnBatch(sendPuts, {
   fullAt: BATCH_LIMIT,
 });
 
+/** Puts asked for and not yet settled, for `putsSettled`. */
+const unsettled = new Set<Promise<void>>();
+
 /**
  * Puts an item, in one call with the other puts to its table asked for in this loop turn (or, where
  * the process serves many invocations, within `SHARED_PROCESS_LINGER_MS`).
  */
 // Marshalled here, once, before it joins a batch: a refused value (a NaN, say) fails this put alone.
-export const putInBatch = async (put: ItemPut): Promise<void> =>
-  gathered(put.table, {
+export const putInBatch = async (put: ItemPut): Promise<void> => {
+  const stored = gathered(put.table, {
     table: put.table,
     key: JSON.stringify(put.keyNames.map((name) => put.item[name])),
     item: toAttributeMap(put.item),
   });
+  unsettled.add(stored);
+  const forget = () => unsettled.delete(stored);
+  stored.then(forget, forget);
+  return stored;
+};
 
-/** Resolves once every put asked for so far has settled (within `SHARED_PROCESS_LINGER_MS` and a call). */
-export const putsSettled = (): Promise<void> => gathered.settled();
+/**
+ * Resolves once every put asked for so far has settled, whatever its outcome: at most
+ * `SHARED_PROCESS_LINGER_MS` and a call later. A lingering batch is not sent from here: it would
+ * then be sent in the caller's async context, which in the local runtime names the function the
+ * caller serves, not the one that asked for the puts.
+ */
+export const putsSettled = async (): Promise<void> => {
+  await Promise.allSettled([...unsettled]);
+};

@@ -112,31 +112,11 @@ export const turnBatch = <Entry, Outcome>(send: BatchSender<Entry, Outcome>, opt
     }
   }
 
-  /** Every entry's outcome not yet settled, for `settled`. */
-  const outstanding = new Set<Promise<Outcome>>();
-
-  const add = (groupKey: string, entry: Entry): Promise<Outcome> => {
-    const outcome = new Promise<Outcome>((resolve, reject) => {
+  return (groupKey: string, entry: Entry): Promise<Outcome> =>
+    new Promise<Outcome>((resolve, reject) => {
       let group = groups.get(groupKey);
       if (group) group.push({ entry, resolve, reject });
       else groups.set(groupKey, (group = [{ entry, resolve, reject }]));
       if (!inFlight.has(groupKey)) schedule(options.fullAt !== undefined && group.length >= options.fullAt);
     });
-    outstanding.add(outcome);
-    const forget = () => outstanding.delete(outcome);
-    outcome.then(forget, forget);
-    return outcome;
-  };
-
-  /**
-   * Resolves once every entry asked for so far has settled, whatever its outcome. A lingering batch
-   * still goes out when its wait ends, not earlier: sent from here, it would be sent in the caller's
-   * async context, and in the local runtime that names the function the caller serves, not the one
-   * that asked for the writes.
-   */
-  const settled = async (): Promise<void> => {
-    await Promise.allSettled([...outstanding]);
-  };
-
-  return Object.assign(add, { settled });
 };
