@@ -87,15 +87,26 @@ export const invokeUnderRuntimeClient = async (
   }
 };
 
-/** Median cold start of `runs` fresh instances, after one unmeasured run that warms the file cache. */
-export const measureColdStart = async (outfile: string, environment: NodeJS.ProcessEnv, runs = 5): Promise<number> => {
-  const timings: number[] = [];
+interface Measured {
+  readonly outfile: string;
+  readonly environment: NodeJS.ProcessEnv;
+}
+
+/**
+ * Median cold starts of `runs` fresh instances of each function, started in turn (first, second, …,
+ * first, …) after one unmeasured run of each that warms the file cache: a shared host's speed drifts
+ * within a minute, and taken in turn every median sees the same moments of it.
+ */
+const medianColdStarts = async (functions: readonly Measured[], runs: number): Promise<number[]> => {
+  const timings = functions.map((): number[] => []);
   for (let index = 0; index <= runs; index += 1) {
-    const instance = await startUnderRuntimeClient(outfile, environment);
-    await instance.close();
-    if (index > 0) timings.push(instance.initMs);
+    for (const [position, { outfile, environment }] of functions.entries()) {
+      const instance = await startUnderRuntimeClient(outfile, environment);
+      await instance.close();
+      if (index > 0) timings[position]!.push(instance.initMs);
+    }
   }
-  return median(timings);
+  return timings.map(median);
 };
 
 /** Runs `measure` with a hello-world function (a handler returning a constant) written to a file. */
@@ -108,7 +119,7 @@ const withHelloWorld = <T>(measure: (outfile: string) => Promise<T>): Promise<T>
 
 /** The cold start of a hello-world function, the baseline of DESIGN §6. */
 export const measureHelloWorldColdStart = (environment: NodeJS.ProcessEnv, runs = 5): Promise<number> =>
-  withHelloWorld((outfile) => measureColdStart(outfile, environment, runs));
+  withHelloWorld(async (outfile) => (await medianColdStarts([{ outfile, environment }], runs))[0]!);
 
 export interface PairedColdStart {
   /** The bundle's median cold start. */
@@ -118,10 +129,8 @@ export interface PairedColdStart {
 }
 
 /**
- * A bundle's cold start and a hello-world's, their fresh instances started in turn (hello-world,
- * bundle, hello-world, …) after one unmeasured run of each: a shared host's speed drifts within a
- * minute, and taken in turn both medians see the same moments of it, where a baseline measured once
- * before every bundle would put the drift into the ratios.
+ * A bundle's cold start and a hello-world's, their fresh instances started in turn, so that a
+ * baseline measured once before every bundle does not put the host's drift into the ratios.
  */
 export const measurePairedColdStart = (
   outfile: string,
@@ -130,17 +139,12 @@ export const measurePairedColdStart = (
 ): Promise<PairedColdStart> =>
   withHelloWorld(async (helloWorld) => {
     const helloWorldEnvironment = { ...environment, AWS_LAMBDA_FUNCTION_NAME: 'hello-world' };
-    const bundleTimes: number[] = [];
-    const helloWorldTimes: number[] = [];
-    for (let index = 0; index <= runs; index += 1) {
-      for (const [file, env, times] of [
-        [helloWorld, helloWorldEnvironment, helloWorldTimes],
-        [outfile, environment, bundleTimes],
-      ] as const) {
-        const instance = await startUnderRuntimeClient(file, env);
-        await instance.close();
-        if (index > 0) times.push(instance.initMs);
-      }
-    }
-    return { ms: median(bundleTimes), helloWorldMs: median(helloWorldTimes) };
+    const [helloWorldMs, ms] = (await medianColdStarts(
+      [
+        { outfile: helloWorld, environment: helloWorldEnvironment },
+        { outfile, environment },
+      ],
+      runs,
+    )) as [number, number];
+    return { ms, helloWorldMs };
   });
