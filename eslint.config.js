@@ -3,7 +3,9 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'cdk.out/', 'coverage/', 'test-results/', '.ci/', '.gateway/', 'node_modules/'] },
+  // Generated or installed, never written here: bundles, CDK output, local data, and `.bench/` (where
+  // `npm run bench` installs Portkey and keeps its working files).
+  { ignores: ['dist/', 'cdk.out/', 'coverage/', 'test-results/', '.ci/', '.gateway/', '.bench/', 'node_modules/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
