@@ -26,7 +26,8 @@ export const accountPatch = lazySchema(() =>
 );
 
 /** A key issued already expired is a mistake; a PATCH to a past time is how a key is expired now. */
-const futureDateTime = lazySchema(() =>
+/** An expiry: a date-time not yet past. */
+export const futureDateTime = lazySchema(() =>
   dateTime().check(z.refine((value) => Date.parse(value) > Date.now(), 'must be in the future')),
 );
 
@@ -38,15 +39,10 @@ export const keyCreate = lazySchema(() =>
   }),
 );
 
-export const keyPatch = lazySchema(() =>
-  z.strictObject({
-    name: keyFields().name,
-    models: keyFields().models,
-    rateLimit: keyFields().rateLimit,
-    expiresAt: keyFields().expiresAt,
-    allowedIps: keyFields().allowedIps,
-  }),
-);
+export const keyPatch = lazySchema(() => {
+  const { name, models, rateLimit, expiresAt, allowedIps } = keyFields();
+  return z.strictObject({ name, models, rateLimit, expiresAt, allowedIps });
+});
 
 export const channelPut = channelBody;
 

@@ -2,10 +2,10 @@ import * as z from '../shared/schemas/zod.js';
 import { lazySchema } from '../shared/schemas/lazy-schema.js';
 import { requireAccount } from '../admin/accounts.js';
 import { parseWith } from '../admin/parse-with.js';
-import { idPath } from '../admin/schemas.js';
+import { futureDateTime, idPath } from '../admin/schemas.js';
 import { issuedKeyView, keyView, listView } from '../admin/views.js';
 import { generateApiKey } from '../shared/auth/api-key.js';
-import { dateTime, displayName, modelList, resourceId } from '../shared/config/resource-schemas.js';
+import { displayName, modelList, resourceId } from '../shared/config/resource-schemas.js';
 import { newKeyRecord } from '../shared/config/resource-records.js';
 import { invalidValue } from '../shared/errors.js';
 import { json } from '../shared/http/response.js';
@@ -20,9 +20,7 @@ type Request = GatewayRequest<unknown>;
 const keyCreate = lazySchema(() =>
   z.strictObject({
     name: displayName(),
-    expiresAt: z.nullish(
-      dateTime().check(z.refine((value) => Date.parse(value) > Date.now(), 'must be in the future')),
-    ),
+    expiresAt: z.nullish(futureDateTime()),
     /** Narrows the account's models; absent or `null` keeps them all. */
     models: z.nullish(modelList().check(z.minLength(1))),
     /** Operators only: the account to create the key in. */

@@ -151,6 +151,15 @@ describe('the console API authorizes by role and account', () => {
     expect(answer.body.error.param).toBe('models[1]');
   });
 
+  it('refuses a key whose expiry has passed, naming the field', async () => {
+    const answer = await as('alice', 'POST', '/console/api/keys', {
+      name: 'expired',
+      expiresAt: new Date(Date.now() - 3_600_000).toISOString(),
+    });
+    expect(answer.status).toBe(400);
+    expect(answer.body.error).toMatchObject({ code: 'invalid_value', param: 'expiresAt' });
+  });
+
   it('lets an operator session, and only that, use the admin API', async () => {
     expect((await as('operator', 'GET', '/admin/v1/accounts')).status).toBe(200);
     for (const who of ['alice', 'bob']) {
