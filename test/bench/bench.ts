@@ -8,6 +8,7 @@ import { measureBundles } from './bundle-figures.js';
 import type { HandlerPathCpu } from './handler-path.js';
 import { benchAdmin, UPSTREAM_KEY } from './bench-setup.js';
 import { bundledServer } from './bundled-server.js';
+import { concurrently } from './concurrently.js';
 import { startPortkey } from './portkey-server.js';
 import { startHeapFlags } from './start-heap-flags.js';
 import { cpuMicros, hasTaskset, peakRssMb, pin, resetPeakRss } from './process-stats.js';
@@ -148,21 +149,14 @@ const gatewayLimited: Target = { name: 'model-gateway, limits', pid: gatewayChil
 
 /** `count` calls, `concurrency` at a time; every answer must be a 200. */
 const run = async (target: Target, count: number, concurrency: number, stream = false, warmUp = false) => {
-  const timings: Timing[] = [];
-  let next = 0;
   const started = process.hrtime.bigint();
   const cpuBefore = cpuMicros(target.pid);
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (next < count) {
-        next += 1;
-        const timing = await target.call(stream);
-        // A warm-up may meet pooled connections the upstream closed while the previous server ran.
-        if (timing.status !== 200 && !warmUp) throw new Error(`${target.name}: status ${timing.status}`);
-        timings.push(timing);
-      }
-    }),
-  );
+  const timings = await concurrently(count, concurrency, async () => {
+    const timing = await target.call(stream);
+    // A warm-up may meet pooled connections the upstream closed while the previous server ran.
+    if (timing.status !== 200 && !warmUp) throw new Error(`${target.name}: status ${timing.status}`);
+    return timing;
+  });
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   return { timings, cpuMs: (cpuMicros(target.pid) - cpuBefore) / 1000 / count, perSecond: count / seconds };
 };

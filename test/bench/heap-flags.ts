@@ -5,6 +5,7 @@ import { generateApiKey } from '../../functions/shared/auth/api-key.js';
 import { startFakeUpstream } from '../support/fake-upstream/fake-upstream.js';
 import { benchAdmin, type BenchKeys } from './bench-setup.js';
 import { bundledServer } from './bundled-server.js';
+import { concurrently } from './concurrently.js';
 import { post } from './http-client.js';
 import { cpuMicros, hasTaskset, peakRssMb, pin, resetPeakRss } from './process-stats.js';
 import { startHeapFlags } from './start-heap-flags.js';
@@ -74,18 +75,11 @@ const body = JSON.stringify({
 });
 
 /** `count` chat requests, 32 at a time, with `key`; every answer must be a 200. */
-const load = async (gateway: Gateway, key: string, count: number) => {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: CONCURRENCY }, async () => {
-      while (next < count) {
-        next += 1;
-        const timing = await post(`${gateway.url}/v1/chat/completions`, { authorization: `Bearer ${key}` }, body);
-        if (timing.status !== 200) throw new Error(`status ${timing.status}`);
-      }
-    }),
-  );
-};
+const load = (gateway: Gateway, key: string, count: number) =>
+  concurrently(count, CONCURRENCY, async () => {
+    const timing = await post(`${gateway.url}/v1/chat/completions`, { authorization: `Bearer ${key}` }, body);
+    if (timing.status !== 200) throw new Error(`status ${timing.status}`);
+  });
 
 const gateways: Gateway[] = [];
 for (const flags of variants) gateways.push(await startGateway(flags));

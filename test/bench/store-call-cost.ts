@@ -7,6 +7,7 @@ import { sendOperation } from '../../functions/shared/store/operations.js';
 import { physicalTableName } from '../../functions/shared/store/tables.js';
 import { ensureTables, startEmbeddedStore } from '../../infra/local/embedded-store.js';
 import { usageRecordWith } from '../support/usage-record.js';
+import { concurrently } from './concurrently.js';
 
 /**
  * `npm run bench:store`: the CPU this process spends per DynamoDB call of the kinds the request path
@@ -56,15 +57,8 @@ const calls = {
 };
 
 const measure = async (call: () => Promise<unknown>, concurrency: number): Promise<number> => {
-  let next = 0;
-  const worker = async () => {
-    while (next < CALLS) {
-      next += 1;
-      await call();
-    }
-  };
   const before = process.cpuUsage();
-  await Promise.all(Array.from({ length: concurrency }, worker));
+  await concurrently(CALLS, concurrency, call);
   const used = process.cpuUsage(before);
   return (used.user + used.system) / CALLS;
 };
