@@ -1,10 +1,11 @@
 import type { QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { invalidValue } from '../errors.js';
+import { putsSettled } from '../store/batched-puts.js';
 import { queryPage } from '../store/documents.js';
 import { physicalTableName } from '../store/tables.js';
 import { retryThrottled } from '../store/throttle-retry.js';
 import { allPartitionKeys, dayOf } from './usage-partitions.js';
-import { recordsSettled, type UsageRecord } from './usage-records.js';
+import type { UsageRecord } from './usage-records.js';
 import { roundUsd } from './pricing.js';
 
 /** What a usage query selects; `from` and `to` are ISO-8601 UTC (`…Z`), inclusive, already resolved. */
@@ -125,7 +126,9 @@ const readPartition = async (input: QueryCommandInput, into: UsageRecord[]): Pro
  * range (at most `MAX_UNFILTERED_DAYS`). No scan. At most `MAX_RECORDS_PER_QUERY` records, or a 400.
  */
 export const readUsage = async (filter: UsageFilter): Promise<UsageRecord[]> => {
-  await recordsSettled();
+  // Records this process still holds first: where the admin API and the relaying functions share a
+  // process (the local runtime), a read then sees every request the process has answered.
+  await putsSettled();
   const source = sourceOf(filter);
   const records: UsageRecord[] = [];
   for (const owner of source.owners) {

@@ -1,6 +1,6 @@
 import { log } from '../log.js';
 import type { TokenUsage } from './token-usage.js';
-import { putInBatch, putsSettled } from '../store/batched-puts.js';
+import { putInBatch } from '../store/batched-puts.js';
 import { physicalTableName, tableDefinitions } from '../store/tables.js';
 import type { EndpointKind } from '../store/channels.js';
 import { dayOf, partitionKey, usagePartitionOf, usageSortKey } from './usage-partitions.js';
@@ -74,11 +74,3 @@ export const writeUsageRecord = async (record: UsageRecord): Promise<void> => {
     });
   }
 };
-
-/**
- * Resolves once every record this process has taken so far is stored (or logged as not stored): at
- * most the wait for company and one call. Usage reads call it first: where the admin API and the
- * relaying functions share a process (the local runtime), a read then sees every request the process
- * has answered, as it would with records written at once.
- */
-export const recordsSettled = (): Promise<void> => putsSettled();
