@@ -1,5 +1,5 @@
 import { jest } from '@jest/globals';
-import { TTL_JITTER, TtlCache } from '../../functions/shared/store/ttl-cache.js';
+import { REFRESH_SHARE, refreshesSettled, TTL_JITTER, TtlCache } from '../../functions/shared/store/ttl-cache.js';
 
 afterEach(() => jest.restoreAllMocks());
 
@@ -74,5 +74,75 @@ describe('TtlCache', () => {
     expect(cache.get('longest')).toBe('value');
     now.mockReturnValue(1_000_000 + ttl);
     expect(cache.get('longest')).toBeUndefined();
+  });
+
+  describe('an entry in the last share of its life', () => {
+    const ttl = 10_000;
+    const start = 1_000_000;
+    /** A cache holding `old` for `key`, set at `start` with the longest life (no jitter). */
+    const warmed = async () => {
+      const now = jest.spyOn(Date, 'now').mockReturnValue(start);
+      jest.spyOn(Math, 'random').mockReturnValue(0);
+      const cache = new TtlCache<string>(() => ttl);
+      expect(await cache.getOrLoad('key', async () => 'old')).toBe('old');
+      return { cache, now };
+    };
+    const refreshFrom = start + ttl * (1 - REFRESH_SHARE);
+
+    test('is answered at once and reloaded in the background, one reload however many read it', async () => {
+      const { cache, now } = await warmed();
+      const reload = controlledLoad<string>();
+      now.mockReturnValue(refreshFrom - 1);
+      expect(await cache.getOrLoad('key', reload.load)).toBe('old');
+      expect(reload.calls()).toBe(0);
+
+      now.mockReturnValue(refreshFrom);
+      const reads = await Promise.all(Array.from({ length: 10 }, () => cache.getOrLoad('key', reload.load)));
+      expect(reads).toEqual(Array.from({ length: 10 }, () => 'old'));
+      await Promise.resolve();
+      expect(reload.calls()).toBe(1);
+
+      let settled = false;
+      const waiting = refreshesSettled().then(() => (settled = true));
+      await Promise.resolve();
+      expect(settled).toBe(false);
+      reload.resolve('new');
+      await waiting;
+      expect(await cache.getOrLoad('key', reload.load)).toBe('new');
+      expect(reload.calls()).toBe(1);
+    });
+
+    test('keeps its value when the reload fails, until it expires; then a read waits for a load', async () => {
+      const { cache, now } = await warmed();
+      now.mockReturnValue(refreshFrom);
+      expect(await cache.getOrLoad('key', async () => Promise.reject(new Error('store down')))).toBe('old');
+      await refreshesSettled();
+      now.mockReturnValue(start + ttl - 1);
+      const reload = controlledLoad<string>();
+      expect(await cache.getOrLoad('key', reload.load)).toBe('old');
+      await Promise.resolve();
+      expect(reload.calls()).toBe(1);
+
+      // That reload never answers: once the entry expires, a read joins it rather than starting another.
+      now.mockReturnValue(start + ttl);
+      const read = cache.getOrLoad('key', reload.load);
+      reload.resolve('new');
+      expect(await read).toBe('new');
+      expect(reload.calls()).toBe(1);
+      await refreshesSettled();
+    });
+
+    test('a reload under way when the cache is cleared does not put back what it read', async () => {
+      const { cache, now } = await warmed();
+      const reload = controlledLoad<string>();
+      now.mockReturnValue(refreshFrom);
+      expect(await cache.getOrLoad('key', reload.load)).toBe('old');
+      await Promise.resolve();
+      cache.clear();
+      reload.resolve('read before the clear');
+      await refreshesSettled();
+      expect(cache.get('key')).toBeUndefined();
+      expect(await cache.getOrLoad('key', async () => 'after the clear')).toBe('after the clear');
+    });
   });
 });

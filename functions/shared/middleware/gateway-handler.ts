@@ -12,6 +12,7 @@ import { log } from '../log.js';
 import { logFinishedRequest } from '../observability/request-log.js';
 import type { RequestTrace } from '../observability/request-trace.js';
 import type { KeyRole } from '../store/keys.js';
+import { refreshesSettled } from '../store/ttl-cache.js';
 import { authenticate, type KeyCarrier } from './authenticate.js';
 import { cors } from './cors.js';
 import { errorEnvelope } from './error-envelope.js';
@@ -168,10 +169,11 @@ export const gatewayHandler = <Schema extends z.ZodMiniType | undefined = undefi
     // The handler watches the deadline itself (function-deadline.ts), streamed bodies included.
     timeoutEarlyInMillis: 0,
     // After the response has been sent (streaming) or produced (buffered): settle the deferred work,
-    // then write the request's one log line, which needs what that work recorded.
+    // then write the request's one log line, which needs what that work recorded. Cache reloads run
+    // in the background of requests; the invocation does not end with one half done.
     requestEnd: async (request: GatewayMiddyRequest) => {
       const state = request.context.gateway;
-      if (!state) return;
+      if (!state) return refreshesSettled();
       if (state.pending.length) await Promise.all(state.pending);
       deadlines.get(request.context)?.clear();
       logFinishedRequest({
@@ -181,6 +183,7 @@ export const gatewayHandler = <Schema extends z.ZodMiniType | undefined = undefi
         principal: state.principal,
         trace: state.trace,
       });
+      await refreshesSettled();
     },
   };
   const stack = middy<APIGatewayProxyEvent, GatewayResponse, Error, GatewayContext>(

@@ -1,3 +1,5 @@
+import { log } from '../log.js';
+
 /**
  * A small in-memory cache with a time to live. Deployed functions keep auth and configuration for a
  * few seconds so the hot path needs no read; a write made through this process clears every cache at
@@ -7,14 +9,38 @@
  * load (single flight), and each entry lives a random 80–100 % of the TTL, so that instances warmed
  * together do not all expire, and reload, in the same instant. Jitter only ever shortens the life of
  * an entry, so a change reaches every warm instance within the stated TTL.
+ *
+ * An entry read in the last quarter of its life is reloaded in the background while the read gets
+ * the cached value: under steady traffic no request waits on the store for a reload, only the first
+ * after a quiet spell longer than the entry's life.
  */
 const everyCache = new Set<TtlCache<unknown>>();
 
 /** The share of the TTL by which an entry's life is randomly shortened. */
 export const TTL_JITTER = 0.2;
+/** The last share of an entry's life in which reading it starts a reload in the background. */
+export const REFRESH_SHARE = 0.25;
+
+/** Background reloads under way, each settled (a failure logged): functions wait on them before returning. */
+const refreshes = new Set<Promise<void>>();
+
+/**
+ * Settles when every background reload started so far has. A function awaits it before its
+ * invocation ends, so that Lambda never freezes a process with a store read half done.
+ */
+export const refreshesSettled = async (): Promise<void> => {
+  while (refreshes.size > 0) await Promise.all(refreshes);
+};
+
+interface Entry<V> {
+  readonly value: V;
+  readonly expiresAt: number;
+  /** From here on a read also starts a reload. */
+  readonly refreshAt: number;
+}
 
 export class TtlCache<V> {
-  private readonly entries = new Map<string, { value: V; expiresAt: number }>();
+  private readonly entries = new Map<string, Entry<V>>();
   private readonly loading = new Map<string, Promise<V>>();
   /** Bumped by `clear`: a load that started before a clear must not cache what it read. */
   private generation = 0;
@@ -44,19 +70,42 @@ export class TtlCache<V> {
       const oldest = this.entries.keys().next();
       if (!oldest.done) this.entries.delete(oldest.value);
     }
-    this.entries.set(key, { value, expiresAt: Date.now() + ttl * (1 - TTL_JITTER * Math.random()) });
+    const now = Date.now();
+    const life = ttl * (1 - TTL_JITTER * Math.random());
+    this.entries.set(key, { value, expiresAt: now + life, refreshAt: now + life * (1 - REFRESH_SHARE) });
   }
 
   /**
    * Returns the cached value, or loads, caches and returns it. Callers that miss while a load of the
    * same key is under way wait for that load instead of starting their own; a failed load is shared
-   * too, and not cached.
+   * too, and not cached. A value near the end of its life is returned at once and reloaded in the
+   * background (one reload at a time); if that reload fails, the value stays until it expires.
    */
   getOrLoad(key: string, load: () => Promise<V>): Promise<V> {
-    const hit = this.get(key);
-    if (hit !== undefined) return Promise.resolve(hit);
-    const pending = this.loading.get(key);
-    if (pending) return pending;
+    const entry = this.entries.get(key);
+    if (entry !== undefined) {
+      const now = Date.now();
+      if (entry.expiresAt > now) {
+        if (entry.refreshAt <= now && !this.loading.has(key)) this.refresh(key, load);
+        return Promise.resolve(entry.value);
+      }
+      this.entries.delete(key);
+    }
+    return this.loading.get(key) ?? this.load(key, load);
+  }
+
+  private refresh(key: string, load: () => Promise<V>): void {
+    const refreshed = this.load(key, load).then(
+      () => undefined,
+      (error: unknown) =>
+        log.warn('cache reload failed; the cached value is kept until it expires', { error: String(error) }),
+    );
+    refreshes.add(refreshed);
+    void refreshed.finally(() => refreshes.delete(refreshed));
+  }
+
+  /** Starts the one load of `key`, which caches its value unless the cache was cleared meanwhile. */
+  private load(key: string, load: () => Promise<V>): Promise<V> {
     const generation = this.generation;
     // `load` runs on the next microtask, so `loaded` is set before anything below can read it.
     const loaded: Promise<V> = Promise.resolve()
