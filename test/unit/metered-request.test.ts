@@ -49,16 +49,17 @@ const principalOf = (rateLimit: Principal['keyRateLimit'] = null): Principal => 
 
 /** A request as the gateway handler hands it over, with the deferred work collected to await. */
 const requestFor = (principal: Principal) => {
-  const deferred: Promise<unknown>[] = [];
+  const deferred: (Promise<unknown> | (() => Promise<unknown>))[] = [];
   const request = {
     requestId: randomUUID(),
     principal,
     startedAt: Date.now(),
     signal: new AbortController().signal,
     trace: new RequestTrace(),
-    defer: (work: Promise<unknown>) => deferred.push(work),
+    defer: (work: Promise<unknown> | (() => Promise<unknown>)) => deferred.push(work),
   } as unknown as GatewayRequest<unknown>;
-  return { request, settled: () => Promise.all(deferred) };
+  // As the gateway handler does once the response has gone out: deferred functions start then.
+  return { request, settled: () => Promise.all(deferred.map((work) => (typeof work === 'function' ? work() : work))) };
 };
 
 const planFor = (overrides: Partial<MeteredPlan> = {}): MeteredPlan => ({
@@ -113,6 +114,23 @@ describe('meteredRequest', () => {
       completionTokens: 5,
       usageSource: 'upstream',
     });
+  });
+
+  it("starts writing a whole answer's record only once the answer has gone out", async () => {
+    const principal = principalOf();
+    const { request, settled } = requestFor(principal);
+
+    await meteredRequest(request, planFor(), async (meter) => {
+      meter.served(channel, 1);
+      meter.usage(usage);
+      return json(200, { ok: true });
+    });
+    expect(request.trace.metered).toBeUndefined();
+    expect(await recordsOf(principal)).toHaveLength(0);
+
+    await settled();
+    expect(request.trace.metered).toMatchObject({ outcome: 'success', promptTokens: 10 });
+    expect(await recordsOf(principal)).toHaveLength(1);
   });
 
   it('puts the admission rate-limit headers on the answer, and refuses past the limit without serving', async () => {

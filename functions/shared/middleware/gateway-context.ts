@@ -16,8 +16,11 @@ export interface GatewayState {
   startedAt: number;
   /** Where the request's time goes, and what its meter learned: for its headers and its log line. */
   trace: RequestTrace;
-  /** Work that must finish before the function returns, but after the response has gone out. */
-  pending: Promise<unknown>[];
+  /**
+   * Work that must finish before the function returns: under way, or to start once the response has
+   * gone out (a streaming function's; a buffered one's response goes out when the function returns).
+   */
+  pending: (Promise<unknown> | (() => Promise<unknown>))[];
 }
 
 export type GatewayContext = Context & { gateway: GatewayState };

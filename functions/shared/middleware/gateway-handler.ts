@@ -61,9 +61,10 @@ export interface GatewayRequest<Body> {
   readonly trace: RequestTrace;
   /**
    * Runs work off the client's critical path: the function does not return before it settles, but
-   * the response (or the stream) is not held for it. Failures are logged, never sent to the client.
+   * the response (or the stream) is not held for it. Work given as a function starts only once the
+   * response has gone out. Failures are logged, never sent to the client.
    */
-  defer(work: Promise<unknown>): void;
+  defer(work: Promise<unknown> | (() => Promise<unknown>)): void;
 }
 
 type Body<Schema> = Schema extends z.ZodMiniType ? z.output<Schema> : unknown;
@@ -155,11 +156,7 @@ export const gatewayHandler = <Schema extends z.ZodMiniType | undefined = undefi
       startedAt: state.startedAt,
       trace: state.trace,
       defer: (work) => {
-        state.pending.push(
-          work.catch((error: unknown) =>
-            log.error('deferred work failed', { requestId: state.requestId, error: String(error) }),
-          ),
-        );
+        state.pending.push(work);
       },
     });
     return discardWhenClientGone(response, client);
@@ -174,7 +171,15 @@ export const gatewayHandler = <Schema extends z.ZodMiniType | undefined = undefi
     requestEnd: async (request: GatewayMiddyRequest) => {
       const state = request.context.gateway;
       if (!state) return refreshesSettled();
-      if (state.pending.length) await Promise.all(state.pending);
+      if (state.pending.length) {
+        await Promise.all(
+          state.pending.map((work) =>
+            (typeof work === 'function' ? Promise.resolve().then(work) : work).catch((error: unknown) =>
+              log.error('deferred work failed', { requestId: state.requestId, error: String(error) }),
+            ),
+          ),
+        );
+      }
       deadlines.get(request.context)?.clear();
       logFinishedRequest({
         event: request.event,
