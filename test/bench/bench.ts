@@ -21,6 +21,8 @@ import { cpuMicros, hasTaskset, peakRssMb, pin, resetPeakRss } from './process-s
  * floor and to Portkey measured in the same run, printed with PASS or FAIL.
  */
 const SEQUENTIAL = Number(process.env.BENCH_REQUESTS ?? 500);
+/** One request at a time, for the latency percentiles: a p99 of 1,000 is the tenth worst, not the fifth. */
+const LATENCY_REQUESTS = Number(process.env.BENCH_LATENCY_REQUESTS ?? 1000);
 const LOADED = Number(process.env.BENCH_LOADED_REQUESTS ?? 4000);
 const STREAMS = Number(process.env.BENCH_STREAMS ?? 800);
 /**
@@ -200,7 +202,10 @@ class Phase {
 }
 
 interface Measured {
+  /** One request at a time, in the round's slice: CPU per request (and the handler path beside it). */
   readonly sequential: Phase;
+  /** One request at a time, in short slices taken in turn: the latency figures. */
+  readonly latency: Phase;
   readonly loaded: Phase;
   readonly streams: Phase;
   readonly paced: Phase;
@@ -237,6 +242,7 @@ for (const target of targetsInTurn) {
   await run(target, WARM_UP, 8, false, true);
   measured.set(target, {
     sequential: new Phase(),
+    latency: new Phase(),
     loaded: new Phase(),
     streams: new Phase(),
     paced: new Phase(),
@@ -268,9 +274,24 @@ for (let round = 0; round < ROUNDS; round += 1) {
   }
 }
 
+/**
+ * Latency one request at a time, the servers taking turns in slices of `LATENCY_SLICE` requests. The
+ * host's hiccups last milliseconds to tens of them and a p99 is the worst few requests: in slices this
+ * short each server meets the same hiccups, where a slice of a hundred requests or more would hand a
+ * hiccup to whichever server ran through it. Each slice opens with one uncounted request, since its
+ * server sat idle through the others' slices.
+ */
+const LATENCY_SLICE = Math.max(1, Number(process.env.BENCH_LATENCY_SLICE ?? 20));
+for (let taken = 0; taken < LATENCY_REQUESTS; taken += LATENCY_SLICE) {
+  for (const target of targetsInTurn) {
+    await run(target, 1, 1, false, true);
+    measured.get(target)!.latency.add(await run(target, Math.min(LATENCY_SLICE, LATENCY_REQUESTS - taken), 1));
+  }
+}
+
 const results = new Map<string, Figures>();
 for (const [target, figures] of measured) {
-  const totals = figures.sequential.timings.map((timing) => timing.totalMs);
+  const totals = figures.latency.timings.map((timing) => timing.totalMs);
   results.set(target.name, {
     cpuMs: figures.loaded.cpuPerCall,
     sequentialCpuMs: figures.sequential.cpuPerCall,
@@ -317,7 +338,8 @@ const lines = [
 ];
 const out = (line = '') => process.stdout.write(`${line}\n`);
 out(
-  `model-gateway bench: ${SEQUENTIAL} sequential, ${LOADED} at c=32, ${STREAMS} streams at c=16; ` +
+  `model-gateway bench: ${SEQUENTIAL} sequential (CPU), ${LATENCY_REQUESTS} sequential in slices of ` +
+    `${LATENCY_SLICE} (latency), ${LOADED} at c=32, ${STREAMS} streams at c=16; ` +
     `servers pinned to CPU ${SERVER_CPU}${hasTaskset ? '' : ' (taskset missing: not pinned)'}; ` +
     `store in its own process; gateway heap flags as \`npm start\`: ${gatewayHeapFlags.join(' ') || 'none'}; ` +
     `Portkey: ${typeof portkey === 'string' ? portkey : 'measured'}`,

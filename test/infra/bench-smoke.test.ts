@@ -11,6 +11,8 @@ test('the bench runs end to end with tiny settings and prints every target', asy
       ...process.env,
       BENCH_PORTKEY: 'off',
       BENCH_REQUESTS: '5',
+      BENCH_LATENCY_REQUESTS: '10',
+      BENCH_LATENCY_SLICE: '3',
       BENCH_LOADED_REQUESTS: '40',
       BENCH_STREAMS: '8',
       BENCH_PACED_STREAMS: '8',
