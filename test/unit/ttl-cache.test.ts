@@ -55,6 +55,25 @@ describe('TtlCache', () => {
     expect(cache.get('key')).toBe('new');
   });
 
+  test('forget drops one key, and a load of it under way does not put back what it read', async () => {
+    const cache = new TtlCache<string>(() => 30_000);
+    await cache.getOrLoad('forgotten', async () => 'old');
+    await cache.getOrLoad('kept', async () => 'kept');
+    cache.forget('forgotten');
+    expect(cache.get('forgotten')).toBeUndefined();
+
+    const stale = controlledLoad<string>();
+    const before = cache.getOrLoad('forgotten', stale.load);
+    await Promise.resolve();
+    cache.forget('forgotten');
+    const after = cache.getOrLoad('forgotten', async () => 'new');
+    stale.resolve('read before the forget');
+    expect(await before).toBe('read before the forget');
+    expect(await after).toBe('new');
+    expect(cache.get('forgotten')).toBe('new');
+    expect(cache.get('kept')).toBe('kept');
+  });
+
   test('an entry never outlives the stated TTL, and jitter shortens it by at most its share', () => {
     const ttl = 10_000;
     const cache = new TtlCache<string>(() => ttl);

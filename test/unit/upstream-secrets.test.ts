@@ -1,3 +1,4 @@
+import { jest } from '@jest/globals';
 import { GatewayError } from '../../functions/shared/errors.js';
 import { channelWithKey } from '../../functions/shared/routing/channel-credentials.js';
 import { UpstreamError } from '../../functions/shared/upstream/upstream-errors.js';
@@ -8,8 +9,10 @@ import {
   forgetUpstreamKeys,
   readUpstreamKey,
   storeUpstreamKey,
+  UPSTREAM_KEY_CACHE_TTL_MS,
 } from '../../functions/shared/secrets/upstream-secrets.js';
 import type { Channel } from '../../functions/shared/store/channels.js';
+import { refreshesSettled } from '../../functions/shared/store/ttl-cache.js';
 import { startFakeSecretsManager, type FakeSecretsManager } from '../support/fake-secrets-manager.js';
 
 const PREFIX = 'model-gateway/test/channels';
@@ -133,6 +136,23 @@ describe('readUpstreamKey', () => {
     expect(await readUpstreamKey(arn)).toBe('sk-upstream-cached');
 
     expect(secrets.calls('GetSecretValue') - before).toBe(1);
+  });
+
+  it('near the end of its five minutes answers from memory and reads the key again in the background', async () => {
+    const arn = await storeUpstreamKey('read-refreshed', 'sk-upstream-refreshed');
+    const before = secrets.calls('GetSecretValue');
+    expect(await readUpstreamKey(arn)).toBe('sk-upstream-refreshed');
+    // Past the reload point of the longest life (75 % of 5 minutes), before the shortest ends (80 %).
+    jest.spyOn(Date, 'now').mockReturnValue(Date.now() + 0.78 * UPSTREAM_KEY_CACHE_TTL_MS);
+    try {
+      expect(await readUpstreamKey(arn)).toBe('sk-upstream-refreshed');
+      await refreshesSettled();
+      expect(secrets.calls('GetSecretValue') - before).toBe(2);
+      expect(await readUpstreamKey(arn)).toBe('sk-upstream-refreshed');
+      expect(secrets.calls('GetSecretValue') - before).toBe(2);
+    } finally {
+      jest.restoreAllMocks();
+    }
   });
 
   it('shares one call among concurrent reads of the same key', async () => {

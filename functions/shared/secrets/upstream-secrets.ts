@@ -1,4 +1,5 @@
 import { GatewayError } from '../errors.js';
+import { TtlCache } from '../store/ttl-cache.js';
 import { secretsManager, secretsManagerSdk } from './secrets-client.js';
 import { upstreamSecretName, upstreamSecretPrefix } from './upstream-secret-prefix.js';
 
@@ -26,20 +27,13 @@ const secretStoreError = (what: string, cause: unknown) =>
     cause,
   });
 
-const cache = new Map<string, { readonly value: string; readonly expiresAt: number }>();
-/** Reads under way, so that concurrent requests for one key share one GetSecretValue call. */
-const inFlight = new Map<string, Promise<string>>();
+/** Keys read, by secret ARN: concurrent reads of one key share one GetSecretValue call. */
+const keys = new TtlCache<string>(() => UPSTREAM_KEY_CACHE_TTL_MS);
 
-const forget = (ref: string): void => {
-  cache.delete(ref);
-  inFlight.delete(ref);
-};
+const forget = (ref: string): void => keys.forget(ref);
 
 /** Forgets every key read in this process (tests, and a local runtime that restarts). */
-export const forgetUpstreamKeys = (): void => {
-  cache.clear();
-  inFlight.clear();
-};
+export const forgetUpstreamKeys = (): void => keys.clear();
 
 /** Creates the secret, or gives the existing one a new value; the ARN either way. */
 const putKeySecret = async (name: string, channelId: string, apiKey: string): Promise<string | undefined> => {
@@ -116,28 +110,8 @@ const getKey = async (ref: string): Promise<string> => {
 };
 
 /**
- * A key by its secret's ARN, from memory when read in the last five minutes. Concurrent reads of one
- * key share one call, and a failed read is not remembered: the next request tries again.
+ * A key by its secret's ARN, from memory when read in the last five minutes (and read again in the
+ * background near the end of them). Concurrent reads of one key share one call, and a failed read is
+ * not remembered: the next request tries again.
  */
-export const readUpstreamKey = (ref: string): Promise<string> => {
-  const cached = cache.get(ref);
-  if (cached && cached.expiresAt > Date.now()) return Promise.resolve(cached.value);
-  const running = inFlight.get(ref);
-  if (running) return running;
-  // Settled only if still the current read: a store or delete meanwhile makes its answer stale.
-  const reading: Promise<string> = getKey(ref).then(
-    (value) => {
-      if (inFlight.get(ref) === reading) {
-        inFlight.delete(ref);
-        cache.set(ref, { value, expiresAt: Date.now() + UPSTREAM_KEY_CACHE_TTL_MS });
-      }
-      return value;
-    },
-    (error: unknown) => {
-      if (inFlight.get(ref) === reading) inFlight.delete(ref);
-      throw error;
-    },
-  );
-  inFlight.set(ref, reading);
-  return reading;
-};
+export const readUpstreamKey = (ref: string): Promise<string> => keys.getOrLoad(ref, () => getKey(ref));

@@ -42,8 +42,6 @@ interface Entry<V> {
 export class TtlCache<V> {
   private readonly entries = new Map<string, Entry<V>>();
   private readonly loading = new Map<string, Promise<V>>();
-  /** Bumped by `clear`: a load that started before a clear must not cache what it read. */
-  private generation = 0;
 
   constructor(
     private readonly ttlMs: () => number,
@@ -104,27 +102,39 @@ export class TtlCache<V> {
     void refreshed.finally(() => refreshes.delete(refreshed));
   }
 
-  /** Starts the one load of `key`, which caches its value unless the cache was cleared meanwhile. */
+  /**
+   * Starts the one load of `key`. Its value is cached only if it is still the key's current load: a
+   * clear or a forget meanwhile means it may have read what was just changed.
+   */
   private load(key: string, load: () => Promise<V>): Promise<V> {
-    const generation = this.generation;
     // `load` runs on the next microtask, so `loaded` is set before anything below can read it.
     const loaded: Promise<V> = Promise.resolve()
       .then(load)
-      .then((value) => {
-        if (generation === this.generation) this.set(key, value);
-        return value;
-      })
-      .finally(() => {
-        if (this.loading.get(key) === loaded) this.loading.delete(key);
-      });
+      .then(
+        (value) => {
+          if (this.loading.get(key) !== loaded) return value;
+          this.loading.delete(key);
+          this.set(key, value);
+          return value;
+        },
+        (error: unknown) => {
+          if (this.loading.get(key) === loaded) this.loading.delete(key);
+          throw error;
+        },
+      );
     this.loading.set(key, loaded);
     return loaded;
   }
 
+  /** Forgets one key, and what a load of it under way would bring. */
+  forget(key: string): void {
+    this.entries.delete(key);
+    // Callers after this start a fresh load rather than join one that may have read old data.
+    this.loading.delete(key);
+  }
+
   clear(): void {
-    this.generation += 1;
     this.entries.clear();
-    // Callers after the clear start a fresh load rather than join one that may have read old data.
     this.loading.clear();
   }
 }
