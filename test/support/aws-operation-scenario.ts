@@ -117,6 +117,7 @@ export const runAwsOperationScenario = async (): Promise<ReadonlyMap<FunctionGro
     await driveClients(gateway);
     await driveFullShardedWindow();
     await driveRequestsEndingTogether();
+    await driveRequestEndingAlone();
     await driveConsole(gateway);
     await driveAccountRemoval(gateway);
     return recorder.callsByGroup();
@@ -344,6 +345,19 @@ const driveFullShardedWindow = async (): Promise<void> => {
       }),
     );
     if (result.granted) throw new Error(`${group}: a charge larger than any shard's slice was granted`);
+  }
+};
+
+/**
+ * On Lambda's default compute each invocation's usage record is a call of its own (PutItem). Over HTTP
+ * here, whether a request's record went alone or shared a batch with the next request's is up to
+ * timing, so each relaying function's scope writes one record alone itself.
+ */
+const driveRequestEndingAlone = async (): Promise<void> => {
+  for (const group of ['chat', 'embeddings', 'images', 'audio'] as const) {
+    await runAsFunction(group, () =>
+      writeUsageRecord(usageRecordWith({ requestId: `scenario-${group}-alone`, accountId: 'scenario-alone' })),
+    );
   }
 };
 
