@@ -93,11 +93,11 @@ interface Measured {
 }
 
 /**
- * Median cold starts of `runs` fresh instances of each function, started in turn (first, second, …,
- * first, …) after one unmeasured run of each that warms the file cache: a shared host's speed drifts
- * within a minute, and taken in turn every median sees the same moments of it.
+ * Cold starts of `runs` fresh instances of each function, started in turn (first, second, …, first,
+ * …) after one unmeasured run of each that warms the file cache: a shared host's speed drifts within
+ * a minute, and taken in turn every function's runs see the same moments of it.
  */
-const medianColdStarts = async (functions: readonly Measured[], runs: number): Promise<number[]> => {
+const coldStartsInTurn = async (functions: readonly Measured[], runs: number): Promise<number[][]> => {
   const timings = functions.map((): number[] => []);
   for (let index = 0; index <= runs; index += 1) {
     for (const [position, { outfile, environment }] of functions.entries()) {
@@ -106,7 +106,7 @@ const medianColdStarts = async (functions: readonly Measured[], runs: number): P
       if (index > 0) timings[position]!.push(instance.initMs);
     }
   }
-  return timings.map(median);
+  return timings;
 };
 
 /** Runs `measure` with a hello-world function (a handler returning a constant) written to a file. */
@@ -119,13 +119,18 @@ const withHelloWorld = <T>(measure: (outfile: string) => Promise<T>): Promise<T>
 
 /** The cold start of a hello-world function, the baseline of DESIGN §6. */
 export const measureHelloWorldColdStart = (environment: NodeJS.ProcessEnv, runs = 5): Promise<number> =>
-  withHelloWorld(async (outfile) => (await medianColdStarts([{ outfile, environment }], runs))[0]!);
+  withHelloWorld(async (outfile) => median((await coldStartsInTurn([{ outfile, environment }], runs))[0]!));
 
 export interface PairedColdStart {
   /** The bundle's median cold start. */
   readonly ms: number;
   /** The hello-world's, from the runs between the bundle's. */
   readonly helloWorldMs: number;
+  /**
+   * The median of each bundle start over the hello-world start just before it: a moment of the
+   * host's drift falls on both starts of a pair, where the two medians may each take another moment.
+   */
+  readonly ratio: number;
 }
 
 /**
@@ -139,12 +144,16 @@ export const measurePairedColdStart = (
 ): Promise<PairedColdStart> =>
   withHelloWorld(async (helloWorld) => {
     const helloWorldEnvironment = { ...environment, AWS_LAMBDA_FUNCTION_NAME: 'hello-world' };
-    const [helloWorldMs, ms] = (await medianColdStarts(
+    const [helloWorlds, bundles] = (await coldStartsInTurn(
       [
         { outfile: helloWorld, environment: helloWorldEnvironment },
         { outfile, environment },
       ],
       runs,
-    )) as [number, number];
-    return { ms, helloWorldMs };
+    )) as [number[], number[]];
+    return {
+      ms: median(bundles),
+      helloWorldMs: median(helloWorlds),
+      ratio: median(bundles.map((ms, index) => ms / helloWorlds[index]!)),
+    };
   });

@@ -33,7 +33,7 @@ const STREAMS = Number(process.env.BENCH_STREAMS ?? 800);
 const PACED_STREAMS = Number(process.env.BENCH_PACED_STREAMS ?? 320);
 const PACE_MS = Number(process.env.BENCH_PACE_MS ?? 5);
 /** Fresh processes per bundle (and per hello-world) when timing cold starts. */
-const COLD_STARTS = Math.max(1, Number(process.env.BENCH_COLD_STARTS ?? 5));
+const COLD_STARTS = Math.max(1, Number(process.env.BENCH_COLD_STARTS ?? 7));
 const WARM_UP = Number(process.env.BENCH_WARM_UP ?? 300);
 const SERVER_CPU = 1;
 const LOAD_CPU = 0;
@@ -393,7 +393,7 @@ for (const [name, value, unit, pass] of targets)
 out();
 out(
   `bundles, KB a cold start loads / cold start over hello-world's under AWS's runtime interface client` +
-    `${bundleFigures.helloWorldMs === undefined ? '' : ` (medians of ${COLD_STARTS}, each bundle's started in turn with a hello-world's; hello-world ${bundleFigures.helloWorldMs.toFixed(0)} ms)`}: ` +
+    `${bundleFigures.helloWorldMs === undefined ? '' : ` (each bundle's start over the hello-world's just before it, median of ${COLD_STARTS} such pairs; hello-world ${bundleFigures.helloWorldMs.toFixed(0)} ms)`}: ` +
     bundleFigures.groups
       .map(
         (group) =>

@@ -55,12 +55,12 @@ export const measureBundles = (runs: number): Promise<BundleFigures> =>
       groups.push({
         group: bundle.group,
         kilobytes: bundle.bytes / 1024,
-        coldStartRatio: paired.ms / paired.helloWorldMs,
+        coldStartRatio: paired.ratio,
       });
     }
     return {
       groups,
       helloWorldMs: median(helloWorldTimes),
-      storeClientRatio: typeof storeClient === 'string' ? storeClient : storeClient.ms / storeClient.helloWorldMs,
+      storeClientRatio: typeof storeClient === 'string' ? storeClient : storeClient.ratio,
     };
   });
