@@ -3,6 +3,7 @@ import * as z from '../../functions/shared/schemas/zod.js';
 import { json } from '../../functions/shared/http/response.js';
 import { gatewayHandler } from '../../functions/shared/middleware/gateway-handler.js';
 import { lazySchema } from '../../functions/shared/schemas/lazy-schema.js';
+import { captureLogLines } from '../support/captured-log-lines.js';
 import { lambdaContextStub, proxyEvent } from '../support/proxy-event.js';
 
 type Result = { statusCode: number; headers: Record<string, string>; body: string };
@@ -23,6 +24,30 @@ const echo = gatewayHandler({ auth: false, body: echoSchema }, async ({ body, re
 );
 
 describe('gatewayHandler', () => {
+  it('logs deferred work that fails, and starts deferred functions only once the response is made', async () => {
+    const log = captureLogLines();
+    const order: string[] = [];
+    try {
+      const handler = gatewayHandler({ auth: false }, async ({ defer }) => {
+        defer(Promise.reject(new Error('early failure')));
+        defer(async () => {
+          order.push('deferred function ran');
+          throw new Error('late failure');
+        });
+        // A macrotask passes between the first failure and the end of the function.
+        await new Promise((resolve) => setImmediate(resolve));
+        order.push('handler returned');
+        return json(200, {});
+      });
+      expect((await invoke(handler)).statusCode).toBe(200);
+      expect(order).toEqual(['handler returned', 'deferred function ran']);
+      const failures = log.lines.filter((line) => line.message === 'deferred work failed');
+      expect(failures.map((line) => line.error)).toEqual(['Error: early failure', 'Error: late failure']);
+    } finally {
+      log.restore();
+    }
+  });
+
   it('builds the body schema on the first request that needs it, once, not when the endpoint is defined', async () => {
     let builds = 0;
     const schema = lazySchema(() => {

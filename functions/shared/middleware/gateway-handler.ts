@@ -156,7 +156,12 @@ export const gatewayHandler = <Schema extends z.ZodMiniType | undefined = undefi
       startedAt: state.startedAt,
       trace: state.trace,
       defer: (work) => {
-        state.pending.push(work);
+        // A promise's failure is heard at once: it may reject long before requestEnd awaits it.
+        const logged = (error: unknown) =>
+          log.error('deferred work failed', { requestId: state.requestId, error: String(error) });
+        state.pending.push(
+          typeof work === 'function' ? () => Promise.resolve().then(work).catch(logged) : work.catch(logged),
+        );
       },
     });
     return discardWhenClientGone(response, client);
@@ -171,15 +176,8 @@ export const gatewayHandler = <Schema extends z.ZodMiniType | undefined = undefi
     requestEnd: async (request: GatewayMiddyRequest) => {
       const state = request.context.gateway;
       if (!state) return refreshesSettled();
-      if (state.pending.length) {
-        await Promise.all(
-          state.pending.map((work) =>
-            (typeof work === 'function' ? Promise.resolve().then(work) : work).catch((error: unknown) =>
-              log.error('deferred work failed', { requestId: state.requestId, error: String(error) }),
-            ),
-          ),
-        );
-      }
+      if (state.pending.length)
+        await Promise.all(state.pending.map((work) => (typeof work === 'function' ? work() : work)));
       deadlines.get(request.context)?.clear();
       logFinishedRequest({
         event: request.event,
