@@ -25,8 +25,10 @@ export const accountPatch = lazySchema(() =>
   }),
 );
 
-/** A key issued already expired is a mistake; a PATCH to a past time is how a key is expired now. */
-/** An expiry: a date-time not yet past. */
+/**
+ * An expiry: a date-time not yet past. A key issued already expired is a mistake; a PATCH to a past
+ * time is how a key is expired now.
+ */
 export const futureDateTime = lazySchema(() =>
   dateTime().check(z.refine((value) => Date.parse(value) > Date.now(), 'must be in the future')),
 );

@@ -152,8 +152,8 @@ const main = async (): Promise<void> => {
     typeof helloWorld === 'string'
       ? helloWorld
       : `cold start: median of 5 fresh processes under AWS's runtime interface client, from process start to its ` +
-          `first poll for an invocation, as Lambda reports Init Duration, over the median of a hello-world's ` +
-          `started in turn with them ('!': over ${coldStartBudgetRatio}×)`,
+          `first poll for an invocation, as Lambda reports Init Duration; the ratio, the median of each start over ` +
+          `a hello-world's started just before it ('!': over ${coldStartBudgetRatio}×)`,
   );
   if (typeof helloWorld !== 'string') {
     console.log(

@@ -30,8 +30,6 @@ const secretStoreError = (what: string, cause: unknown) =>
 /** Keys read, by secret ARN: concurrent reads of one key share one GetSecretValue call. */
 const keys = new TtlCache<string>(() => UPSTREAM_KEY_CACHE_TTL_MS);
 
-const forget = (ref: string): void => keys.forget(ref);
-
 /** Forgets every key read in this process (tests, and a local runtime that restarts). */
 export const forgetUpstreamKeys = (): void => keys.clear();
 
@@ -77,7 +75,7 @@ export const storeUpstreamKey = async (channelId: string, apiKey: string): Promi
     throw secretStoreError(what, error);
   }
   if (!arn) throw secretStoreError(what, new Error('the answer held no ARN'));
-  forget(arn);
+  keys.forget(arn);
   return arn;
 };
 
@@ -86,7 +84,7 @@ export const storeUpstreamKey = async (channelId: string, apiKey: string): Promi
  * deletion, counts as deleted, so a retried removal succeeds.
  */
 export const deleteUpstreamKey = async (ref: string): Promise<void> => {
-  forget(ref);
+  keys.forget(ref);
   try {
     const [client, { DeleteSecretCommand }] = await Promise.all([secretsManager(), secretsManagerSdk()]);
     await client.send(new DeleteSecretCommand({ SecretId: ref, RecoveryWindowInDays: RECOVERY_WINDOW_DAYS }));

@@ -51,13 +51,15 @@ export class TtlCache<V> {
   }
 
   get(key: string): V | undefined {
+    return this.live(key, Date.now())?.value;
+  }
+
+  /** The key's entry while it lives; an expired one is dropped. */
+  private live(key: string, now: number): Entry<V> | undefined {
     const entry = this.entries.get(key);
-    if (!entry) return undefined;
-    if (entry.expiresAt <= Date.now()) {
-      this.entries.delete(key);
-      return undefined;
-    }
-    return entry.value;
+    if (entry === undefined || entry.expiresAt > now) return entry;
+    this.entries.delete(key);
+    return undefined;
   }
 
   set(key: string, value: V): void {
@@ -80,16 +82,11 @@ export class TtlCache<V> {
    * background (one reload at a time); if that reload fails, the value stays until it expires.
    */
   getOrLoad(key: string, load: () => Promise<V>): Promise<V> {
-    const entry = this.entries.get(key);
-    if (entry !== undefined) {
-      const now = Date.now();
-      if (entry.expiresAt > now) {
-        if (entry.refreshAt <= now && !this.loading.has(key)) this.refresh(key, load);
-        return Promise.resolve(entry.value);
-      }
-      this.entries.delete(key);
-    }
-    return this.loading.get(key) ?? this.load(key, load);
+    const now = Date.now();
+    const entry = this.live(key, now);
+    if (entry === undefined) return this.loading.get(key) ?? this.load(key, load);
+    if (entry.refreshAt <= now && !this.loading.has(key)) this.refresh(key, load);
+    return Promise.resolve(entry.value);
   }
 
   private refresh(key: string, load: () => Promise<V>): void {

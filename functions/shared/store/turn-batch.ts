@@ -60,11 +60,15 @@ export const turnBatch = <Entry, Outcome>(send: BatchSender<Entry, Outcome>, opt
 
   const schedule = (now: boolean) => {
     if (flushThisTurn) return;
-    const linger = now ? 0 : (options.lingerMs?.() ?? 0);
-    if (linger > 0) {
-      // Not unref'd: the entries' callers are waiting, and the process must not end before it fires.
-      lingering ??= setTimeout(flush, linger);
-      return;
+    if (!now) {
+      // Already lingering: the group waits for that timer, and the linger is not read again.
+      if (lingering) return;
+      const linger = options.lingerMs?.() ?? 0;
+      if (linger > 0) {
+        // Not unref'd: the entries' callers are waiting, and the process must not end before it fires.
+        lingering = setTimeout(flush, linger);
+        return;
+      }
     }
     clearTimeout(lingering);
     lingering = undefined;
