@@ -1,4 +1,5 @@
 import { jest } from '@jest/globals';
+import { captureLogLines } from '../support/captured-log-lines.js';
 import { REFRESH_SHARE, refreshesSettled, TTL_JITTER, TtlCache } from '../../functions/shared/store/ttl-cache.js';
 
 afterEach(() => jest.restoreAllMocks());
@@ -134,8 +135,14 @@ describe('TtlCache', () => {
     test('keeps its value when the reload fails, until it expires; then a read waits for a load', async () => {
       const { cache, now } = await warmed();
       now.mockReturnValue(refreshFrom);
-      expect(await cache.getOrLoad('key', async () => Promise.reject(new Error('store down')))).toBe('old');
-      await refreshesSettled();
+      const log = captureLogLines('warn');
+      try {
+        expect(await cache.getOrLoad('key', async () => Promise.reject(new Error('store down')))).toBe('old');
+        await refreshesSettled();
+        expect(log.lines).toEqual([expect.objectContaining({ level: 'warn', error: 'Error: store down' })]);
+      } finally {
+        log.restore();
+      }
       now.mockReturnValue(start + ttl - 1);
       const reload = controlledLoad<string>();
       expect(await cache.getOrLoad('key', reload.load)).toBe('old');

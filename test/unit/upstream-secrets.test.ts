@@ -3,7 +3,11 @@ import { GatewayError } from '../../functions/shared/errors.js';
 import { channelWithKey } from '../../functions/shared/routing/channel-credentials.js';
 import { UpstreamError } from '../../functions/shared/upstream/upstream-errors.js';
 import { deleteChannelKey, saveChannelKey } from '../../functions/shared/secrets/channel-key.js';
-import { resetSecretsManager } from '../../functions/shared/secrets/secrets-client.js';
+import {
+  resetSecretsManager,
+  secretsManager,
+  secretsManagerSdk,
+} from '../../functions/shared/secrets/secrets-client.js';
 import {
   deleteUpstreamKey,
   forgetUpstreamKeys,
@@ -139,16 +143,19 @@ describe('readUpstreamKey', () => {
   });
 
   it('near the end of its five minutes answers from memory and reads the key again in the background', async () => {
-    const arn = await storeUpstreamKey('read-refreshed', 'sk-upstream-refreshed');
+    const arn = await storeUpstreamKey('read-refreshed', 'sk-upstream-before');
     const before = secrets.calls('GetSecretValue');
-    expect(await readUpstreamKey(arn)).toBe('sk-upstream-refreshed');
+    expect(await readUpstreamKey(arn)).toBe('sk-upstream-before');
+    // Rotated by another function (the admin function's write forgets the key only in its own process).
+    const [client, { PutSecretValueCommand }] = await Promise.all([secretsManager(), secretsManagerSdk()]);
+    await client.send(new PutSecretValueCommand({ SecretId: arn, SecretString: 'sk-upstream-after' }));
     // Past the reload point of the longest life (75 % of 5 minutes), before the shortest ends (80 %).
     jest.spyOn(Date, 'now').mockReturnValue(Date.now() + 0.78 * UPSTREAM_KEY_CACHE_TTL_MS);
     try {
-      expect(await readUpstreamKey(arn)).toBe('sk-upstream-refreshed');
+      expect(await readUpstreamKey(arn)).toBe('sk-upstream-before');
       await refreshesSettled();
       expect(secrets.calls('GetSecretValue') - before).toBe(2);
-      expect(await readUpstreamKey(arn)).toBe('sk-upstream-refreshed');
+      expect(await readUpstreamKey(arn)).toBe('sk-upstream-after');
       expect(secrets.calls('GetSecretValue') - before).toBe(2);
     } finally {
       jest.restoreAllMocks();
