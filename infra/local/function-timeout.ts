@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
-import type { ServerResponse } from 'node:http';
 import { log } from '../../functions/shared/log.js';
 import { functionGroups, type FunctionGroup } from '../../functions/shared/routes.js';
+import type { OpenExchange } from './open-exchange.js';
 
 /** Timeouts (seconds) to use instead of the groups' own, e.g. a tiny one to test what happens at the limit. */
 export type FunctionTimeouts = Partial<Record<FunctionGroup, number>>;
@@ -33,12 +33,13 @@ const GATEWAY_FAILURE_BODY = JSON.stringify({ message: 'Internal server error' }
  * Holds an invocation to its function's timeout, as Lambda does: an invocation still running then is
  * stopped as far as the client can tell (a response not yet begun is API Gateway's 502; one under way
  * is cut) and reported with Lambda's own log line. The handler is expected to have wrapped up before
- * (it reads `context.getRemainingTimeInMillis()`); this is what happens to one that did not.
+ * (it reads `context.getRemainingTimeInMillis()`); this is what happens to one that did not. A
+ * response already closed by then is left as it was.
  */
 export const withinFunctionTimeout = async (
   invocation: Promise<void>,
   timed: Invocation,
-  response: ServerResponse,
+  exchange: Pick<OpenExchange, 'response'>,
 ): Promise<void> => {
   let timer: NodeJS.Timeout | undefined;
   const expired = new Promise<'expired'>((resolve) => {
@@ -62,6 +63,8 @@ export const withinFunctionTimeout = async (
   lambdaRuntimeEvents.emit('invocation-end', { ...timed, timedOut: true });
   // What the stopped function left running here no longer reaches the client, nor fails the server.
   invocation.catch(() => undefined);
+  const response = exchange.response;
+  if (!response) return;
   response.on('error', () => undefined);
   if (response.headersSent) {
     response.destroy();

@@ -3,7 +3,8 @@ import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import { errorFormatForPath } from '../../functions/shared/http/error-format.js';
 import { errorResponse, type ErrorFormat } from '../../functions/shared/http/error-response.js';
 import { overPayloadLimit } from './lambda-payload-limit.js';
-import { isStreamingHandler, LocalResponseStream } from './lambda-streaming.js';
+import { isStreamingHandler, LocalResponseStream, type StreamingHandler } from './lambda-streaming.js';
+import type { OpenExchange } from './open-exchange.js';
 
 type BufferedHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<BufferedResult>;
 
@@ -84,23 +85,61 @@ export const writeError = (
   response.end(answer.payload);
 };
 
-/** Runs a Lambda handler, buffered or streaming, and sends what it produces as the HTTP response. */
-export const invokeHandler = async (
+/**
+ * Runs a Lambda handler, buffered or streaming, and sends what it produces as the HTTP response. A
+ * streaming invocation may run on after its response has closed (its deferred writes): what waits on
+ * it then holds the response only while it is open, and not the event.
+ */
+export const invokeHandler = (
   handler: unknown,
   event: APIGatewayProxyEvent,
   context: Context,
   response: ServerResponse,
+  exchange: OpenExchange,
+): Promise<void> =>
+  isStreamingHandler(handler)
+    ? invokeStreaming(handler, event, context, response, exchange)
+    : invokeBuffered(handler as BufferedHandler, event, context, response);
+
+const invokeStreaming = (
+  handler: StreamingHandler,
+  event: APIGatewayProxyEvent,
+  context: Context,
+  response: ServerResponse,
+  exchange: OpenExchange,
 ): Promise<void> => {
-  if (isStreamingHandler(handler)) {
-    const stream = new LocalResponseStream(response);
-    try {
-      await handler(event, stream, context);
-    } catch (error) {
-      // A stream torn down by the client is not an error of ours; anything else before the head is.
-      if (!stream.destroyed) writeError(response, error, context.awsRequestId, errorFormatForPath(event.path));
-    }
-    return;
+  const stream = new LocalResponseStream(response);
+  let invocation: Promise<unknown>;
+  try {
+    invocation = handler(event, stream, context);
+  } catch (error) {
+    invocation = Promise.reject(error);
   }
-  const result = await (handler as BufferedHandler)(event, context);
+  return answerFailure(invocation, exchange, context.awsRequestId, errorFormatForPath(event.path));
+};
+
+/** Settles with the invocation; a failure before the head is answered with the path's envelope. */
+const answerFailure = (
+  invocation: Promise<unknown>,
+  exchange: OpenExchange,
+  requestId: string,
+  format: ErrorFormat,
+): Promise<void> =>
+  invocation.then(
+    () => undefined,
+    (error: unknown) => {
+      // A response the client tore down, or one already complete, is not answered again.
+      const response = exchange.response;
+      if (response && !response.destroyed && !response.writableEnded) writeError(response, error, requestId, format);
+    },
+  );
+
+const invokeBuffered = async (
+  handler: BufferedHandler,
+  event: APIGatewayProxyEvent,
+  context: Context,
+  response: ServerResponse,
+): Promise<void> => {
+  const result = await handler(event, context);
   writeBuffered(response, overPayloadLimit(result, context.functionName) ?? result);
 };

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { createServer, type IncomingMessage } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { CONCURRENT_INVOCATIONS_VARIABLE } from '../../functions/shared/aws/concurrent-invocations.js';
 import { applyGatewayConfig } from '../../functions/shared/config/apply-config.js';
@@ -128,17 +128,25 @@ export const startLocalGateway = async (options: LocalGatewayOptions = {}): Prom
       }
       return undefined;
     };
+    /** One request, refused here or handled; settles when its invocation has ended. */
+    const serve = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
+      let refusal: Awaited<ReturnType<typeof refusalOf>>;
+      try {
+        refusal = await refusalOf(request);
+      } catch (error) {
+        log.error('local runtime failed a request', { error: String(error) });
+        response.destroy();
+        return;
+      }
+      if (refusal) {
+        writeError(response, refusal, randomUUID(), errorFormatForPath(request.url?.split('?')[0] ?? '/'));
+        return;
+      }
+      // Returned, not awaited: an invocation that runs on after its response does not hold this frame.
+      return handleRequest(request, response, options);
+    };
     const server = createServer((request, response) => {
-      const handling = refusalOf(request)
-        .then((refusal) =>
-          refusal
-            ? writeError(response, refusal, randomUUID(), errorFormatForPath(request.url?.split('?')[0] ?? '/'))
-            : handleRequest(request, response, options),
-        )
-        .catch((error: unknown) => {
-          log.error('local runtime failed a request', { error: String(error) });
-          response.destroy();
-        });
+      const handling = serve(request, response);
       inFlight.add(handling);
       void handling.finally(() => inFlight.delete(handling));
     });

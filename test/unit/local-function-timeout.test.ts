@@ -19,7 +19,7 @@ beforeAll(async () => {
     void withinFunctionTimeout(
       behave(response),
       { functionName: 'model-gateway-chat', requestId, timeoutSeconds: TIMEOUT_SECONDS },
-      response,
+      { response },
     );
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

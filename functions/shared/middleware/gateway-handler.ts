@@ -9,7 +9,7 @@ import { CORS_ORIGINS_VARIABLE, parseCorsOrigins } from '../http/cors-policy.js'
 import type { ErrorFormat } from '../http/error-response.js';
 import type { GatewayResponse } from '../http/response.js';
 import { log } from '../log.js';
-import { logFinishedRequest } from '../observability/request-log.js';
+import { logFinishedRequest, type FinishedRequest } from '../observability/request-log.js';
 import type { RequestTrace } from '../observability/request-trace.js';
 import type { KeyRole } from '../store/keys.js';
 import { refreshesSettled } from '../store/ttl-cache.js';
@@ -125,6 +125,36 @@ export const requestSignal = (deadline: AbortSignal, client: AbortSignal | undef
   return either.signal;
 };
 
+/** Logs a deferred work's failure; made apart so that what waits on the work holds the id alone. */
+const failureLogger = (requestId: string) => (error: unknown) =>
+  log.error('deferred work failed', { requestId, error: String(error) });
+
+/**
+ * Deferred work, with its failure heard at once: a promise may reject long before requestEnd awaits
+ * it; a function is started by requestEnd, after the response.
+ */
+const deferred = (
+  work: Promise<unknown> | (() => Promise<unknown>),
+  requestId: string,
+): Promise<unknown> | (() => Promise<unknown>) => {
+  const logged = failureLogger(requestId);
+  return typeof work === 'function' ? () => Promise.resolve().then(work).catch(logged) : work.catch(logged);
+};
+
+/**
+ * The end of an invocation once its response is out: its deferred work settled, then its log line.
+ * Built from what the line needs alone, so that an invocation waiting on its usage record (a batch
+ * in a process that serves many) does not keep its event, body and middleware state alive: under
+ * load that state outlived the young generation and made every scavenge copy it.
+ */
+const endAfter = (work: readonly Promise<unknown>[], finished: FinishedRequest): Promise<void> => {
+  const logged = async () => {
+    logFinishedRequest(finished);
+    await refreshesSettled();
+  };
+  return work.length === 0 ? logged() : Promise.all(work).then(logged);
+};
+
 /**
  * Wraps an endpoint's handler in the shared middleware stack: request id, header normalisation,
  * error envelope, JSON body, authentication, validation. The handler sees only a clean request.
@@ -156,12 +186,7 @@ export const gatewayHandler = <Schema extends z.ZodMiniType | undefined = undefi
       startedAt: state.startedAt,
       trace: state.trace,
       defer: (work) => {
-        // A promise's failure is heard at once: it may reject long before requestEnd awaits it.
-        const logged = (error: unknown) =>
-          log.error('deferred work failed', { requestId: state.requestId, error: String(error) });
-        state.pending.push(
-          typeof work === 'function' ? () => Promise.resolve().then(work).catch(logged) : work.catch(logged),
-        );
+        state.pending.push(deferred(work, state.requestId));
       },
     });
     return discardWhenClientGone(response, client);
@@ -173,20 +198,24 @@ export const gatewayHandler = <Schema extends z.ZodMiniType | undefined = undefi
     // After the response has been sent (streaming) or produced (buffered): settle the deferred work,
     // then write the request's one log line, which needs what that work recorded. Cache reloads run
     // in the background of requests; the invocation does not end with one half done.
-    requestEnd: async (request: GatewayMiddyRequest) => {
+    requestEnd: async (request: GatewayMiddyRequest): Promise<void> => {
       const state = request.context.gateway;
       if (!state) return refreshesSettled();
-      if (state.pending.length)
-        await Promise.all(state.pending.map((work) => (typeof work === 'function' ? work() : work)));
+      // The body has gone out: no upstream work is left for the deadline to stop.
       deadlines.get(request.context)?.clear();
-      logFinishedRequest({
-        event: request.event,
+      const finished: FinishedRequest = {
+        method: request.event.httpMethod,
+        path: request.event.path,
         requestId: state.requestId,
         status: (request.response as GatewayResponse | undefined)?.statusCode ?? 500,
         principal: state.principal,
         trace: state.trace,
-      });
-      await refreshesSettled();
+      };
+      const work = state.pending.map((item) => (typeof item === 'function' ? item() : item));
+      // The runtime keeps the context until the invocation ends: let go of what only the handler used.
+      state.pending = [];
+      state.body = undefined;
+      return endAfter(work, finished);
     },
   };
   const stack = middy<APIGatewayProxyEvent, GatewayResponse, Error, GatewayContext>(

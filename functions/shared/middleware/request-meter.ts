@@ -54,6 +54,10 @@ const streamUsageStatus = (outcome: StreamOutcome): UsageStatus =>
         ? 'timeout'
         : 'upstream_error';
 
+/** Both settled; rejects with the first failure, as `Promise.all` would. */
+const settledTogether = (settlement: Promise<unknown> | undefined, record: Promise<void>): Promise<void> =>
+  Promise.all([settlement, record]).then(() => undefined);
+
 export const startMeter = (
   request: GatewayRequest<unknown>,
   model: CatalogModel,
@@ -65,6 +69,59 @@ export const startMeter = (
   let reported: TokenUsage | undefined;
   let written: Promise<void> | undefined;
   let admission: Admission | undefined;
+  /**
+   * Built at once, then stored: what waits on the store holds the record and the settlement alone,
+   * not the request (its event and body) that the meter's closure reaches.
+   */
+  const storeRecord = (status: UsageStatus, httpStatus: number, fallbackUsage?: TokenUsage): Promise<void> => {
+    try {
+      const usage = reported ?? fallbackUsage;
+      // Priced here too, so a record keeps its cost even when settling the admission fails.
+      const cost = usageCost(model.settings?.pricing, usage ?? { promptTokens: 0, completionTokens: 0 });
+      const trace = request.trace;
+      if (stream) trace.responseEnded();
+      trace.metered = {
+        model: model.id,
+        endpoint,
+        stream,
+        channelId,
+        attempts,
+        outcome: status,
+        promptTokens: usage?.promptTokens ?? 0,
+        completionTokens: usage?.completionTokens ?? 0,
+        totalTokens: usage?.totalTokens ?? 0,
+        cost,
+      };
+      return settledTogether(
+        admission?.settle(usage),
+        writeUsageRecord({
+          requestId: request.requestId,
+          time: new Date(request.startedAt).toISOString(),
+          accountId: request.principal.accountId,
+          keyId: request.principal.keyId,
+          model: model.id,
+          channelId,
+          endpoint,
+          stream,
+          status,
+          httpStatus,
+          attempts,
+          promptTokens: usage?.promptTokens ?? 0,
+          completionTokens: usage?.completionTokens ?? 0,
+          totalTokens: usage?.totalTokens ?? 0,
+          cachedTokens: usage?.cachedTokens ?? 0,
+          cacheWriteTokens: usage?.cacheWriteTokens ?? 0,
+          reasoningTokens: usage?.reasoningTokens ?? 0,
+          usageSource: usage?.source ?? 'none',
+          cost,
+          latencyMs: Date.now() - request.startedAt,
+          overheadMs: trace.overheadMs,
+        }),
+      );
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  };
   const meter: RequestMeter = {
     served(channel, count) {
       channelId = channel.id;
@@ -81,51 +138,7 @@ export const startMeter = (
       return reported;
     },
     record(status, httpStatus, fallbackUsage) {
-      written ??= (async () => {
-        const usage = reported ?? fallbackUsage;
-        // Priced here too, so a record keeps its cost even when settling the admission fails.
-        const cost = usageCost(model.settings?.pricing, usage ?? { promptTokens: 0, completionTokens: 0 });
-        const trace = request.trace;
-        if (stream) trace.responseEnded();
-        trace.metered = {
-          model: model.id,
-          endpoint,
-          stream,
-          channelId,
-          attempts,
-          outcome: status,
-          promptTokens: usage?.promptTokens ?? 0,
-          completionTokens: usage?.completionTokens ?? 0,
-          totalTokens: usage?.totalTokens ?? 0,
-          cost,
-        };
-        await Promise.all([
-          admission?.settle(usage),
-          writeUsageRecord({
-            requestId: request.requestId,
-            time: new Date(request.startedAt).toISOString(),
-            accountId: request.principal.accountId,
-            keyId: request.principal.keyId,
-            model: model.id,
-            channelId,
-            endpoint,
-            stream,
-            status,
-            httpStatus,
-            attempts,
-            promptTokens: usage?.promptTokens ?? 0,
-            completionTokens: usage?.completionTokens ?? 0,
-            totalTokens: usage?.totalTokens ?? 0,
-            cachedTokens: usage?.cachedTokens ?? 0,
-            cacheWriteTokens: usage?.cacheWriteTokens ?? 0,
-            reasoningTokens: usage?.reasoningTokens ?? 0,
-            usageSource: usage?.source ?? 'none',
-            cost,
-            latencyMs: Date.now() - request.startedAt,
-            overheadMs: trace.overheadMs,
-          }),
-        ]);
-      })();
+      written ??= storeRecord(status, httpStatus, fallbackUsage);
       return written;
     },
     failed(error) {

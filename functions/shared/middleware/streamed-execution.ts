@@ -60,6 +60,16 @@ const writeWhole = (destination: Writable, body: string): Promise<void> =>
     destination.end(body, () => resolve());
   });
 
+/** Settles as the invocation ends: with the body's failure if it had one, else with requestEnd's. */
+const endInvocation = async (ending: Promise<void>, failure: { readonly error: unknown } | undefined) => {
+  try {
+    await ending;
+  } catch (hookError) {
+    if (!failure) throw hookError;
+  }
+  if (failure) throw failure.error;
+};
+
 /* eslint-disable @typescript-eslint/no-explicit-any -- middy's execution-mode contract is untyped */
 export const executionModeStreamedResponse = (
   { middyRequest, runRequest }: { middyRequest: any; runRequest: any },
@@ -98,12 +108,9 @@ export const executionModeStreamedResponse = (
     } catch (error) {
       failure = { error };
     }
-    try {
-      await plugin.requestEnd(request);
-    } catch (hookError) {
-      if (!failure) throw hookError;
-    }
-    if (failure) throw failure.error;
+    // Returned, not awaited: this function's frame (the event, the response and its body) is let go
+    // while the invocation waits on its deferred work.
+    return endInvocation(plugin.requestEnd(request), failure);
   });
   return Object.assign(handler, {
     handler: (replacement: unknown) => {

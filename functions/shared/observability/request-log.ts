@@ -1,4 +1,3 @@
-import type { APIGatewayProxyEvent } from 'aws-lambda';
 import type { Principal } from '../auth/principal.js';
 import { log } from '../log.js';
 import { metricsMember } from './embedded-metrics.js';
@@ -11,7 +10,8 @@ export const finishedRequestObservers = new Set<
 >();
 
 export interface FinishedRequest {
-  readonly event: APIGatewayProxyEvent;
+  readonly method: string;
+  readonly path: string;
   readonly requestId: string;
   /** The status the client got; 200 for a stream, however it ended. */
   readonly status: number;
@@ -24,7 +24,7 @@ export interface FinishedRequest {
  * included): who, what, how it ended, tokens, cost and where the time went, plus the `_aws` member
  * that makes CloudWatch read the same line as metrics. Ids and a key's prefix only, never a key.
  */
-export const logFinishedRequest = ({ event, requestId, status, principal, trace }: FinishedRequest): void => {
+export const logFinishedRequest = ({ method, path, requestId, status, principal, trace }: FinishedRequest): void => {
   const metered = trace.metered;
   const metrics = requestMetrics(
     status,
@@ -41,8 +41,8 @@ export const logFinishedRequest = ({ event, requestId, status, principal, trace 
     'request',
     {
       requestId,
-      method: event.httpMethod,
-      path: event.path,
+      method,
+      path,
       status,
       ...(principal ? { accountId: principal.accountId, keyId: principal.keyId, keyPrefix: principal.keyPrefix } : {}),
       ...(metered
