@@ -146,7 +146,10 @@ export const startLocalGateway = async (options: LocalGatewayOptions = {}): Prom
       return handleRequest(request, response, options);
     };
     const server = createServer((request, response) => {
-      const handling = serve(request, response);
+      // handleRequest answers its own failures; this only keeps an unforeseen one from going unheard.
+      const handling = serve(request, response).catch((error: unknown) =>
+        log.error('local runtime failed a request', { error: String(error) }),
+      );
       inFlight.add(handling);
       void handling.finally(() => inFlight.delete(handling));
     });
