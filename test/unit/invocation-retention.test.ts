@@ -63,7 +63,12 @@ describe('an invocation waiting on its deferred work', () => {
   describe('in the local runtime', () => {
     let server: Server;
     let url: string;
-    const exchanges: { request: WeakRef<object>; response: WeakRef<object>; ended: Promise<void> }[] = [];
+    const exchanges: {
+      request: WeakRef<object>;
+      response: WeakRef<object>;
+      closed: Promise<void>;
+      ended: Promise<void>;
+    }[] = [];
     const held = heldWork();
 
     beforeAll(async () => {
@@ -83,6 +88,7 @@ describe('an invocation waiting on its deferred work', () => {
         exchanges.push({
           request: new WeakRef(request),
           response: new WeakRef(response),
+          closed: new Promise((resolve) => response.once('close', () => resolve())),
           ended: withinFunctionTimeout(invocation, timed, exchange),
         });
       });
@@ -101,8 +107,7 @@ describe('an invocation waiting on its deferred work', () => {
       expect(await answer.text()).toBe('answered');
       await held.running;
       const [exchange] = exchanges;
-      // The response closes just after the client has read it.
-      await new Promise((resolve) => setTimeout(resolve, 0));
+      await exchange!.closed;
 
       expect(await isCollected(exchange!.response)).toBe(true);
       expect(await isCollected(exchange!.request)).toBe(true);
