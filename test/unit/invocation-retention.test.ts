@@ -1,13 +1,19 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
+import type { Admission } from '../../functions/shared/accounting/admission.js';
+import type { Principal } from '../../functions/shared/auth/principal.js';
+import type { CatalogModel } from '../../functions/shared/catalog/model-catalog.js';
 import { json } from '../../functions/shared/http/response.js';
-import { gatewayHandler } from '../../functions/shared/middleware/gateway-handler.js';
+import { gatewayHandler, type GatewayRequest } from '../../functions/shared/middleware/gateway-handler.js';
+import { startMeter } from '../../functions/shared/middleware/request-meter.js';
+import { RequestTrace } from '../../functions/shared/observability/request-trace.js';
 import { withinFunctionTimeout } from '../../infra/local/function-timeout.js';
 import { invokeHandler } from '../../infra/local/invoke-handler.js';
 import { installLambdaStreamingGlobals, type StreamingHandler } from '../../infra/local/lambda-streaming.js';
 import { whileOpen } from '../../infra/local/open-exchange.js';
 import { isCollected } from '../support/collect-garbage.js';
+import { useInMemoryStore } from '../support/in-memory-store.js';
 import { lambdaContextStub, proxyEvent } from '../support/proxy-event.js';
 
 /**
@@ -18,6 +24,7 @@ import { lambdaContextStub, proxyEvent } from '../support/proxy-event.js';
  */
 
 installLambdaStreamingGlobals();
+useInMemoryStore();
 
 /** Deferred work that waits until the test releases it. */
 const heldWork = () => {
@@ -58,6 +65,34 @@ describe('an invocation waiting on its deferred work', () => {
     expect(ended).toBe(false);
     held.release();
     await invocation.ended;
+  });
+
+  it('lets its request go while the meter waits on the store for its record and settlement', async () => {
+    const held = heldWork();
+    const model = { id: 'retention-model', settings: undefined } as unknown as CatalogModel;
+    const principal = { keyId: 'key_retention', accountId: 'acct_retention' } as Principal;
+    // Made in a function of its own, so that no frame of the test keeps the request or the meter.
+    const start = () => {
+      const request = {
+        requestId: 'req-retention-meter',
+        principal,
+        startedAt: Date.now(),
+        trace: new RequestTrace(),
+        body: { prompt: 'x'.repeat(100_000) },
+      } as unknown as GatewayRequest<unknown>;
+      const meter = startMeter(request, model, 'chat', false);
+      // A settlement the store has not answered yet (a quota or a token window).
+      const settle = () => held.work().then(() => ({ cost: 0 }));
+      meter.admitted({ headers: {}, estimatedTokens: 0, reservedCost: 0, settle } as Admission);
+      return { request: new WeakRef(request), written: meter.record('success', 200) };
+    };
+    const recording = start();
+
+    await held.running;
+
+    expect(await isCollected(recording.request)).toBe(true);
+    held.release();
+    await recording.written;
   });
 
   describe('in the local runtime', () => {

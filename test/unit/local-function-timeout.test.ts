@@ -1,6 +1,7 @@
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { lambdaRuntimeEvents, withinFunctionTimeout, type InvocationEnd } from '../../infra/local/function-timeout.js';
+import { whileOpen } from '../../infra/local/open-exchange.js';
 
 /**
  * The local runtime holds every invocation to its timeout as Lambda does, for a handler that does not
@@ -13,13 +14,13 @@ let url: string;
 let behave: (response: ServerResponse) => Promise<void>;
 
 beforeAll(async () => {
-  server = createServer((_request, response) => {
+  server = createServer((request, response) => {
     const requestId = `req-${Math.random().toString(36).slice(2)}`;
     response.setHeader('x-request-id', requestId);
     void withinFunctionTimeout(
       behave(response),
       { functionName: 'model-gateway-chat', requestId, timeoutSeconds: TIMEOUT_SECONDS },
-      { response },
+      whileOpen(request, response),
     );
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -75,4 +76,17 @@ it('reports an invocation that ended in time as not timed out, and leaves its an
 
   expect(await response.text()).toBe('done');
   expect((await ended).timedOut).toBe(false);
+});
+
+it('reports a function that answered and ran on past its timeout as timed out, and leaves its answer whole', async () => {
+  behave = async (response) => {
+    response.end('answered');
+    await never();
+  };
+  const ended = nextEnd();
+
+  const response = await fetch(url);
+
+  expect(await response.text()).toBe('answered');
+  expect((await ended).timedOut).toBe(true);
 });

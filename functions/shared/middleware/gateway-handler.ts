@@ -147,13 +147,11 @@ const deferred = (
  * in a process that serves many) does not keep its event, body and middleware state alive: under
  * load that state outlived the young generation and made every scavenge copy it.
  */
-const endAfter = (work: readonly Promise<unknown>[], finished: FinishedRequest): Promise<void> => {
-  const logged = async () => {
+const endAfter = (work: readonly Promise<unknown>[], finished: FinishedRequest): Promise<void> =>
+  Promise.all(work).then(() => {
     logFinishedRequest(finished);
-    await refreshesSettled();
-  };
-  return work.length === 0 ? logged() : Promise.all(work).then(logged);
-};
+    return refreshesSettled();
+  });
 
 /**
  * Wraps an endpoint's handler in the shared middleware stack: request id, header normalisation,

@@ -54,7 +54,10 @@ const streamUsageStatus = (outcome: StreamOutcome): UsageStatus =>
         ? 'timeout'
         : 'upstream_error';
 
-/** Both settled; rejects with the first failure, as `Promise.all` would. */
+/**
+ * Both settled; rejects with the first failure, as `Promise.all` would. Made out here: a callback
+ * made inside the meter would keep the meter's scope, and with it the request, until the store answers.
+ */
 const settledTogether = (settlement: Promise<unknown> | undefined, record: Promise<void>): Promise<void> =>
   Promise.all([settlement, record]).then(() => undefined);
 
@@ -70,57 +73,54 @@ export const startMeter = (
   let written: Promise<void> | undefined;
   let admission: Admission | undefined;
   /**
-   * Built at once, then stored: what waits on the store holds the record and the settlement alone,
-   * not the request (its event and body) that the meter's closure reaches.
+   * Built at once, then stored: the stores' promise is returned, not awaited, so that what waits on
+   * the store holds the record and the settlement alone, not the request (its event and body) that
+   * the meter's closure reaches.
    */
-  const storeRecord = (status: UsageStatus, httpStatus: number, fallbackUsage?: TokenUsage): Promise<void> => {
-    try {
-      const usage = reported ?? fallbackUsage;
-      // Priced here too, so a record keeps its cost even when settling the admission fails.
-      const cost = usageCost(model.settings?.pricing, usage ?? { promptTokens: 0, completionTokens: 0 });
-      const trace = request.trace;
-      if (stream) trace.responseEnded();
-      trace.metered = {
+  const storeRecord = async (status: UsageStatus, httpStatus: number, fallbackUsage?: TokenUsage): Promise<void> => {
+    const usage = reported ?? fallbackUsage;
+    // Priced here too, so a record keeps its cost even when settling the admission fails.
+    const cost = usageCost(model.settings?.pricing, usage ?? { promptTokens: 0, completionTokens: 0 });
+    const trace = request.trace;
+    if (stream) trace.responseEnded();
+    trace.metered = {
+      model: model.id,
+      endpoint,
+      stream,
+      channelId,
+      attempts,
+      outcome: status,
+      promptTokens: usage?.promptTokens ?? 0,
+      completionTokens: usage?.completionTokens ?? 0,
+      totalTokens: usage?.totalTokens ?? 0,
+      cost,
+    };
+    return settledTogether(
+      admission?.settle(usage),
+      writeUsageRecord({
+        requestId: request.requestId,
+        time: new Date(request.startedAt).toISOString(),
+        accountId: request.principal.accountId,
+        keyId: request.principal.keyId,
         model: model.id,
+        channelId,
         endpoint,
         stream,
-        channelId,
+        status,
+        httpStatus,
         attempts,
-        outcome: status,
         promptTokens: usage?.promptTokens ?? 0,
         completionTokens: usage?.completionTokens ?? 0,
         totalTokens: usage?.totalTokens ?? 0,
+        cachedTokens: usage?.cachedTokens ?? 0,
+        cacheWriteTokens: usage?.cacheWriteTokens ?? 0,
+        reasoningTokens: usage?.reasoningTokens ?? 0,
+        usageSource: usage?.source ?? 'none',
         cost,
-      };
-      return settledTogether(
-        admission?.settle(usage),
-        writeUsageRecord({
-          requestId: request.requestId,
-          time: new Date(request.startedAt).toISOString(),
-          accountId: request.principal.accountId,
-          keyId: request.principal.keyId,
-          model: model.id,
-          channelId,
-          endpoint,
-          stream,
-          status,
-          httpStatus,
-          attempts,
-          promptTokens: usage?.promptTokens ?? 0,
-          completionTokens: usage?.completionTokens ?? 0,
-          totalTokens: usage?.totalTokens ?? 0,
-          cachedTokens: usage?.cachedTokens ?? 0,
-          cacheWriteTokens: usage?.cacheWriteTokens ?? 0,
-          reasoningTokens: usage?.reasoningTokens ?? 0,
-          usageSource: usage?.source ?? 'none',
-          cost,
-          latencyMs: Date.now() - request.startedAt,
-          overheadMs: trace.overheadMs,
-        }),
-      );
-    } catch (error) {
-      return Promise.reject(error);
-    }
+        latencyMs: Date.now() - request.startedAt,
+        overheadMs: trace.overheadMs,
+      }),
+    );
   };
   const meter: RequestMeter = {
     served(channel, count) {
