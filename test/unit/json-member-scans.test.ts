@@ -8,6 +8,7 @@ import {
   stringMembers,
   withoutMember,
 } from '../../functions/shared/streaming/pass-through-events.js';
+import { misreadByJsonParse } from '../support/json-parse-hazard.js';
 
 /**
  * The member scans a relayed stream runs on each event's JSON text, held to what parsing that text
@@ -22,10 +23,10 @@ const character = fc.oneof(
   fc.string({ unit: 'binary', minLength: 1, maxLength: 1 }),
 );
 const text = fc.string({ unit: character, maxLength: 12 });
-/** Any key but the scanned names, which each property places itself. */
+/** Any key but the scanned names, which each property places itself, and those V8 may parse back wrong. */
 const otherKey = fc
   .string({ unit: character, maxLength: 8 })
-  .filter((key) => !SCANNED.includes(key) && key !== '__proto__');
+  .filter((key) => !SCANNED.includes(key) && key !== '__proto__' && !misreadByJsonParse(key));
 
 /** JSON values without scanned member names, down to a few levels. */
 const plainValue = fc.letrec<{ value: unknown }>((tie) => ({
@@ -57,7 +58,7 @@ describe('JSON member scans of relayed events', () => {
       fc.property(plainObject, fc.nat(), text, text, spacing, (object, position, before, after, space) => {
         const event = withMemberAt(object, position, 'model', before);
         const replaced = replaceStringMember(serialised(event, space), model, JSON.stringify(after));
-        expect(JSON.parse(replaced!)).toEqual({ ...event, model: after });
+        expect(replaced).toBe(serialised({ ...event, model: after }, space));
       }),
     );
   });
@@ -96,7 +97,7 @@ describe('JSON member scans of relayed events', () => {
     fc.assert(
       fc.property(nested, spacing, (value, space) => {
         const json = serialised(value, space);
-        expect(joinedStringMembers(json, answer)).toBe(expected(JSON.parse(json)));
+        expect(joinedStringMembers(json, answer)).toBe(expected(value));
       }),
     );
   });
