@@ -498,4 +498,23 @@ describe('store calls against the embedded engine', () => {
     expect(Buffer.from(read.raw as Uint8Array)).toEqual(bytes);
     expect([...(read.set as Set<Uint8Array>)].map((value) => [...value])).toEqual([[9, 8, 7]]);
   });
+
+  test('binary values deep in maps and lists travel as base64, beside text that only looks like them', async () => {
+    const table = physicalTableName('usage');
+    const bytes = Buffer.from([4, 5, 6]);
+    const item = {
+      partition: { S: 'binary-test' },
+      sk: { S: 'nested' },
+      deep: { M: { list: { L: [{ S: '"B":' }, { M: { inner: { B: bytes } } }] } } },
+      // A member named B holding text, and text shaped like a binary member, stay what they are.
+      named: { M: { B: { S: 'not bytes' }, BS: { SS: ['"BS":["x"]'] } } },
+    };
+    await sendOperation('PutItem', { TableName: table, Item: item });
+    const key = { TableName: table, Key: { partition: 'binary-test', sk: 'nested' }, ConsistentRead: true };
+    const { Item } = await store().send(new GetCommand(key));
+    const deep = Item!.deep as { list: [string, { inner: Uint8Array }] };
+    expect(deep.list[0]).toBe('"B":');
+    expect(Buffer.from(deep.list[1].inner)).toEqual(bytes);
+    expect(Item!.named).toEqual({ B: 'not bytes', BS: new Set(['"BS":["x"]']) });
+  });
 });
