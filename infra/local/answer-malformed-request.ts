@@ -2,7 +2,7 @@ import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { randomUUID } from 'node:crypto';
 import { GatewayError } from '../../functions/shared/errors.js';
-import { errorFormatForPath } from '../../functions/shared/http/error-format.js';
+import { errorFormatForTarget } from '../../functions/shared/http/error-format.js';
 import { errorAnswer } from './invoke-handler.js';
 
 interface ParserError extends Error {
@@ -30,9 +30,9 @@ const describe = (error: ParserError): GatewayError => {
   });
 };
 
-/** The path of the request line, when the bytes node kept start with one, for the error envelope. */
-const pathOf = (rawPacket: Buffer | undefined): string => {
-  const requestLine = /^[A-Z]+ (\/[^ ?#\r\n]*)/.exec(rawPacket?.subarray(0, 2048).toString('latin1') ?? '');
+/** The target of the request line, when the bytes node kept start with one, for the error envelope. */
+const targetOf = (rawPacket: Buffer | undefined): string => {
+  const requestLine = /^[A-Z]+ (\/[^ \r\n]*)/.exec(rawPacket?.subarray(0, 2048).toString('latin1') ?? '');
   return requestLine?.[1] ?? '/';
 };
 
@@ -52,7 +52,7 @@ export const answerMalformedRequest = (error: ParserError, socket: Duplex): void
     socket.destroy();
     return;
   }
-  const answer = errorAnswer(describe(error), randomUUID(), errorFormatForPath(pathOf(error.rawPacket)));
+  const answer = errorAnswer(describe(error), randomUUID(), errorFormatForTarget(targetOf(error.rawPacket)));
   const head = [`HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status] ?? ''}`];
   for (const [name, value] of Object.entries({ ...answer.headers, connection: 'close' })) {
     for (const line of Array.isArray(value) ? value : [value]) head.push(`${name}: ${line}`);

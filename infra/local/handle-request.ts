@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { invalidValue } from '../../functions/shared/errors.js';
-import { errorFormatForPath } from '../../functions/shared/http/error-format.js';
+import { errorFormatForTarget } from '../../functions/shared/http/error-format.js';
 import { log } from '../../functions/shared/log.js';
 import { MAX_BODY_BYTES } from '../../functions/shared/middleware/json-body.js';
 import { createRouter } from '../../functions/shared/routes.js';
@@ -87,15 +87,5 @@ const failed = (error: unknown, exchange: OpenExchange, requestId: string, targe
     response.destroy();
     return;
   }
-  answerEarly(request, response, errorAnswer(error, requestId, errorFormatForPath(pathOf(target))));
-};
-
-/** The path part of a request target, decoded when it can be, for choosing the error envelope. */
-const pathOf = (target: string): string => {
-  const path = target.split(/[?#]/, 1)[0] ?? '/';
-  try {
-    return decodeURIComponent(path);
-  } catch {
-    return path;
-  }
+  answerEarly(request, response, errorAnswer(error, requestId, errorFormatForTarget(target)));
 };

@@ -16,7 +16,7 @@ import { ensureTables, startEmbeddedStore, type EmbeddedStore, type EmbeddedStor
 import type { FunctionTimeouts } from './function-timeout.js';
 import { handleRequest } from './handle-request.js';
 import { writeError } from './invoke-handler.js';
-import { errorFormatForPath } from '../../functions/shared/http/error-format.js';
+import { errorFormatForTarget } from '../../functions/shared/http/error-format.js';
 import { installLambdaStreamingGlobals } from './lambda-streaming.js';
 import { listen } from './listen.js';
 import { shuttingDown, storeReachable, storeUnavailable } from './store-health.js';
@@ -139,7 +139,7 @@ export const startLocalGateway = async (options: LocalGatewayOptions = {}): Prom
         return;
       }
       if (refusal) {
-        writeError(response, refusal, randomUUID(), errorFormatForPath(request.url?.split('?')[0] ?? '/'));
+        writeError(response, refusal, randomUUID(), errorFormatForTarget(request.url ?? '/'));
         return;
       }
       // Returned, not awaited: an invocation that runs on after its response does not hold this frame.

@@ -60,6 +60,24 @@ describe('malformed HTTP on the local server', () => {
       '/v1/x',
       431,
     ],
+    [
+      'an unknown method on a percent-encoded Gemini path',
+      'FUZZ /v1/models/demo-1%3AgenerateContent?key=x HTTP/1.1\r\nHost: gateway\r\n\r\n',
+      '/v1/models/demo-1:generateContent',
+      400,
+    ],
+    [
+      'an unknown HTTP version on a percent-encoded Anthropic path',
+      'POST /v1/%6Dessages HTTP/7.1\r\nHost: gateway\r\n\r\n',
+      '/v1/messages',
+      400,
+    ],
+    [
+      'a request line with malformed percent-encoding',
+      'FUZZ /v1beta/models/%zz HTTP/1.1\r\nHost: gateway\r\n\r\n',
+      '/v1beta/models/%zz',
+      400,
+    ],
   ])('answers %s with a JSON envelope', async (_name, bytes, path, status) => {
     const { raw } = await sendRawBytes(gateway.url, bytes);
     const answer = parseRawAnswer(raw);

@@ -1,4 +1,4 @@
-import { errorFormatForPath } from '../../functions/shared/http/error-format.js';
+import { errorFormatForPath, errorFormatForTarget } from '../../functions/shared/http/error-format.js';
 
 describe('the error envelope chosen by path', () => {
   it.each(['/v1/messages', '/v1/messages/', '/v1/messages/count_tokens', '/v1/messages/unknown/deeper'])(
@@ -23,4 +23,19 @@ describe('the error envelope chosen by path', () => {
     '/admin/v1/keys',
     '/v1beta2',
   ])("is OpenAI's on %s", (path) => expect(errorFormatForPath(path)).toBe('openai'));
+});
+
+describe('the error envelope chosen by request target', () => {
+  it.each([
+    ['/v1/models/demo-1%3AgenerateContent', 'gemini'],
+    ['/v1/models/demo-1%3astreamGenerateContent?alt=sse', 'gemini'],
+    ['/v1/%6Dessages/count_tokens', 'anthropic'],
+    ['/v1beta/models/%zz', 'gemini'],
+    ['/v1/messages%zz?x=%3A', 'openai'],
+    ['/v1/models?name=x:generateContent', 'openai'],
+    ['/v1/models/x#:generateContent', 'openai'],
+    ['', 'openai'],
+  ])('%s is answered as its decoded path is: %s', (target, format) =>
+    expect(errorFormatForTarget(target)).toBe(format),
+  );
 });

@@ -13,3 +13,18 @@ export const errorFormatForPath = (path: string): ErrorFormat => {
   if (path === '/v1beta' || path.startsWith('/v1beta/') || GEMINI_METHOD_UNDER_V1.test(path)) return 'gemini';
   return 'openai';
 };
+
+/**
+ * The envelope for a request target as it arrives (`/v1/models/x%3AgenerateContent?alt=sse`): its
+ * path, percent-decoded as the routes see it, or as it stands when its encoding is malformed. For
+ * answers given before the path is decoded (a refused or malformed request), so that they pick the
+ * envelope the decoded path would.
+ */
+export const errorFormatForTarget = (target: string): ErrorFormat => {
+  const path = target.split(/[?#]/, 1)[0] || '/';
+  try {
+    return errorFormatForPath(decodeURIComponent(path));
+  } catch {
+    return errorFormatForPath(path);
+  }
+};
