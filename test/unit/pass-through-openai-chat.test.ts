@@ -85,8 +85,14 @@ describe('the OpenAI chat pass-through', () => {
     expect(String((failure as Error).message)).toMatch(/before \[DONE\]/);
   });
 
-  it('fails an event that is not JSON', async () => {
-    const { failure } = await relay(false, 'data: <html>busy</html>\n\n');
-    expect(failure).toBeDefined();
+  it.each([
+    ['markup', '<html>busy</html>'],
+    ['an object cut short', '{"id":"c","model":"up-1","choices":[{"index":0,"delta":{"content":"hel'],
+    ['an object with text after it', '{"id":"c","model":"up-1","choices":[]} trailing'],
+  ])('fails an event that is not one JSON object (%s), after the events before it', async (_kind, data) => {
+    const answer = 'data: {"id":"c","model":"up-1","choices":[{"index":0,"delta":{"content":"hi"}}]}\n\n';
+    const { sent, failure } = await relay(false, answer, `data: ${data}\n\n`, 'data: [DONE]\n\n');
+    expect(dataOf(sent)).toHaveLength(1);
+    expect(String((failure as Error).message)).toMatch(/not JSON/);
   });
 });

@@ -150,6 +150,24 @@ describe('relayEvents', () => {
     expect(droppedHeard.settled()?.error).toMatchObject({ status: 502, code: 'upstream_error' });
   });
 
+  it('takes a whole last event the body ends on without its blank line, and never a piece of one', async () => {
+    const whole = await openBody();
+    const { heard: wholeHeard } = startRelay(whole.body);
+    whole.upstream.end('data: {"n":1}\n\ndata: {"n":2,"nested":{"a":[1]}}');
+    await wholeHeard.until(() => wholeHeard.settled() !== undefined);
+    expect(wholeHeard.sent.join('')).toBe('data: relayed {"n":1}\n\ndata: relayed {"n":2,"nested":{"a":[1]}}\n\n');
+
+    // Cut inside an object, even right after one of its inner objects closes.
+    for (const piece of ['{"n":2,"nest', '{"n":2,"nested":{"a":[1]}', '{"n":2,"text":"a}']) {
+      const cut = await openBody();
+      const { heard } = startRelay(cut.body);
+      cut.upstream.end(`data: {"n":1}\n\ndata: ${piece}`);
+      await heard.until(() => heard.settled() !== undefined);
+      expect(heard.sent.join('')).toBe('data: relayed {"n":1}\n\n');
+      expect((heard.settled()?.error as Error).message).toMatch(/no \[DONE\]/);
+    }
+  });
+
   it('fails a stream whose event never ends, after the events before it, and lets go of the upstream', async () => {
     const { body, upstream } = await openBody();
     const { heard } = startRelay(body, { maxEventCharacters: 1_000 });

@@ -3,7 +3,7 @@ import type { AnthropicUsage } from '../protocols/anthropic-messages/anthropic-m
 import { anthropicStreamError } from '../providers/anthropic/anthropic-stream.js';
 import { upstreamBrokenResponse } from '../upstream/upstream-errors.js';
 import { markBodyComplete, type UpstreamResponse } from '../upstream/upstream-http.js';
-import { frameEvent, joinedStringMembers, relayEvents, stringMembers } from './pass-through-events.js';
+import { frameEvent, framesObject, joinedStringMembers, relayEvents, stringMembers } from './pass-through-events.js';
 import type { PassThroughStream } from './pass-through-stream.js';
 
 export interface AnthropicMessagesPassThroughOptions {
@@ -53,6 +53,7 @@ export const anthropicMessagesPassThrough = (
 
   const step = ({ event, data }: EventSourceMessage): string | undefined => {
     if (stopped || data === '') return undefined;
+    if (!framesObject(data)) throw upstreamBrokenResponse('a stream event was not JSON');
     switch (event) {
       case 'content_block_delta':
         answerText += joinedStringMembers(data, ANSWER_TEXT);

@@ -42,9 +42,13 @@ export const relayEvents = (
   let batch = '';
   // A failing event ends the stream only after the events that arrived before it have gone out.
   let failure: { readonly error: unknown } | undefined;
+  // Set once the body has ended: an event completed then had no blank line after it.
+  let bodyEnded = false;
   const parser = createSseParser(
     (event) => {
       if (failure) return;
+      // A body that ended inside an event leaves a piece of one: the stream is then unfinished.
+      if (bodyEnded && !wholeAtEnd(event.data)) return;
       try {
         const framed = step(event);
         if (framed !== undefined) batch += framed;
@@ -86,7 +90,8 @@ export const relayEvents = (
         },
         end: () => {
           parser.feed(decoder.decode());
-          // A last event without its blank line still counts: some servers end the body right after it.
+          // A last event without its blank line still counts, when whole: some servers end the body right after it.
+          bodyEnded = true;
           if (!failure) parser.feed('\n\n');
           if (flush()) finish(ending.complete() ? undefined : ending.unfinished());
         },
@@ -101,6 +106,34 @@ export const relayEvents = (
       else releaseBody(body, idleMs);
     },
   };
+};
+
+/** The first or last character of `text` that is not JSON whitespace, as a code; -1 when none. */
+const edgeCode = (text: string, fromEnd: boolean): number => {
+  for (let index = fromEnd ? text.length - 1 : 0; index >= 0 && index < text.length; index += fromEnd ? -1 : 1) {
+    const code = text.charCodeAt(index);
+    if (code !== 0x20 && code !== 0x0a && code !== 0x0d && code !== 0x09) return code;
+  }
+  return -1;
+};
+
+/**
+ * Whether an event's data is framed as one JSON object: `{` first and `}` last. What a relayed stream
+ * checks of each event it does not parse: a whole event from a working upstream always is, and a
+ * piece of one, or text that is not JSON, almost never; parsing every event to be sure is the cost the
+ * pass-through exists to save. (An event cut by the body's end is held to a full parse: `wholeAtEnd`.)
+ */
+export const framesObject = (data: string): boolean => edgeCode(data, false) === 0x7b && edgeCode(data, true) === 0x7d;
+
+/** Whether an event completed by the body's end is whole: JSON when it starts as an object; any other text is its protocol's to judge. */
+const wholeAtEnd = (data: string): boolean => {
+  if (edgeCode(data, false) !== 0x7b) return true;
+  try {
+    JSON.parse(data);
+    return true;
+  } catch {
+    return false;
+  }
 };
 
 /*

@@ -1,4 +1,5 @@
 import type { EventSourceMessage } from 'eventsource-parser';
+import { openAiChunkSchema } from '../providers/openai/openai-api.js';
 import { openAiStreamError } from '../providers/openai/openai-provider.js';
 import type { ChatCompletionChunk } from '../protocols/openai-chat/chat-completion-result.js';
 import type { TokenUsage } from '../accounting/token-usage.js';
@@ -7,6 +8,7 @@ import { upstreamBrokenResponse } from '../upstream/upstream-errors.js';
 import { markBodyComplete, type UpstreamResponse } from '../upstream/upstream-http.js';
 import {
   frameEvent,
+  framesObject,
   joinedStringMembers,
   memberTest,
   nullMember,
@@ -59,6 +61,8 @@ export const openAiChatPassThrough = (
     if (error) throw error;
     const chunk = payload as ChatCompletionChunk;
     if (!Array.isArray(chunk.choices)) throw upstreamBrokenResponse('a stream event had no choices');
+    if (!openAiChunkSchema().safeParse(payload).success)
+      throw upstreamBrokenResponse('a stream event was not a chat completion chunk');
     return chunk;
   };
 
@@ -81,7 +85,7 @@ export const openAiChatPassThrough = (
       markBodyComplete(response.body);
       return undefined;
     }
-    if (data.charCodeAt(0) !== 0x7b /* { */) throw upstreamBrokenResponse('a stream event was not JSON');
+    if (!framesObject(data)) throw upstreamBrokenResponse('a stream event was not JSON');
     if (USAGE_OBJECT.test(data) || ERROR_MEMBER.test(data)) return reserialised(data);
     answerText += joinedStringMembers(data, ANSWER_TEXT);
     const renamed = replaceStringMember(data, MODEL, publicModel);
