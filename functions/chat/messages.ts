@@ -51,7 +51,8 @@ export const messages = gatewayHandler(
         (candidate) => createMessage(body, candidate, model, request.signal, clientOptions),
         { signal: request.signal, meter },
       );
-      meter.usage(anthropicTokenUsage(result.usage));
+      // Without a usage member the meter records its own estimate, as for any upstream that reports none.
+      if (result.usage) meter.usage(anthropicTokenUsage(result.usage));
       result.model = model.id;
       return json(200, result);
     });

@@ -1,5 +1,5 @@
 import { estimateTokens } from '../shared/accounting/estimate-tokens.js';
-import { estimatedUsage, type TokenUsage } from '../shared/accounting/token-usage.js';
+import { estimatedUsage, tokenCount, type TokenUsage } from '../shared/accounting/token-usage.js';
 import type { ResponsesRequest } from '../shared/protocols/openai-responses/responses-request.js';
 import type { ResponsesUsage } from '../shared/protocols/openai-responses/responses-result.js';
 
@@ -7,7 +7,7 @@ import type { ResponsesUsage } from '../shared/protocols/openai-responses/respon
 export const responsesTokenUsage = (usage: ResponsesUsage, source: TokenUsage['source'] = 'upstream'): TokenUsage => ({
   promptTokens: usage.input_tokens ?? 0,
   completionTokens: usage.output_tokens ?? 0,
-  totalTokens: usage.total_tokens ?? (usage.input_tokens ?? 0) + (usage.output_tokens ?? 0),
+  totalTokens: usage.total_tokens ?? tokenCount(usage.input_tokens) + tokenCount(usage.output_tokens),
   cachedTokens: usage.input_tokens_details?.cached_tokens ?? 0,
   reasoningTokens: usage.output_tokens_details?.reasoning_tokens ?? 0,
   source,

@@ -20,3 +20,23 @@ export const estimatedUsage = (promptTokens: number, completionTokens: number): 
   reasoningTokens: 0,
   source: 'estimate',
 });
+
+/** A reported count as the accounting keeps it: a whole number of tokens, at least 0, at most 2^53 − 1; 0 for what is no number. */
+export const tokenCount = (value: unknown): number =>
+  typeof value === 'number' && value > 0 ? Math.min(Math.round(value), Number.MAX_SAFE_INTEGER) : 0;
+
+/**
+ * Usage as an upstream reported it, made fit to price, add to a quota and store: each count a whole
+ * number of tokens, never negative (a negative count would give the account credit) and never beyond
+ * what a number holds exactly (or what DynamoDB stores); anything that is not a number counts 0. The
+ * meter passes every report through it, so no provider's reading has to get this right on its own.
+ */
+export const usableUsage = (usage: TokenUsage): TokenUsage => ({
+  promptTokens: tokenCount(usage.promptTokens),
+  completionTokens: tokenCount(usage.completionTokens),
+  totalTokens: tokenCount(usage.totalTokens),
+  cachedTokens: tokenCount(usage.cachedTokens),
+  ...(usage.cacheWriteTokens === undefined ? {} : { cacheWriteTokens: tokenCount(usage.cacheWriteTokens) }),
+  reasoningTokens: tokenCount(usage.reasoningTokens),
+  source: usage.source,
+});

@@ -6,7 +6,7 @@ import { toGatewayError } from '../http/error-response.js';
 import { FunctionTimeoutError } from './function-deadline.js';
 import type { GatewayRequest } from './gateway-handler.js';
 import { ClientAbortedError, UpstreamError } from '../upstream/upstream-errors.js';
-import type { TokenUsage } from '../accounting/token-usage.js';
+import { usableUsage, type TokenUsage } from '../accounting/token-usage.js';
 import type { StreamOutcome } from '../streaming/sse-response.js';
 import type { Channel, EndpointKind } from '../store/channels.js';
 
@@ -129,7 +129,7 @@ export const startMeter = (
     },
     upstreamTime: request.trace.upstreamTime,
     usage(usage) {
-      reported = usage;
+      reported = usableUsage(usage);
     },
     admitted(value) {
       admission = value;

@@ -1,5 +1,5 @@
 import type { ThoughtSignatureCarrier } from './thought-signature.js';
-import type { TokenUsage } from '../../accounting/token-usage.js';
+import { tokenCount, type TokenUsage } from '../../accounting/token-usage.js';
 /** The chat completion result and stream chunk shapes (OpenAI wire format) the gateway emits. */
 
 export interface ChatUsage {
@@ -84,10 +84,11 @@ const cacheWriteTokensOf = (usage: ChatUsage): number => {
   return typeof written === 'number' && written > 0 ? written : 0;
 };
 
+/** An upstream's usage as the accounting reads it; counts that are no numbers count 0 (`tokenCount`). */
 export const toTokenUsage = (usage: ChatUsage): TokenUsage => ({
   promptTokens: usage.prompt_tokens ?? 0,
   completionTokens: usage.completion_tokens ?? 0,
-  totalTokens: usage.total_tokens ?? (usage.prompt_tokens ?? 0) + (usage.completion_tokens ?? 0),
+  totalTokens: usage.total_tokens ?? tokenCount(usage.prompt_tokens) + tokenCount(usage.completion_tokens),
   cachedTokens: usage.prompt_tokens_details?.cached_tokens ?? 0,
   cacheWriteTokens: cacheWriteTokensOf(usage),
   reasoningTokens: usage.completion_tokens_details?.reasoning_tokens ?? 0,

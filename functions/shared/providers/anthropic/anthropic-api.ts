@@ -28,8 +28,17 @@ const responseBlockSchema = lazySchema(() =>
   ]),
 );
 
+/**
+ * An object of a type other than `known`: what the gateway does not read is kept and skipped, and a
+ * known type must match its own shape, not pass as an unknown one.
+ */
+const otherTypeSchema = (known: readonly string[]) =>
+  z.looseObject({ type: z.string().check(z.refine((type) => !known.includes(type))) });
+
 /** A block of a type the gateway does not translate (server tool results, …) is kept and skipped. */
-const anyBlockSchema = lazySchema(() => z.union([responseBlockSchema(), z.looseObject({ type: z.string() })]));
+const anyBlockSchema = lazySchema(() =>
+  z.union([responseBlockSchema(), otherTypeSchema(['text', 'thinking', 'redacted_thinking', 'tool_use'])]),
+);
 
 export const anthropicMessageSchema = lazySchema(() =>
   z.looseObject({
@@ -55,7 +64,7 @@ export const anthropicStreamEventSchema = lazySchema(() =>
         z.looseObject({ type: z.literal('input_json_delta'), partial_json: z.string() }),
         z.looseObject({ type: z.literal('thinking_delta'), thinking: z.string() }),
         z.looseObject({ type: z.literal('signature_delta'), signature: z.string() }),
-        z.looseObject({ type: z.string() }),
+        otherTypeSchema(['text_delta', 'input_json_delta', 'thinking_delta', 'signature_delta']),
       ]),
     }),
     z.looseObject({ type: z.literal('content_block_stop'), index: z.number() }),

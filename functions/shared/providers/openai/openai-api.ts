@@ -15,15 +15,56 @@ export const openAiErrorSchema = lazySchema(() =>
   }),
 );
 
+/**
+ * The token counts an answer reports, each a number where present: the gateway adds, prices and
+ * translates them, and a count of another type would fail that arithmetic (an object without a
+ * callable `toString` throws) as the gateway's own error instead of the upstream's.
+ */
+const openAiUsageSchema = lazySchema(() => {
+  const count = z.nullish(z.number());
+  return z.looseObject({
+    prompt_tokens: count,
+    completion_tokens: count,
+    total_tokens: count,
+    prompt_tokens_details: z.nullish(z.looseObject({ cached_tokens: count, cache_write_tokens: count })),
+    completion_tokens_details: z.nullish(z.looseObject({ reasoning_tokens: count })),
+  });
+});
+
+/**
+ * A chat completion, held to the types of the members the gateway reads when it answers another
+ * protocol's client with it (text, reasoning, tool calls, finish reason, usage): the translations
+ * rely on them, and a member of another type is the upstream's broken answer, not the gateway's error.
+ */
 export const openAiCompletionSchema = lazySchema(() =>
   z.looseObject({
     id: z.string(),
-    choices: z.array(z.looseObject({ index: z.number(), message: z.looseObject({}) })),
+    choices: z.array(
+      z.looseObject({
+        index: z.number(),
+        message: z.looseObject({
+          content: z.nullish(z.string()),
+          reasoning_content: z.nullish(z.string()),
+          refusal: z.nullish(z.string()),
+          tool_calls: z.nullish(
+            z.array(
+              z.looseObject({
+                id: z.nullish(z.string()),
+                function: z.looseObject({ name: z.string(), arguments: z.string() }),
+              }),
+            ),
+          ),
+        }),
+        finish_reason: z.nullish(z.string()),
+      }),
+    ),
+    usage: z.nullish(openAiUsageSchema()),
   }),
 );
 
 export const openAiChunkSchema = lazySchema(() =>
   z.looseObject({
     choices: z.nullish(z.array(z.looseObject({}))),
+    usage: z.nullish(openAiUsageSchema()),
   }),
 );

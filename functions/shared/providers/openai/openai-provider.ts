@@ -85,7 +85,8 @@ async function* openAiChunks(response: UpstreamResponse, idleMs: number): AsyncG
     }
     const error = openAiStreamError(payload);
     if (error) throw error;
-    if (!openAiChunkSchema().safeParse(payload).success) throw upstreamBrokenResponse('a stream event had no choices');
+    if (!openAiChunkSchema().safeParse(payload).success)
+      throw upstreamBrokenResponse('a stream event was not a chat completion chunk');
     yield payload as ChatCompletionChunk;
   }
   if (!done) throw upstreamBrokenResponse('the stream ended before [DONE]');
