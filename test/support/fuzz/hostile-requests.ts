@@ -119,7 +119,7 @@ const authentication = (key: string) =>
   );
 
 /** Replaces the value at one place of a JSON value with something hostile. */
-const mutate = (value: unknown, replacement: unknown, pick: number): unknown => {
+export const mutate = (value: unknown, replacement: unknown, pick: number): unknown => {
   if (value === null || typeof value !== 'object') return replacement;
   const entries = Object.entries(value);
   if (entries.length === 0) return replacement;
@@ -133,7 +133,7 @@ const mutate = (value: unknown, replacement: unknown, pick: number): unknown => 
   return { ...value, [name]: deeper };
 };
 
-const hostileValue = fc.oneof(
+export const hostileValue = fc.oneof(
   fc.constantFrom<unknown>(...NUMBERS_OUT_OF_RANGE, null, true, [], {}, 'x'.repeat(5000)),
   fc.jsonValue({ maxDepth: 3 }),
   fc.constantFrom(...PROTOTYPE_NAMES).map((name) => JSON.parse(`{"${name}":{"polluted":true}}`) as unknown),

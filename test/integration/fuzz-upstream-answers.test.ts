@@ -1,0 +1,206 @@
+import { once } from 'node:events';
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import fc from 'fast-check';
+import { resetChannelHealth } from '../../functions/shared/routing/channel-health.js';
+import { isEnvelopeOfPath } from '../support/error-envelopes.js';
+import { describeInProcess } from '../support/gateway-target.js';
+import {
+  hostileUpstreamAnswer,
+  type UpstreamAnswer,
+  type UpstreamWire,
+} from '../support/fuzz/hostile-upstream-answers.js';
+import { startTestGateway, type TestGateway } from '../support/test-gateway.js';
+
+/**
+ * Property: whatever an upstream answers (a well-formed answer with a hostile value or a member
+ * missing, an event stream reshaped or cut, any status, any content type, any bytes), a client of
+ * any of the four client protocols, relayed or translated to any of the three upstream wires, gets
+ * an answer in its own protocol: a 200 whose body is JSON, or whose events each carry JSON; or an
+ * error below 500 or from the upstream's range (502–504) in the path's envelope. Never the gateway's
+ * own 500, never a hang, never the channel's key.
+ */
+const RUNS = Number(process.env.FUZZ_RUNS ?? 300);
+const CHANNEL_KEY = `sk-upstream-${'u'.repeat(40)}`;
+const TIMEOUTS = { connectMs: 1000, firstByteMs: 2000, idleMs: 1000 };
+/** Well past the channel's timeouts: an answer later than this is a hang. */
+const ANSWER_WITHIN_MS = 15_000;
+
+type ChannelType = 'openai' | 'anthropic' | 'gemini';
+type ClientProtocol = 'chat' | 'responses' | 'messages' | 'gemini';
+
+const modelOf = (type: ChannelType) => `fuzz-${type}`;
+
+/** The request each client protocol makes, asking for a stream or not. */
+const clientRequest = (protocol: ClientProtocol, model: string, stream: boolean, key: string) => {
+  switch (protocol) {
+    case 'chat':
+      return {
+        path: '/v1/chat/completions',
+        headers: { authorization: `Bearer ${key}` },
+        body: { model, stream, messages: [{ role: 'user', content: 'hi' }] },
+      };
+    case 'responses':
+      return {
+        path: '/v1/responses',
+        headers: { authorization: `Bearer ${key}` },
+        body: { model, stream, input: 'hi' },
+      };
+    case 'messages':
+      return {
+        path: '/v1/messages',
+        headers: { 'x-api-key': key, 'anthropic-version': '2023-06-01' },
+        body: { model, stream, max_tokens: 50, messages: [{ role: 'user', content: 'hi' }] },
+      };
+    case 'gemini':
+      return {
+        path: `/v1beta/models/${model}:${stream ? 'streamGenerateContent?alt=sse' : 'generateContent'}`,
+        headers: { 'x-goog-api-key': key },
+        body: { contents: [{ role: 'user', parts: [{ text: 'hi' }] }] },
+      };
+  }
+};
+
+/** The wire an upstream request was made on, and whether it asked for a stream. */
+const wireOf = (path: string, body: string): { wire: UpstreamWire; stream: boolean } | undefined => {
+  const asked = (() => {
+    try {
+      return (JSON.parse(body) as { stream?: unknown }).stream === true;
+    } catch {
+      return false;
+    }
+  })();
+  if (path.endsWith('/chat/completions')) return { wire: 'openai-chat', stream: asked };
+  if (path.endsWith('/responses')) return { wire: 'openai-responses', stream: asked };
+  if (path.endsWith('/messages')) return { wire: 'anthropic', stream: asked };
+  if (path.includes(':streamGenerateContent')) return { wire: 'gemini', stream: true };
+  if (path.includes(':generateContent')) return { wire: 'gemini', stream: false };
+  return undefined;
+};
+
+/** Where an upstream request finds the answer the current run chose for it. */
+let answerFor: (wire: UpstreamWire, stream: boolean) => UpstreamAnswer = () => {
+  throw new Error('no run in progress');
+};
+
+const answer = async (request: IncomingMessage, response: ServerResponse) => {
+  const chunks: Buffer[] = [];
+  for await (const chunk of request) chunks.push(chunk as Buffer);
+  const asked = wireOf(request.url ?? '/', Buffer.concat(chunks).toString('utf8'));
+  if (!asked) {
+    response.writeHead(404).end();
+    return;
+  }
+  const { status, contentType, body } = answerFor(asked.wire, asked.stream);
+  response.writeHead(status, contentType === undefined ? {} : { 'content-type': contentType });
+  response.end(body);
+};
+
+let upstream: http.Server;
+let gateway: TestGateway;
+let key: string;
+
+const run = describeInProcess('the channels are reset between runs, and the fake upstream is this process');
+
+run('every client protocol under hostile upstream answers', () => {
+  beforeAll(async () => {
+    upstream = http.createServer((request, response) => {
+      answer(request, response).catch(() => response.destroy());
+    });
+    upstream.listen(0, '127.0.0.1');
+    await once(upstream, 'listening');
+    const origin = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
+    gateway = await startTestGateway();
+    for (const type of ['openai', 'anthropic', 'gemini'] as const) {
+      const created = await gateway.admin('PUT', `/admin/v1/channels/fuzz-${type}`, {
+        type,
+        baseUrl: type === 'openai' ? `${origin}/v1` : origin,
+        apiKey: CHANNEL_KEY,
+        models: [modelOf(type)],
+        modelMap: { [modelOf(type)]: 'upstream-model' },
+        timeouts: TIMEOUTS,
+      });
+      if (created.status !== 200) throw new Error(`channel setup failed: ${created.text}`);
+    }
+    ({ key } = await gateway.createAccountWithKey());
+  }, 60_000);
+
+  afterAll(async () => {
+    await gateway?.close();
+    upstream?.closeAllConnections();
+    upstream?.close();
+  });
+
+  /** What is wrong with an answer, if anything. */
+  const faultOf = (path: string, stream: boolean, status: number, contentType: string, text: string) => {
+    if (status === 500 || status >= 600 || status < 200) return `status ${status}`;
+    if (text.includes(CHANNEL_KEY)) return "the channel's key in the answer";
+    if (status >= 400) {
+      try {
+        return isEnvelopeOfPath(path, status, JSON.parse(text)) ? undefined : "not the path's envelope";
+      } catch {
+        return 'an error answer that is not JSON';
+      }
+    }
+    if (status >= 300) return `status ${status}`;
+    if (!stream) {
+      try {
+        JSON.parse(text);
+        return undefined;
+      } catch {
+        return 'a 200 that is not JSON';
+      }
+    }
+    if (!contentType.startsWith('text/event-stream')) return `a stream answered as ${contentType}`;
+    for (const line of text.split('\n')) {
+      if (!line.startsWith('data: ') || line === 'data: [DONE]') continue;
+      try {
+        JSON.parse(line.slice('data: '.length));
+      } catch {
+        return `an event that is not JSON: ${line.slice(0, 200)}`;
+      }
+    }
+    return undefined;
+  };
+
+  it(
+    'answers in the client protocol, never with its own 500, a hang or the key',
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(
+          fc.constantFrom<ClientProtocol>('chat', 'responses', 'messages', 'gemini'),
+          fc.constantFrom<ChannelType>('openai', 'anthropic', 'gemini'),
+          fc.boolean(),
+          fc.gen(),
+          async (protocol, type, stream, generate) => {
+            resetChannelHealth();
+            const answers: UpstreamAnswer[] = [];
+            answerFor = (wire, asked) => {
+              const chosen = generate(hostileUpstreamAnswer, wire, asked);
+              answers.push(chosen);
+              return chosen;
+            };
+            const { path, headers, body } = clientRequest(protocol, modelOf(type), stream, key);
+            const response = await fetch(`${gateway.url}${path}`, {
+              method: 'POST',
+              headers: { 'content-type': 'application/json', ...headers },
+              body: JSON.stringify(body),
+              signal: AbortSignal.timeout(ANSWER_WITHIN_MS),
+            });
+            const text = await response.text();
+            const fault = faultOf(path, stream, response.status, response.headers.get('content-type') ?? '', text);
+            if (fault) {
+              const given = answers.map((one) => ({ ...one, body: one.body.toString('utf8').slice(0, 600) }));
+              throw new Error(
+                `${fault}: ${protocol} ${stream ? 'stream' : 'call'} on ${type} → ${response.status} ${text.slice(0, 600)}\nupstream answered ${JSON.stringify(given)}`,
+              );
+            }
+          },
+        ),
+        { numRuns: RUNS },
+      );
+      expect((await gateway.request('GET', '/health')).status).toBe(200);
+    },
+    RUNS * ANSWER_WITHIN_MS,
+  );
+});

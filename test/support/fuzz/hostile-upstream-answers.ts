@@ -1,0 +1,240 @@
+import fc from 'fast-check';
+import { hostileValue, mutate } from './hostile-requests.js';
+
+/**
+ * What a misbehaving upstream can answer the gateway, for each wire it speaks: a well-formed answer,
+ * the same with one value replaced by something hostile or one member gone, an event stream with
+ * events dropped, repeated, swapped, cut short or interleaved with garbage, another status, another
+ * content type, or bytes that are none of these.
+ */
+
+/** The wire an upstream request was made on, read from its path (and its body, for streaming). */
+export type UpstreamWire = 'openai-chat' | 'openai-responses' | 'anthropic' | 'gemini';
+
+export interface UpstreamAnswer {
+  readonly status: number;
+  readonly contentType: string | undefined;
+  readonly body: Buffer;
+}
+
+/** One SSE event: a name (Anthropic's and the Responses API's events carry one) and its JSON data. */
+interface SampleEvent {
+  readonly event?: string;
+  readonly data: unknown;
+}
+
+const usageOpenAi = { prompt_tokens: 7, completion_tokens: 3, total_tokens: 10 };
+
+const chatCompletion = {
+  id: 'chatcmpl-1',
+  object: 'chat.completion',
+  created: 1_700_000_000,
+  model: 'upstream-model',
+  choices: [
+    {
+      index: 0,
+      message: {
+        role: 'assistant',
+        content: 'hello',
+        tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'lookup', arguments: '{"q":"x"}' } }],
+      },
+      finish_reason: 'tool_calls',
+    },
+  ],
+  usage: usageOpenAi,
+};
+
+const chatChunk = (delta: object, finish: string | null = null) => ({
+  id: 'chatcmpl-1',
+  object: 'chat.completion.chunk',
+  created: 1_700_000_000,
+  model: 'upstream-model',
+  choices: [{ index: 0, delta, finish_reason: finish }],
+});
+
+const chatEvents: SampleEvent[] = [
+  { data: chatChunk({ role: 'assistant', content: '' }) },
+  { data: chatChunk({ content: 'hel' }) },
+  { data: chatChunk({ content: 'lo' }) },
+  {
+    data: chatChunk({
+      tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name: 'lookup', arguments: '' } }],
+    }),
+  },
+  { data: chatChunk({ tool_calls: [{ index: 0, function: { arguments: '{"q":"x"}' } }] }) },
+  { data: chatChunk({}, 'tool_calls') },
+  { data: { ...chatChunk({}), choices: [], usage: usageOpenAi } },
+  { data: '[DONE]' },
+];
+
+const responseMessage = {
+  type: 'message',
+  id: 'msg_1',
+  status: 'completed',
+  role: 'assistant',
+  content: [{ type: 'output_text', text: 'hello', annotations: [] }],
+};
+const response = (status: string, output: unknown[]) => ({
+  id: 'resp_1',
+  object: 'response',
+  created_at: 1_700_000_000,
+  status,
+  model: 'upstream-model',
+  output,
+  usage: { input_tokens: 7, output_tokens: 3, total_tokens: 10 },
+});
+const responsesEvents: SampleEvent[] = [
+  { type: 'response.created', response: response('in_progress', []) },
+  { type: 'response.output_item.added', output_index: 0, item: { ...responseMessage, content: [] } },
+  {
+    type: 'response.content_part.added',
+    item_id: 'msg_1',
+    output_index: 0,
+    content_index: 0,
+    part: { type: 'output_text', text: '' },
+  },
+  { type: 'response.output_text.delta', item_id: 'msg_1', output_index: 0, content_index: 0, delta: 'hello' },
+  { type: 'response.output_text.done', item_id: 'msg_1', output_index: 0, content_index: 0, text: 'hello' },
+  { type: 'response.output_item.done', output_index: 0, item: responseMessage },
+  { type: 'response.completed', response: response('completed', [responseMessage]) },
+].map((data) => ({ event: data.type, data }));
+
+const anthropicMessage = {
+  id: 'msg_1',
+  type: 'message',
+  role: 'assistant',
+  model: 'upstream-model',
+  content: [
+    { type: 'thinking', thinking: 'hm', signature: 'sig' },
+    { type: 'text', text: 'hello' },
+    { type: 'tool_use', id: 'toolu_1', name: 'lookup', input: { q: 'x' } },
+  ],
+  stop_reason: 'tool_use',
+  stop_sequence: null,
+  usage: { input_tokens: 7, output_tokens: 3 },
+};
+const anthropicEvents: SampleEvent[] = [
+  { type: 'message_start', message: { ...anthropicMessage, content: [], stop_reason: null } },
+  { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } },
+  { type: 'ping' },
+  { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'hello' } },
+  { type: 'content_block_stop', index: 0 },
+  {
+    type: 'content_block_start',
+    index: 1,
+    content_block: { type: 'tool_use', id: 'toolu_1', name: 'lookup', input: {} },
+  },
+  { type: 'content_block_delta', index: 1, delta: { type: 'input_json_delta', partial_json: '{"q":"x"}' } },
+  { type: 'content_block_stop', index: 1 },
+  { type: 'message_delta', delta: { stop_reason: 'tool_use', stop_sequence: null }, usage: { output_tokens: 3 } },
+  { type: 'message_stop' },
+].map((data) => ({ event: data.type, data }));
+
+const geminiUsage = { promptTokenCount: 7, candidatesTokenCount: 3, totalTokenCount: 10 };
+const geminiAnswer = {
+  candidates: [
+    {
+      content: { role: 'model', parts: [{ text: 'hello' }, { functionCall: { name: 'lookup', args: { q: 'x' } } }] },
+      finishReason: 'STOP',
+      index: 0,
+    },
+  ],
+  usageMetadata: geminiUsage,
+  modelVersion: 'upstream-model',
+};
+const geminiEvents: SampleEvent[] = [
+  { data: { candidates: [{ content: { role: 'model', parts: [{ text: 'hel' }] }, index: 0 }] } },
+  { data: { candidates: [{ content: { role: 'model', parts: [{ text: 'lo' }] }, index: 0 }] } },
+  { data: geminiAnswer },
+];
+
+const samples: Record<UpstreamWire, { readonly answer: unknown; readonly events: readonly SampleEvent[] }> = {
+  'openai-chat': { answer: chatCompletion, events: chatEvents },
+  'openai-responses': { answer: response('completed', [responseMessage]), events: responsesEvents },
+  anthropic: { answer: anthropicMessage, events: anthropicEvents },
+  gemini: { answer: geminiAnswer, events: geminiEvents },
+};
+
+const frame = ({ event, data }: SampleEvent): string =>
+  `${event === undefined ? '' : `event: ${event}\n`}data: ${typeof data === 'string' ? data : JSON.stringify(data)}\n\n`;
+
+/** A sample's JSON with one value replaced by a hostile one, or one member left out. */
+const alteredJson = (value: unknown): fc.Arbitrary<unknown> =>
+  fc.oneof(
+    { weight: 1, arbitrary: fc.constant(value) },
+    {
+      weight: 4,
+      arbitrary: fc.tuple(hostileValue, fc.nat()).map(([replacement, pick]) => mutate(value, replacement, pick)),
+    },
+    // `undefined` in place of a member: JSON.stringify leaves the member out.
+    { weight: 2, arbitrary: fc.nat().map((pick) => mutate(value, undefined, pick)) },
+  );
+
+/** An event stream made from the sample events: each event possibly altered, the list reshaped. */
+const alteredStream = (events: readonly SampleEvent[]): fc.Arbitrary<string> =>
+  fc
+    .tuple(
+      fc.array(fc.nat({ max: events.length - 1 }), { minLength: 1, maxLength: 3 }),
+      fc.nat(),
+      fc.constantFrom('keep', 'drop', 'repeat', 'swap', 'garbage', 'no-data', 'cut'),
+      fc.nat(),
+    )
+    .chain(([altered, pick, reshape, cut]) =>
+      fc.tuple(...altered.map((index) => alteredJson(events[index]!.data))).map((replacements) => {
+        let list = [...events];
+        altered.forEach((index, position) => {
+          if (typeof list[index]!.data !== 'string') list[index] = { ...list[index]!, data: replacements[position] };
+        });
+        const at = pick % list.length;
+        if (reshape === 'drop') list.splice(at, 1);
+        if (reshape === 'repeat') list.splice(at, 0, list[at]!);
+        if (reshape === 'swap' && at + 1 < list.length) [list[at], list[at + 1]] = [list[at + 1]!, list[at]!];
+        list = list.filter((event) => event.data !== undefined);
+        let text = list.map(frame).join('');
+        if (reshape === 'garbage') text = text.slice(0, cut % (text.length + 1)) + 'data: {"unterminated\n\n' + text;
+        if (reshape === 'no-data') text += 'event: message_stop\n\n: comment\n\nretry: 10\n\n';
+        if (reshape === 'cut') text = text.slice(0, cut % (text.length + 1));
+        return text;
+      }),
+    );
+
+const errorBodies = fc.oneof(
+  fc.constant({ error: { message: 'upstream says no', type: 'invalid_request_error', code: 'bad' } }),
+  fc.constant({ type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } }),
+  fc.constant({ error: { code: 429, message: 'Resource exhausted', status: 'RESOURCE_EXHAUSTED' } }),
+  fc.jsonValue({ maxDepth: 3 }),
+);
+
+const text = (value: unknown) => Buffer.from(JSON.stringify(value) ?? '');
+
+/** Any answer an upstream of `wire` might give to a request that asked for a stream, or not. */
+export const hostileUpstreamAnswer = (wire: UpstreamWire, stream: boolean): fc.Arbitrary<UpstreamAnswer> => {
+  const { answer, events } = samples[wire];
+  const wellFormed = stream
+    ? alteredStream(events).map((body) => ({ status: 200, contentType: 'text/event-stream', body: Buffer.from(body) }))
+    : alteredJson(answer).map((value) => ({ status: 200, contentType: 'application/json', body: text(value) }));
+  return fc.oneof(
+    { weight: 6, arbitrary: wellFormed },
+    {
+      weight: 2,
+      arbitrary: fc
+        .tuple(fc.constantFrom(400, 401, 403, 404, 408, 413, 422, 429, 500, 502, 503, 504, 529), errorBodies)
+        .map(([status, body]) => ({ status, contentType: 'application/json', body: text(body) })),
+    },
+    {
+      weight: 1,
+      arbitrary: fc
+        .tuple(
+          fc.constantFrom(200, 201, 204, 206, 299, 302, 304),
+          fc.constantFrom(undefined, 'text/plain', 'text/html', 'application/json', 'text/event-stream'),
+          fc.oneof(
+            fc.constant(Buffer.alloc(0)),
+            fc.uint8Array({ maxLength: 256 }).map((bytes) => Buffer.from(bytes)),
+            fc.jsonValue({ maxDepth: 3 }).map(text),
+            fc.constant(Buffer.from(stream ? JSON.stringify(answer) : events.map(frame).join(''))),
+          ),
+        )
+        .map(([status, contentType, body]) => ({ status, contentType, body })),
+    },
+  );
+};
