@@ -15,7 +15,7 @@ import { startTestGateway, type TestGateway } from '../support/test-gateway.js';
 /**
  * Property: whatever an upstream answers (a well-formed answer with a hostile value or a member
  * missing, an event stream reshaped or cut, any status, any content type, any bytes), a client of
- * any of the four client protocols, relayed or translated to any of the three upstream wires, gets
+ * any of the four chat protocols or of embeddings, relayed or translated to any upstream wire, gets
  * an answer in its own protocol: a 200 whose body is JSON, or whose events each carry JSON; or an
  * error below 500 or from the upstream's range (502–504) in the path's envelope. Never the gateway's
  * own 500, never a hang, never the channel's key.
@@ -27,7 +27,7 @@ const TIMEOUTS = { connectMs: 1000, firstByteMs: 2000, idleMs: 1000 };
 const ANSWER_WITHIN_MS = 15_000;
 
 type ChannelType = 'openai' | 'anthropic' | 'gemini';
-type ClientProtocol = 'chat' | 'responses' | 'messages' | 'gemini';
+type ClientProtocol = 'chat' | 'responses' | 'messages' | 'gemini' | 'embeddings';
 
 const modelOf = (type: ChannelType) => `fuzz-${type}`;
 
@@ -58,8 +58,14 @@ const clientRequest = (protocol: ClientProtocol, model: string, stream: boolean,
         headers: { 'x-goog-api-key': key },
         body: { contents: [{ role: 'user', parts: [{ text: 'hi' }] }] },
       };
+    // Embeddings have no stream: `stream` is ignored.
+    case 'embeddings':
+      return { path: '/v1/embeddings', headers: { authorization: `Bearer ${key}` }, body: { model, input: 'hi' } };
   }
 };
+
+/** Whether the client asked for an event stream. */
+const asksStream = (protocol: ClientProtocol, stream: boolean) => stream && protocol !== 'embeddings';
 
 /** The wire an upstream request was made on, and whether it asked for a stream. */
 const wireOf = (path: string, body: string): { wire: UpstreamWire; stream: boolean } | undefined => {
@@ -70,6 +76,9 @@ const wireOf = (path: string, body: string): { wire: UpstreamWire; stream: boole
       return false;
     }
   })();
+  if (path.endsWith('/embeddings')) return { wire: 'openai-embeddings', stream: false };
+  if (path.includes(':batchEmbedContents') || path.includes(':embedContent'))
+    return { wire: 'gemini-embeddings', stream: false };
   if (path.endsWith('/chat/completions')) return { wire: 'openai-chat', stream: asked };
   if (path.endsWith('/responses')) return { wire: 'openai-responses', stream: asked };
   if (path.endsWith('/messages')) return { wire: 'anthropic', stream: asked };
@@ -168,7 +177,7 @@ run('every client protocol under hostile upstream answers', () => {
     async () => {
       await fc.assert(
         fc.asyncProperty(
-          fc.constantFrom<ClientProtocol>('chat', 'responses', 'messages', 'gemini'),
+          fc.constantFrom<ClientProtocol>('chat', 'responses', 'messages', 'gemini', 'embeddings'),
           fc.constantFrom<ChannelType>('openai', 'anthropic', 'gemini'),
           fc.boolean(),
           fc.gen(),
@@ -188,7 +197,13 @@ run('every client protocol under hostile upstream answers', () => {
               signal: AbortSignal.timeout(ANSWER_WITHIN_MS),
             });
             const text = await response.text();
-            const fault = faultOf(path, stream, response.status, response.headers.get('content-type') ?? '', text);
+            const fault = faultOf(
+              path,
+              asksStream(protocol, stream),
+              response.status,
+              response.headers.get('content-type') ?? '',
+              text,
+            );
             if (fault) {
               const given = answers.map((one) => ({ ...one, body: one.body.toString('utf8').slice(0, 600) }));
               throw new Error(

@@ -9,7 +9,8 @@ import { hostileValue, mutate } from './hostile-requests.js';
  */
 
 /** The wire an upstream request was made on, read from its path (and its body, for streaming). */
-export type UpstreamWire = 'openai-chat' | 'openai-responses' | 'anthropic' | 'gemini';
+export type UpstreamWire =
+  'openai-chat' | 'openai-responses' | 'anthropic' | 'gemini' | 'openai-embeddings' | 'gemini-embeddings';
 
 export interface UpstreamAnswer {
   readonly status: number;
@@ -148,11 +149,22 @@ const geminiEvents: SampleEvent[] = [
   { data: geminiAnswer },
 ];
 
+const openAiEmbeddings = {
+  object: 'list',
+  data: [{ object: 'embedding', index: 0, embedding: [0.25, -0.5, 1] }],
+  model: 'upstream-model',
+  usage: { prompt_tokens: 2, total_tokens: 2 },
+};
+const geminiEmbeddings = { embeddings: [{ values: [0.25, -0.5, 1] }] };
+
 const samples: Record<UpstreamWire, { readonly answer: unknown; readonly events: readonly SampleEvent[] }> = {
   'openai-chat': { answer: chatCompletion, events: chatEvents },
   'openai-responses': { answer: response('completed', [responseMessage]), events: responsesEvents },
   anthropic: { answer: anthropicMessage, events: anthropicEvents },
   gemini: { answer: geminiAnswer, events: geminiEvents },
+  // Embeddings never stream: a stream's events are those of the answer alone.
+  'openai-embeddings': { answer: openAiEmbeddings, events: [{ data: openAiEmbeddings }] },
+  'gemini-embeddings': { answer: geminiEmbeddings, events: [{ data: geminiEmbeddings }] },
 };
 
 const frame = ({ event, data }: SampleEvent): string =>
