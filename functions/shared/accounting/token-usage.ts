@@ -22,8 +22,11 @@ export const estimatedUsage = (promptTokens: number, completionTokens: number): 
 });
 
 /** A reported count as the accounting keeps it: a whole number of tokens, at least 0, at most 2^53 − 1; 0 for what is no number. */
-export const tokenCount = (value: unknown): number =>
-  typeof value === 'number' && value > 0 ? Math.min(Math.round(value), Number.MAX_SAFE_INTEGER) : 0;
+export const tokenCount = (value: unknown): number => {
+  // The AWS SDK reads integers past 2^53 as bigints, which JSON.stringify refuses.
+  const number = typeof value === 'bigint' ? Number(value) : value;
+  return typeof number === 'number' && number > 0 ? Math.min(Math.round(number), Number.MAX_SAFE_INTEGER) : 0;
+};
 
 /**
  * Usage as an upstream reported it, made fit to price, add to a quota and store: each count a whole

@@ -3,6 +3,7 @@ import type { ConverseStreamOutput } from '@aws-sdk/client-bedrock-runtime';
 import { upstreamBrokenResponse, upstreamTimeout } from '../../upstream/upstream-errors.js';
 import type { ChatCompletionChunk } from '../../protocols/openai-chat/chat-completion-result.js';
 import type { ChatCall, ChatProvider } from '../provider.js';
+import { checkedConverseOutput, checkedStreamEvent } from './bedrock-api.js';
 import { bedrockClient, bedrockRuntimeSdk } from './bedrock-client.js';
 import { bedrockError, bedrockStreamError } from './bedrock-errors.js';
 import { fromBedrockResponse } from './bedrock-response.js';
@@ -50,7 +51,7 @@ async function* bedrockChunks(
   let complete = false;
   try {
     for await (const event of withIdleLimit(events, call.timeouts.idleMs, () => upstream.abort()))
-      yield* translate.push(event);
+      yield* translate.push(checkedStreamEvent(event));
     if (!translate.done) throw upstreamBrokenResponse('the stream ended before messageStop');
     yield* translate.end();
     complete = true;
@@ -76,7 +77,7 @@ export const bedrockChatProvider: ChatProvider = {
       const output = await client.send(new ConverseCommand(input), {
         abortSignal: call.signal,
       });
-      return fromBedrockResponse(output, { id: responseId(output), model: call.upstreamModel });
+      return fromBedrockResponse(checkedConverseOutput(output), { id: responseId(output), model: call.upstreamModel });
     } catch (error) {
       throw bedrockError(error, call.signal);
     }

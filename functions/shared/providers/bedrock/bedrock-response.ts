@@ -8,6 +8,12 @@ import { mapBedrockStopReason } from './map-bedrock-stop-reason.js';
 /** The parts of a Converse answer the gateway reads. */
 export type BedrockConverseOutput = Pick<ConverseCommandOutput, 'output' | 'stopReason' | 'usage'>;
 
+/** The SDK reads an integer past 2^53 in a tool's input as a bigint, which JSON has no text for: a number. */
+const withoutBigInts = (_name: string, value: unknown): unknown => (typeof value === 'bigint' ? Number(value) : value);
+
+/** A tool call's input as the JSON text of OpenAI's `arguments`. */
+const toolInputText = (input: unknown): string => JSON.stringify(input ?? {}, withoutBigInts) ?? '{}';
+
 /**
  * A whole Converse answer as an OpenAI chat completion. Converse names no response, so the caller
  * gives the id (the AWS request id serves well) and the model.
@@ -35,7 +41,7 @@ export const fromBedrockResponse = (
       toolCalls.push({
         id: block.toolUse.toolUseId ?? `call_${options.id}_${toolCalls.length}`,
         type: 'function',
-        function: { name: block.toolUse.name ?? '', arguments: JSON.stringify(block.toolUse.input ?? {}) },
+        function: { name: block.toolUse.name ?? '', arguments: toolInputText(block.toolUse.input) },
       });
     }
     // Images, citations, guardrail notes and newer block types carry nothing an OpenAI client reads.

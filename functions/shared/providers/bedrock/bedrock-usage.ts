@@ -1,4 +1,5 @@
 import type { TokenUsage } from '@aws-sdk/client-bedrock-runtime';
+import { tokenCount } from '../../accounting/token-usage.js';
 import type { ChatUsage } from '../../protocols/openai-chat/chat-completion-result.js';
 
 /**
@@ -6,10 +7,11 @@ import type { ChatUsage } from '../../protocols/openai-chat/chat-completion-resu
  * from `inputTokens`, OpenAI counts all input in `prompt_tokens` and names the cached part.
  */
 export const toChatUsage = (usage: Partial<TokenUsage>): ChatUsage => {
-  const cacheRead = usage.cacheReadInputTokens ?? 0;
-  const cacheWrite = usage.cacheWriteInputTokens ?? 0;
-  const promptTokens = (usage.inputTokens ?? 0) + cacheRead + cacheWrite;
-  const completionTokens = usage.outputTokens ?? 0;
+  // The SDK checks no types here: each count is read as a whole number of tokens (`tokenCount`).
+  const cacheRead = tokenCount(usage.cacheReadInputTokens);
+  const cacheWrite = tokenCount(usage.cacheWriteInputTokens);
+  const promptTokens = tokenCount(usage.inputTokens) + cacheRead + cacheWrite;
+  const completionTokens = tokenCount(usage.outputTokens);
   return {
     prompt_tokens: promptTokens,
     completion_tokens: completionTokens,
