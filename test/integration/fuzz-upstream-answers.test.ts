@@ -26,7 +26,7 @@ const TIMEOUTS = { connectMs: 1000, firstByteMs: 2000, idleMs: 1000 };
 /** Well past the channel's timeouts: an answer later than this is a hang. */
 const ANSWER_WITHIN_MS = 15_000;
 
-type ChannelType = 'openai' | 'anthropic' | 'gemini';
+type ChannelType = 'openai' | 'anthropic' | 'gemini' | 'bedrock';
 type ClientProtocol = 'chat' | 'responses' | 'messages' | 'gemini' | 'embeddings';
 
 const modelOf = (type: ChannelType) => `fuzz-${type}`;
@@ -76,6 +76,8 @@ const wireOf = (path: string, body: string): { wire: UpstreamWire; stream: boole
       return false;
     }
   })();
+  if (path.endsWith('/converse-stream')) return { wire: 'bedrock', stream: true };
+  if (path.endsWith('/converse')) return { wire: 'bedrock', stream: false };
   if (path.endsWith('/embeddings')) return { wire: 'openai-embeddings', stream: false };
   if (path.includes(':batchEmbedContents') || path.includes(':embedContent'))
     return { wire: 'gemini-embeddings', stream: false };
@@ -105,6 +107,14 @@ const answer = async (request: IncomingMessage, response: ServerResponse) => {
   response.end(body);
 };
 
+// Bedrock calls are signed; the fake upstream does not check signatures, but the SDK needs credentials.
+const awsEnvironment = {
+  AWS_ACCESS_KEY_ID: 'AKIDFUZZUPSTREAM',
+  AWS_SECRET_ACCESS_KEY: 'fuzz-upstream-secret',
+  AWS_REGION: 'us-east-1',
+};
+const savedEnvironment = Object.fromEntries(Object.keys(awsEnvironment).map((name) => [name, process.env[name]]));
+
 let upstream: http.Server;
 let gateway: TestGateway;
 let key: string;
@@ -113,6 +123,7 @@ const run = describeInProcess('the channels are reset between runs, and the fake
 
 run('every client protocol under hostile upstream answers', () => {
   beforeAll(async () => {
+    Object.assign(process.env, awsEnvironment);
     upstream = http.createServer((request, response) => {
       answer(request, response).catch(() => response.destroy());
     });
@@ -120,11 +131,12 @@ run('every client protocol under hostile upstream answers', () => {
     await once(upstream, 'listening');
     const origin = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
     gateway = await startTestGateway();
-    for (const type of ['openai', 'anthropic', 'gemini'] as const) {
+    for (const type of ['openai', 'anthropic', 'gemini', 'bedrock'] as const) {
       const created = await gateway.admin('PUT', `/admin/v1/channels/fuzz-${type}`, {
         type,
         baseUrl: type === 'openai' ? `${origin}/v1` : origin,
-        apiKey: CHANNEL_KEY,
+        // Bedrock is called with the function's own AWS credentials.
+        ...(type === 'bedrock' ? {} : { apiKey: CHANNEL_KEY }),
         models: [modelOf(type)],
         modelMap: { [modelOf(type)]: 'upstream-model' },
         timeouts: TIMEOUTS,
@@ -138,6 +150,10 @@ run('every client protocol under hostile upstream answers', () => {
     await gateway?.close();
     upstream?.closeAllConnections();
     upstream?.close();
+    for (const [name, value] of Object.entries(savedEnvironment)) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
   });
 
   /** What is wrong with an answer, if anything. */
@@ -178,7 +194,7 @@ run('every client protocol under hostile upstream answers', () => {
       await fc.assert(
         fc.asyncProperty(
           fc.constantFrom<ClientProtocol>('chat', 'responses', 'messages', 'gemini', 'embeddings'),
-          fc.constantFrom<ChannelType>('openai', 'anthropic', 'gemini'),
+          fc.constantFrom<ChannelType>('openai', 'anthropic', 'gemini', 'bedrock'),
           fc.boolean(),
           fc.gen(),
           async (protocol, type, stream, generate) => {

@@ -1,3 +1,4 @@
+import { EventStreamCodec } from '@smithy/eventstream-codec';
 import fc from 'fast-check';
 import { hostileValue, mutate } from './hostile-requests.js';
 
@@ -10,7 +11,7 @@ import { hostileValue, mutate } from './hostile-requests.js';
 
 /** The wire an upstream request was made on, read from its path (and its body, for streaming). */
 export type UpstreamWire =
-  'openai-chat' | 'openai-responses' | 'anthropic' | 'gemini' | 'openai-embeddings' | 'gemini-embeddings';
+  'openai-chat' | 'openai-responses' | 'anthropic' | 'gemini' | 'openai-embeddings' | 'gemini-embeddings' | 'bedrock';
 
 export interface UpstreamAnswer {
   readonly status: number;
@@ -18,7 +19,7 @@ export interface UpstreamAnswer {
   readonly body: Buffer;
 }
 
-/** One SSE event: a name (Anthropic's and the Responses API's events carry one) and its JSON data. */
+/** One stream event: a name (Anthropic's, the Responses API's and Bedrock's events carry one) and its JSON data. */
 interface SampleEvent {
   readonly event?: string;
   readonly data: unknown;
@@ -157,6 +158,40 @@ const openAiEmbeddings = {
 };
 const geminiEmbeddings = { embeddings: [{ values: [0.25, -0.5, 1] }] };
 
+const bedrockAnswer = {
+  output: {
+    message: {
+      role: 'assistant',
+      content: [
+        { reasoningContent: { reasoningText: { text: 'hm', signature: 'sig' } } },
+        { text: 'hello' },
+        { toolUse: { toolUseId: 'tooluse_1', name: 'lookup', input: { q: 'x' } } },
+      ],
+    },
+  },
+  stopReason: 'tool_use',
+  usage: { inputTokens: 7, outputTokens: 3, totalTokens: 10 },
+  metrics: { latencyMs: 5 },
+};
+/** Bedrock's ConverseStream events: the event's type travels in a header, its members in the payload. */
+const bedrockEvents: SampleEvent[] = [
+  { event: 'messageStart', data: { role: 'assistant' } },
+  { event: 'contentBlockDelta', data: { contentBlockIndex: 0, delta: { text: 'hel' } } },
+  { event: 'contentBlockDelta', data: { contentBlockIndex: 0, delta: { text: 'lo' } } },
+  { event: 'contentBlockStop', data: { contentBlockIndex: 0 } },
+  {
+    event: 'contentBlockStart',
+    data: { contentBlockIndex: 1, start: { toolUse: { toolUseId: 'tooluse_1', name: 'lookup' } } },
+  },
+  { event: 'contentBlockDelta', data: { contentBlockIndex: 1, delta: { toolUse: { input: '{"q":"x"}' } } } },
+  { event: 'contentBlockStop', data: { contentBlockIndex: 1 } },
+  { event: 'messageStop', data: { stopReason: 'tool_use' } },
+  {
+    event: 'metadata',
+    data: { usage: { inputTokens: 7, outputTokens: 3, totalTokens: 10 }, metrics: { latencyMs: 5 } },
+  },
+];
+
 const samples: Record<UpstreamWire, { readonly answer: unknown; readonly events: readonly SampleEvent[] }> = {
   'openai-chat': { answer: chatCompletion, events: chatEvents },
   'openai-responses': { answer: response('completed', [responseMessage]), events: responsesEvents },
@@ -165,10 +200,36 @@ const samples: Record<UpstreamWire, { readonly answer: unknown; readonly events:
   // Embeddings never stream: a stream's events are those of the answer alone.
   'openai-embeddings': { answer: openAiEmbeddings, events: [{ data: openAiEmbeddings }] },
   'gemini-embeddings': { answer: geminiEmbeddings, events: [{ data: geminiEmbeddings }] },
+  bedrock: { answer: bedrockAnswer, events: bedrockEvents },
 };
 
 const frame = ({ event, data }: SampleEvent): string =>
   `${event === undefined ? '' : `event: ${event}\n`}data: ${typeof data === 'string' ? data : JSON.stringify(data)}\n\n`;
+
+const codec = new EventStreamCodec(
+  (bytes) => Buffer.from(bytes).toString('utf8'),
+  (text) => new Uint8Array(Buffer.from(text, 'utf8')),
+);
+const header = (value: string) => ({ type: 'string' as const, value });
+
+/** One event as a binary event-stream message (AWS's framing: lengths, headers, CRCs). */
+const binaryFrame = ({ event, data }: SampleEvent): Buffer =>
+  Buffer.from(
+    codec.encode({
+      headers: {
+        ':event-type': header(event ?? 'unknown'),
+        ':message-type': header('event'),
+        ':content-type': header('application/json'),
+      },
+      body: new Uint8Array(Buffer.from(JSON.stringify(data) ?? 'null', 'utf8')),
+    }),
+  );
+
+/** How each wire frames a stream's events, and what it calls its streams. */
+const streamFraming: Partial<Record<UpstreamWire, { contentType: string; frame: (event: SampleEvent) => Buffer }>> = {
+  bedrock: { contentType: 'application/vnd.amazon.eventstream', frame: binaryFrame },
+};
+const sseFraming = { contentType: 'text/event-stream', frame: (event: SampleEvent) => Buffer.from(frame(event)) };
 
 /** A sample's JSON with one value replaced by a hostile one, or one member left out. */
 const alteredJson = (value: unknown): fc.Arbitrary<unknown> =>
@@ -183,7 +244,10 @@ const alteredJson = (value: unknown): fc.Arbitrary<unknown> =>
   );
 
 /** An event stream made from the sample events: each event possibly altered, the list reshaped. */
-const alteredStream = (events: readonly SampleEvent[]): fc.Arbitrary<string> =>
+const alteredStream = (
+  events: readonly SampleEvent[],
+  framing: { frame: (event: SampleEvent) => Buffer },
+): fc.Arbitrary<Buffer> =>
   fc
     .tuple(
       fc.array(fc.nat({ max: events.length - 1 }), { minLength: 1, maxLength: 3 }),
@@ -202,11 +266,14 @@ const alteredStream = (events: readonly SampleEvent[]): fc.Arbitrary<string> =>
         if (reshape === 'repeat') list.splice(at, 0, list[at]!);
         if (reshape === 'swap' && at + 1 < list.length) [list[at], list[at + 1]] = [list[at + 1]!, list[at]!];
         list = list.filter((event) => event.data !== undefined);
-        let text = list.map(frame).join('');
-        if (reshape === 'garbage') text = text.slice(0, cut % (text.length + 1)) + 'data: {"unterminated\n\n' + text;
-        if (reshape === 'no-data') text += 'event: message_stop\n\n: comment\n\nretry: 10\n\n';
-        if (reshape === 'cut') text = text.slice(0, cut % (text.length + 1));
-        return text;
+        let bytes = Buffer.concat(list.map(framing.frame));
+        const cutAt = cut % (bytes.length + 1);
+        if (reshape === 'garbage')
+          bytes = Buffer.concat([bytes.subarray(0, cutAt), Buffer.from('data: {"unterminated\n\n\u0000\u0001'), bytes]);
+        if (reshape === 'no-data')
+          bytes = Buffer.concat([bytes, Buffer.from('event: message_stop\n\n: comment\n\nretry: 10\n\n')]);
+        if (reshape === 'cut') bytes = bytes.subarray(0, cutAt);
+        return bytes;
       }),
     );
 
@@ -222,8 +289,9 @@ const text = (value: unknown) => Buffer.from(JSON.stringify(value) ?? '');
 /** Any answer an upstream of `wire` might give to a request that asked for a stream, or not. */
 export const hostileUpstreamAnswer = (wire: UpstreamWire, stream: boolean): fc.Arbitrary<UpstreamAnswer> => {
   const { answer, events } = samples[wire];
+  const framing = streamFraming[wire] ?? sseFraming;
   const wellFormed = stream
-    ? alteredStream(events).map((body) => ({ status: 200, contentType: 'text/event-stream', body: Buffer.from(body) }))
+    ? alteredStream(events, framing).map((body) => ({ status: 200, contentType: framing.contentType, body }))
     : alteredJson(answer).map((value) => ({ status: 200, contentType: 'application/json', body: text(value) }));
   return fc.oneof(
     { weight: 6, arbitrary: wellFormed },
@@ -238,12 +306,12 @@ export const hostileUpstreamAnswer = (wire: UpstreamWire, stream: boolean): fc.A
       arbitrary: fc
         .tuple(
           fc.constantFrom(200, 201, 204, 206, 299, 302, 304),
-          fc.constantFrom(undefined, 'text/plain', 'text/html', 'application/json', 'text/event-stream'),
+          fc.constantFrom(undefined, 'text/plain', 'text/html', 'application/json', framing.contentType),
           fc.oneof(
             fc.constant(Buffer.alloc(0)),
             fc.uint8Array({ maxLength: 256 }).map((bytes) => Buffer.from(bytes)),
             fc.jsonValue({ maxDepth: 3 }).map(text),
-            fc.constant(Buffer.from(stream ? JSON.stringify(answer) : events.map(frame).join(''))),
+            fc.constant(stream ? text(answer) : Buffer.concat(events.map(framing.frame))),
           ),
         )
         .map(([status, contentType, body]) => ({ status, contentType, body })),
