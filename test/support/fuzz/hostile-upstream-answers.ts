@@ -192,11 +192,34 @@ const bedrockEvents: SampleEvent[] = [
   },
 ];
 
-const samples: Record<UpstreamWire, { readonly answer: unknown; readonly events: readonly SampleEvent[] }> = {
-  'openai-chat': { answer: chatCompletion, events: chatEvents },
-  'openai-responses': { answer: response('completed', [responseMessage]), events: responsesEvents },
-  anthropic: { answer: anthropicMessage, events: anthropicEvents },
-  gemini: { answer: geminiAnswer, events: geminiEvents },
+interface Sample {
+  readonly answer: unknown;
+  readonly events: readonly SampleEvent[];
+  /** How the wire reports a failure in the middle of a stream. */
+  readonly errorEvent?: SampleEvent;
+}
+
+const samples: Record<UpstreamWire, Sample> = {
+  'openai-chat': {
+    answer: chatCompletion,
+    events: chatEvents,
+    errorEvent: { data: { error: { message: 'overloaded', type: 'server_error', code: null } } },
+  },
+  'openai-responses': {
+    answer: response('completed', [responseMessage]),
+    events: responsesEvents,
+    errorEvent: { event: 'error', data: { type: 'error', code: 'server_error', message: 'boom', param: null } },
+  },
+  anthropic: {
+    answer: anthropicMessage,
+    events: anthropicEvents,
+    errorEvent: { event: 'error', data: { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } } },
+  },
+  gemini: {
+    answer: geminiAnswer,
+    events: geminiEvents,
+    errorEvent: { data: { error: { code: 503, message: 'unavailable', status: 'UNAVAILABLE' } } },
+  },
   // Embeddings never stream: a stream's events are those of the answer alone.
   'openai-embeddings': { answer: openAiEmbeddings, events: [{ data: openAiEmbeddings }] },
   'gemini-embeddings': { answer: geminiEmbeddings, events: [{ data: geminiEmbeddings }] },
@@ -245,14 +268,14 @@ const alteredJson = (value: unknown): fc.Arbitrary<unknown> =>
 
 /** An event stream made from the sample events: each event possibly altered, the list reshaped. */
 const alteredStream = (
-  events: readonly SampleEvent[],
+  { events, errorEvent }: Sample,
   framing: { frame: (event: SampleEvent) => Buffer },
 ): fc.Arbitrary<Buffer> =>
   fc
     .tuple(
       fc.array(fc.nat({ max: events.length - 1 }), { minLength: 1, maxLength: 3 }),
       fc.nat(),
-      fc.constantFrom('keep', 'drop', 'repeat', 'swap', 'garbage', 'no-data', 'cut'),
+      fc.constantFrom('keep', 'drop', 'repeat', 'swap', 'garbage', 'no-data', 'cut', 'error'),
       fc.nat(),
     )
     .chain(([altered, pick, reshape, cut]) =>
@@ -265,6 +288,7 @@ const alteredStream = (
         if (reshape === 'drop') list.splice(at, 1);
         if (reshape === 'repeat') list.splice(at, 0, list[at]!);
         if (reshape === 'swap' && at + 1 < list.length) [list[at], list[at + 1]] = [list[at + 1]!, list[at]!];
+        if (reshape === 'error' && errorEvent) list.splice(at, 0, errorEvent);
         list = list.filter((event) => event.data !== undefined);
         let bytes = Buffer.concat(list.map(framing.frame));
         const cutAt = cut % (bytes.length + 1);
@@ -288,10 +312,11 @@ const text = (value: unknown) => Buffer.from(JSON.stringify(value) ?? '');
 
 /** Any answer an upstream of `wire` might give to a request that asked for a stream, or not. */
 export const hostileUpstreamAnswer = (wire: UpstreamWire, stream: boolean): fc.Arbitrary<UpstreamAnswer> => {
-  const { answer, events } = samples[wire];
+  const sample = samples[wire];
+  const { answer, events } = sample;
   const framing = streamFraming[wire] ?? sseFraming;
   const wellFormed = stream
-    ? alteredStream(events, framing).map((body) => ({ status: 200, contentType: framing.contentType, body }))
+    ? alteredStream(sample, framing).map((body) => ({ status: 200, contentType: framing.contentType, body }))
     : alteredJson(answer).map((value) => ({ status: 200, contentType: 'application/json', body: text(value) }));
   return fc.oneof(
     { weight: 6, arbitrary: wellFormed },
