@@ -15,10 +15,10 @@ import { startTestGateway, type TestGateway } from '../support/test-gateway.js';
 /**
  * Property: whatever an upstream answers (a well-formed answer with a hostile value or a member
  * missing, an event stream reshaped or cut, any status, any content type, any bytes), a client of
- * any of the four chat protocols or of embeddings, relayed or translated to any upstream wire, gets
- * an answer in its own protocol: a 200 whose body is JSON, or whose events each carry JSON; or an
- * error below 500 or from the upstream's range (502–504) in the path's envelope. Never the gateway's
- * own 500, never a hang, never the channel's key.
+ * any of the four chat protocols, of embeddings, images or speech, relayed or translated to any
+ * upstream wire, gets an answer in its own protocol: a 200 whose body is JSON (audio, for speech), or
+ * whose events each carry JSON; or an error below 500 or from the upstream's range (502–504) in the
+ * path's envelope. Never the gateway's own 500, never a hang, never the channel's key.
  */
 const RUNS = Number(process.env.FUZZ_RUNS ?? 300);
 const CHANNEL_KEY = `sk-upstream-${'u'.repeat(40)}`;
@@ -27,7 +27,7 @@ const TIMEOUTS = { connectMs: 1000, firstByteMs: 2000, idleMs: 1000 };
 const ANSWER_WITHIN_MS = 15_000;
 
 type ChannelType = 'openai' | 'anthropic' | 'gemini' | 'bedrock';
-type ClientProtocol = 'chat' | 'responses' | 'messages' | 'gemini' | 'embeddings';
+type ClientProtocol = 'chat' | 'responses' | 'messages' | 'gemini' | 'embeddings' | 'images' | 'speech';
 
 const modelOf = (type: ChannelType) => `fuzz-${type}`;
 
@@ -61,11 +61,27 @@ const clientRequest = (protocol: ClientProtocol, model: string, stream: boolean,
     // Embeddings have no stream: `stream` is ignored.
     case 'embeddings':
       return { path: '/v1/embeddings', headers: { authorization: `Bearer ${key}` }, body: { model, input: 'hi' } };
+    case 'images':
+      return {
+        path: '/v1/images/generations',
+        headers: { authorization: `Bearer ${key}` },
+        body: { model, prompt: 'a lighthouse' },
+      };
+    case 'speech':
+      return {
+        path: '/v1/audio/speech',
+        headers: { authorization: `Bearer ${key}` },
+        body: { model, input: 'hi', voice: 'alloy' },
+      };
   }
 };
 
-/** Whether the client asked for an event stream. */
-const asksStream = (protocol: ClientProtocol, stream: boolean) => stream && protocol !== 'embeddings';
+/** What a 200 answers the client: JSON, an event stream, or audio. */
+type AnswerKind = 'json' | 'stream' | 'audio';
+const answerKind = (protocol: ClientProtocol, stream: boolean): AnswerKind => {
+  if (protocol === 'speech') return 'audio';
+  return stream && protocol !== 'embeddings' && protocol !== 'images' ? 'stream' : 'json';
+};
 
 /** The wire an upstream request was made on, and whether it asked for a stream. */
 const wireOf = (path: string, body: string): { wire: UpstreamWire; stream: boolean } | undefined => {
@@ -79,6 +95,8 @@ const wireOf = (path: string, body: string): { wire: UpstreamWire; stream: boole
   if (path.endsWith('/converse-stream')) return { wire: 'bedrock', stream: true };
   if (path.endsWith('/converse')) return { wire: 'bedrock', stream: false };
   if (path.endsWith('/embeddings')) return { wire: 'openai-embeddings', stream: false };
+  if (path.endsWith('/images/generations')) return { wire: 'openai-images', stream: false };
+  if (path.endsWith('/audio/speech')) return { wire: 'openai-speech', stream: false };
   if (path.includes(':batchEmbedContents') || path.includes(':embedContent'))
     return { wire: 'gemini-embeddings', stream: false };
   if (path.endsWith('/chat/completions')) return { wire: 'openai-chat', stream: asked };
@@ -157,7 +175,7 @@ run('every client protocol under hostile upstream answers', () => {
   });
 
   /** What is wrong with an answer, if anything. */
-  const faultOf = (path: string, stream: boolean, status: number, contentType: string, text: string) => {
+  const faultOf = (path: string, kind: AnswerKind, status: number, contentType: string, text: string) => {
     if (status === 500 || status >= 600 || status < 200) return `status ${status}`;
     if (text.includes(CHANNEL_KEY)) return "the channel's key in the answer";
     if (status >= 400) {
@@ -168,7 +186,9 @@ run('every client protocol under hostile upstream answers', () => {
       }
     }
     if (status >= 300) return `status ${status}`;
-    if (!stream) {
+    // Speech is audio: what an upstream says it is, as it sent it.
+    if (kind === 'audio') return undefined;
+    if (kind === 'json') {
       try {
         JSON.parse(text);
         return undefined;
@@ -193,7 +213,7 @@ run('every client protocol under hostile upstream answers', () => {
     async () => {
       await fc.assert(
         fc.asyncProperty(
-          fc.constantFrom<ClientProtocol>('chat', 'responses', 'messages', 'gemini', 'embeddings'),
+          fc.constantFrom<ClientProtocol>('chat', 'responses', 'messages', 'gemini', 'embeddings', 'images', 'speech'),
           fc.constantFrom<ChannelType>('openai', 'anthropic', 'gemini', 'bedrock'),
           fc.boolean(),
           fc.gen(),
@@ -215,7 +235,7 @@ run('every client protocol under hostile upstream answers', () => {
             const text = await response.text();
             const fault = faultOf(
               path,
-              asksStream(protocol, stream),
+              answerKind(protocol, stream),
               response.status,
               response.headers.get('content-type') ?? '',
               text,

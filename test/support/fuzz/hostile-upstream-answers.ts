@@ -11,7 +11,15 @@ import { hostileValue, mutate } from './hostile-requests.js';
 
 /** The wire an upstream request was made on, read from its path (and its body, for streaming). */
 export type UpstreamWire =
-  'openai-chat' | 'openai-responses' | 'anthropic' | 'gemini' | 'openai-embeddings' | 'gemini-embeddings' | 'bedrock';
+  | 'openai-chat'
+  | 'openai-responses'
+  | 'anthropic'
+  | 'gemini'
+  | 'openai-embeddings'
+  | 'gemini-embeddings'
+  | 'bedrock'
+  | 'openai-images'
+  | 'openai-speech';
 
 export interface UpstreamAnswer {
   readonly status: number;
@@ -157,6 +165,23 @@ const openAiEmbeddings = {
   usage: { prompt_tokens: 2, total_tokens: 2 },
 };
 const geminiEmbeddings = { embeddings: [{ values: [0.25, -0.5, 1] }] };
+const openAiImages = {
+  created: 1_700_000_000,
+  data: [{ b64_json: 'aGVsbG8=', revised_prompt: 'hello' }],
+  usage: { input_tokens: 5, output_tokens: 10, total_tokens: 15 },
+};
+
+/** Speech is audio: whatever bytes, under an audio type or another. */
+const speechAnswer: fc.Arbitrary<UpstreamAnswer> = fc
+  .tuple(
+    fc.constantFrom(200, 200, 200, 204, 400, 429, 500, 503),
+    fc.constantFrom(undefined, 'audio/mpeg', 'audio/wav', 'application/json', 'text/event-stream'),
+    fc.oneof(
+      fc.uint8Array({ maxLength: 512 }).map((bytes) => Buffer.from(bytes)),
+      fc.jsonValue({ maxDepth: 2 }).map((value) => Buffer.from(JSON.stringify(value) ?? '')),
+    ),
+  )
+  .map(([status, contentType, body]) => ({ status, contentType, body }));
 
 const bedrockAnswer = {
   output: {
@@ -224,6 +249,9 @@ const samples: Record<UpstreamWire, Sample> = {
   'openai-embeddings': { answer: openAiEmbeddings, events: [{ data: openAiEmbeddings }] },
   'gemini-embeddings': { answer: geminiEmbeddings, events: [{ data: geminiEmbeddings }] },
   bedrock: { answer: bedrockAnswer, events: bedrockEvents },
+  // Images and speech never stream either.
+  'openai-images': { answer: openAiImages, events: [{ data: openAiImages }] },
+  'openai-speech': { answer: { audio: 'bytes' }, events: [] },
 };
 
 const frame = ({ event, data }: SampleEvent): string =>
@@ -312,6 +340,7 @@ const text = (value: unknown) => Buffer.from(JSON.stringify(value) ?? '');
 
 /** Any answer an upstream of `wire` might give to a request that asked for a stream, or not. */
 export const hostileUpstreamAnswer = (wire: UpstreamWire, stream: boolean): fc.Arbitrary<UpstreamAnswer> => {
+  if (wire === 'openai-speech') return speechAnswer;
   const sample = samples[wire];
   const { answer, events } = sample;
   const framing = streamFraming[wire] ?? sseFraming;
