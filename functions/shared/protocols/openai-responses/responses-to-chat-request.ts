@@ -17,14 +17,27 @@ const unsupported = (param: string, what: string) =>
     param,
   );
 
+/**
+ * A member that must be text when present: the items are checked loosely at the door, and a value of
+ * another kind (an object whose `toString` is no function cannot even become text) is a 400 naming it.
+ */
+const textMember = (value: unknown, param: string): string => {
+  if (value === undefined || value === null) return '';
+  if (typeof value !== 'string') throw invalidValue(`Invalid value for '${param}': expected a string.`, param);
+  return value;
+};
+
+/** A client's value quoted in a message: as JSON text, which any JSON value has. */
+const quoted = (value: unknown): string => (typeof value === 'string' ? value : (JSON.stringify(value) ?? 'nothing'));
+
 const toChatPart = (part: Record<string, unknown>, param: string): ContentPart => {
   switch (part.type) {
     case 'input_text':
     case 'output_text':
     case 'text':
-      return { type: 'text', text: String(part.text ?? '') };
+      return { type: 'text', text: textMember(part.text, `${param}.text`) };
     case 'refusal':
-      return { type: 'text', text: String(part.refusal ?? '') };
+      return { type: 'text', text: textMember(part.refusal, `${param}.refusal`) };
     case 'input_image': {
       if (typeof part.image_url !== 'string') throw unsupported(`${param}.image_url`, 'An input_image by file_id');
       const detail =
@@ -41,7 +54,7 @@ const toChatPart = (part: Record<string, unknown>, param: string): ContentPart =
         },
       };
     default:
-      throw unsupported(`${param}.type`, `A content part of type '${String(part.type)}'`);
+      throw unsupported(`${param}.type`, `A content part of type '${quoted(part.type)}'`);
   }
 };
 
@@ -64,6 +77,7 @@ const callFunction = (
   item: Item,
   type: 'function_call' | 'custom_tool_call' | 'tool_search_call',
   plan: ToolPlan,
+  param: string,
 ): { name: string; arguments: string } => {
   const name = typeof item.name === 'string' ? item.name : '';
   const namespace = typeof item.namespace === 'string' && item.namespace ? item.namespace : undefined;
@@ -71,12 +85,12 @@ const callFunction = (
     case 'function_call':
       return {
         name: name && plan.chatName(namespace ? { kind: 'function', name, namespace } : { kind: 'function', name }),
-        arguments: String(item.arguments ?? ''),
+        arguments: textMember(item.arguments, `${param}.arguments`),
       };
     case 'custom_tool_call':
       return {
         name: name && plan.chatName(namespace ? { kind: 'custom', name, namespace } : { kind: 'custom', name }),
-        arguments: JSON.stringify({ [CUSTOM_INPUT]: String(item.input ?? '') }),
+        arguments: JSON.stringify({ [CUSTOM_INPUT]: textMember(item.input, `${param}.input`) }),
       };
     case 'tool_search_call':
       return { name: plan.chatName({ kind: 'tool_search' }), arguments: JSON.stringify(item.arguments ?? {}) };
@@ -149,9 +163,9 @@ export const toChatMessages = (
       case 'tool_search_call': {
         if (type === 'tool_search_call' && item.execution !== 'client') return;
         const call = {
-          id: String(item.call_id ?? item.id ?? ''),
+          id: textMember(item.call_id, `${param}.call_id`) || textMember(item.id, `${param}.id`),
           type: 'function' as const,
-          function: callFunction(item, type, plan),
+          function: callFunction(item, type, plan, param),
         };
         if (!call.id || !call.function.name)
           throw invalidValue(`A ${type} item needs 'call_id' and 'name'.`, `${param}.call_id`);
@@ -181,7 +195,7 @@ export const toChatMessages = (
         return;
       default:
         if (typeof type === 'string' && HOSTED_CALL_ITEMS.has(type)) return;
-        throw unsupported(`${param}.type`, `An input item of type '${String(type)}'`);
+        throw unsupported(`${param}.type`, `An input item of type '${quoted(type)}'`);
     }
   });
   return messages;
