@@ -88,3 +88,7 @@ export const internalError = (cause: unknown) =>
   });
 
 export const isGatewayError = (value: unknown): value is GatewayError => value instanceof GatewayError;
+
+/** A thrown value as a log line tells it: name, message and stack for an error. */
+export const describeThrown = (value: unknown): string =>
+  value instanceof Error ? `${value.name}: ${value.message}\n${value.stack ?? ''}` : String(value);

@@ -1,3 +1,4 @@
+import { describeThrown } from '../errors.js';
 import { errorResponse, toGatewayError } from '../http/error-response.js';
 import { log } from '../log.js';
 import type { GatewayMiddyRequest } from './gateway-context.js';
@@ -15,13 +16,10 @@ export const errorEnvelope = () => {
         requestId: gateway?.requestId,
         status: error.status,
         code: error.code,
-        error: error.expose ? error.message : describe(error.cause ?? request.error),
+        error: error.expose ? error.message : describeThrown(error.cause ?? request.error),
       });
     }
     request.response = errorResponse(error, gateway?.errorFormat ?? 'openai');
   };
   return { onError: errorEnvelopeOnError };
 };
-
-const describe = (value: unknown): string =>
-  value instanceof Error ? `${value.name}: ${value.message}\n${value.stack ?? ''}` : String(value);

@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import { toGatewayError, errorBody, type ErrorFormat } from '../http/error-response.js';
 import type { GatewayResponse } from '../http/response.js';
+import { describeThrown, isGatewayError } from '../errors.js';
 import { log } from '../log.js';
 import { ClientAbortedError } from '../upstream/upstream-errors.js';
 import type { EventRelay, RelaySink } from './pass-through-stream.js';
@@ -103,6 +104,8 @@ export class SseStream extends Readable {
   private failWith(error: unknown): void {
     if (this.finished) return;
     if (this.destroyed || error instanceof ClientAbortedError) return this.finish({ kind: 'aborted' });
+    // A failure of the gateway's own, not the upstream's: the client hears only that there was one.
+    if (!isGatewayError(error)) log.error('stream failed', { error: describeThrown(error) });
     const event = this.options.errorEvent?.(error) ?? {
       data: errorBody(toGatewayError(error), this.options.errorFormat ?? 'openai'),
     };
