@@ -1,6 +1,7 @@
 import type { EventSourceMessage } from 'eventsource-parser';
 import type { AnthropicUsage } from '../protocols/anthropic-messages/anthropic-messages-result.js';
 import { anthropicStreamError } from '../providers/anthropic/anthropic-stream.js';
+import { anthropicStreamEventSchema } from '../providers/anthropic/anthropic-api.js';
 import { upstreamBrokenResponse } from '../upstream/upstream-errors.js';
 import { markBodyComplete, type UpstreamResponse } from '../upstream/upstream-http.js';
 import { frameEvent, framesObject, joinedStringMembers, relayEvents, stringMembers } from './pass-through-events.js';
@@ -25,6 +26,9 @@ interface WireEvent {
 
 const numbersOf = (usage: Record<string, unknown> | null | undefined): Partial<AnthropicUsage> =>
   Object.fromEntries(Object.entries(usage ?? {}).filter(([, value]) => typeof value === 'number'));
+
+/** The events whose members the relay reads or changes. */
+const READ_EVENTS = new Set(['message_start', 'message_delta']);
 
 /**
  * An Anthropic Messages stream relayed to a Messages client as the upstream sent it. Only the events
@@ -74,6 +78,9 @@ export const anthropicMessagesPassThrough = (
     const type = typeof payload.type === 'string' ? payload.type : event;
     if (type === undefined) throw upstreamBrokenResponse('a stream event had no type');
     if (type === 'error') throw anthropicStreamError(payload.error ?? {});
+    // The events read here are held to their shapes, as the parsed relay holds every event.
+    if (READ_EVENTS.has(type) && !anthropicStreamEventSchema().safeParse({ ...payload, type }).success)
+      throw upstreamBrokenResponse(`a ${type} event did not have its shape`);
     if (type === 'message_start' && payload.message) {
       payload.message.model = options.publicModel;
       usage = numbersOf(payload.message.usage);

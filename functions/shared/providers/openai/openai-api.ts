@@ -39,6 +39,8 @@ const openAiUsageSchema = lazySchema(() => {
 export const openAiCompletionSchema = lazySchema(() =>
   z.looseObject({
     id: z.string(),
+    model: z.nullish(z.string()),
+    created: z.nullish(z.number()),
     choices: z.array(
       z.looseObject({
         index: z.number(),
@@ -62,9 +64,38 @@ export const openAiCompletionSchema = lazySchema(() =>
   }),
 );
 
+/** A stream chunk, held to the types of the members translations read, as the completion is. */
 export const openAiChunkSchema = lazySchema(() =>
   z.looseObject({
-    choices: z.nullish(z.array(z.looseObject({}))),
+    id: z.nullish(z.string()),
+    model: z.nullish(z.string()),
+    created: z.nullish(z.number()),
+    choices: z.nullish(
+      z.array(
+        z.looseObject({
+          index: z.nullish(z.number()),
+          delta: z.nullish(
+            z.looseObject({
+              content: z.nullish(z.string()),
+              reasoning_content: z.nullish(z.string()),
+              refusal: z.nullish(z.string()),
+              tool_calls: z.nullish(
+                z.array(
+                  z.looseObject({
+                    index: z.nullish(z.number()),
+                    id: z.nullish(z.string()),
+                    function: z.nullish(
+                      z.looseObject({ name: z.nullish(z.string()), arguments: z.nullish(z.string()) }),
+                    ),
+                  }),
+                ),
+              ),
+            }),
+          ),
+          finish_reason: z.nullish(z.string()),
+        }),
+      ),
+    ),
     usage: z.nullish(openAiUsageSchema()),
   }),
 );

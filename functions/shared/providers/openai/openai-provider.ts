@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import {
   markBodyComplete,
   readUpstreamText,
@@ -71,6 +72,7 @@ export const openAiStreamError = (payload: unknown): UpstreamError | undefined =
 
 async function* openAiChunks(response: UpstreamResponse, idleMs: number): AsyncGenerator<ChatCompletionChunk> {
   let done = false;
+  const fallbackId = `chatcmpl-${randomUUID().replaceAll('-', '')}`;
   for await (const event of readSse(response.body, idleMs)) {
     if (event.data === '[DONE]') {
       done = true;
@@ -87,7 +89,11 @@ async function* openAiChunks(response: UpstreamResponse, idleMs: number): AsyncG
     if (error) throw error;
     if (!openAiChunkSchema().safeParse(payload).success)
       throw upstreamBrokenResponse('a stream event was not a chat completion chunk');
-    yield payload as ChatCompletionChunk;
+    const chunk = payload as ChatCompletionChunk;
+    // What some servers leave out of a chunk (an id, the choices of a usage chunk), translations need.
+    chunk.id ??= fallbackId;
+    chunk.choices ??= [];
+    yield chunk;
   }
   if (!done) throw upstreamBrokenResponse('the stream ended before [DONE]');
 }
