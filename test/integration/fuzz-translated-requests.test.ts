@@ -1,0 +1,254 @@
+import fc from 'fast-check';
+import { resetChannelHealth } from '../../functions/shared/routing/channel-health.js';
+import { isEnvelopeOfPath } from '../support/error-envelopes.js';
+import { anthropicRoutes } from '../support/fake-upstream/anthropic-wire.js';
+import { bedrockRoutes } from '../support/fake-upstream/bedrock-wire.js';
+import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream/fake-upstream.js';
+import { geminiRoutes } from '../support/fake-upstream/gemini-wire.js';
+import { openAiResponsesRoutes } from '../support/fake-upstream/openai-responses-wire.js';
+import { openAiRoutes } from '../support/fake-upstream/openai-wire.js';
+import { hostileValue, mutate, PROTOTYPE_NAMES } from '../support/fuzz/hostile-requests.js';
+import { describeInProcess } from '../support/gateway-target.js';
+import { startTestGateway, type TestGateway } from '../support/test-gateway.js';
+
+/**
+ * Property: a client request of any protocol, valid but for one hostile value or one member left out,
+ * sent to a model of each channel type, is answered below 500 in its path's envelope (or relayed as
+ * the upstream answered it), with a request id and no key: the request translations (to Anthropic's,
+ * Gemini's, Bedrock's and OpenAI's formats) meet whatever the client schemas let through. The route
+ * fuzz reaches only the demo channel; this one reaches the translations, starting from requests rich
+ * enough to use them all: system text, images, tool definitions, tool calls and their results.
+ */
+const RUNS = Number(process.env.FUZZ_RUNS ?? 200);
+const UPSTREAM_MODEL = 'upstream-model';
+const UPSTREAM_KEY = `sk-upstream-${'t'.repeat(40)}`;
+const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
+/** What the gateway says of a failure of its own, never of the upstream's or the client's. */
+const OWN_FAILURE = 'The server had an error while processing your request.';
+const TOOL_SCHEMA = { type: 'object', properties: { q: { type: 'string' } }, required: ['q'] };
+
+type ChannelType = 'openai' | 'anthropic' | 'gemini' | 'bedrock';
+const CHANNEL_TYPES: readonly ChannelType[] = ['openai', 'anthropic', 'gemini', 'bedrock'];
+const modelOf = (type: ChannelType) => `translate-${type}`;
+
+interface ClientRequest {
+  readonly path: (model: string, stream: boolean) => string;
+  readonly headers: (key: string) => Record<string, string>;
+  readonly body: (model: string, stream: boolean) => Record<string, unknown>;
+}
+
+const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
+
+/** Each client protocol's request, as rich as its format allows. */
+const clientRequests: Record<string, ClientRequest> = {
+  chat: {
+    path: () => '/v1/chat/completions',
+    headers: bearer,
+    body: (model, stream) => ({
+      model,
+      messages: [
+        { role: 'system', content: 'be brief' },
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'look this up' },
+            { type: 'image_url', image_url: { url: `data:image/png;base64,${PNG}` } },
+          ],
+        },
+        {
+          role: 'assistant',
+          content: null,
+          tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'lookup', arguments: '{"q":"x"}' } }],
+        },
+        { role: 'tool', tool_call_id: 'call_1', content: 'found it' },
+      ],
+      tools: [{ type: 'function', function: { name: 'lookup', description: 'looks up', parameters: TOOL_SCHEMA } }],
+      tool_choice: 'auto',
+      max_tokens: 16,
+      temperature: 0.5,
+      stop: ['\n\n'],
+      stream,
+    }),
+  },
+  messages: {
+    path: () => '/v1/messages',
+    headers: (key) => ({ 'x-api-key': key, 'anthropic-version': '2023-06-01' }),
+    body: (model, stream) => ({
+      model,
+      max_tokens: 16,
+      system: [{ type: 'text', text: 'be brief' }],
+      messages: [
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'look this up' },
+            { type: 'image', source: { type: 'base64', media_type: 'image/png', data: PNG } },
+          ],
+        },
+        { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'lookup', input: { q: 'x' } }] },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'found it' }] },
+      ],
+      tools: [{ name: 'lookup', description: 'looks up', input_schema: TOOL_SCHEMA }],
+      tool_choice: { type: 'auto' },
+      stop_sequences: ['\n\n'],
+      stream,
+    }),
+  },
+  gemini: {
+    path: (model, stream) => `/v1beta/models/${model}:${stream ? 'streamGenerateContent?alt=sse' : 'generateContent'}`,
+    headers: (key) => ({ 'x-goog-api-key': key }),
+    body: () => ({
+      systemInstruction: { parts: [{ text: 'be brief' }] },
+      contents: [
+        { role: 'user', parts: [{ text: 'look this up' }, { inlineData: { mimeType: 'image/png', data: PNG } }] },
+        { role: 'model', parts: [{ functionCall: { name: 'lookup', args: { q: 'x' } } }] },
+        { role: 'user', parts: [{ functionResponse: { name: 'lookup', response: { result: 'found it' } } }] },
+      ],
+      tools: [
+        {
+          functionDeclarations: [
+            {
+              name: 'lookup',
+              description: 'looks up',
+              parameters: { type: 'OBJECT', properties: { q: { type: 'STRING' } } },
+            },
+          ],
+        },
+      ],
+      generationConfig: { maxOutputTokens: 16, temperature: 0.5, stopSequences: ['\n\n'] },
+    }),
+  },
+  responses: {
+    path: () => '/v1/responses',
+    headers: bearer,
+    body: (model, stream) => ({
+      model,
+      instructions: 'be brief',
+      input: [
+        {
+          role: 'user',
+          content: [
+            { type: 'input_text', text: 'look this up' },
+            { type: 'input_image', image_url: `data:image/png;base64,${PNG}` },
+          ],
+        },
+        { type: 'function_call', call_id: 'call_1', name: 'lookup', arguments: '{"q":"x"}' },
+        { type: 'function_call_output', call_id: 'call_1', output: 'found it' },
+      ],
+      tools: [{ type: 'function', name: 'lookup', description: 'looks up', parameters: TOOL_SCHEMA }],
+      max_output_tokens: 16,
+      stream,
+    }),
+  },
+};
+
+/** The request's body with one hostile value, one member left out, a prototype name added, or none of these. */
+const hostileBody = (sample: Record<string, unknown>) =>
+  fc.oneof(
+    { weight: 1, arbitrary: fc.constant(sample) },
+    {
+      weight: 5,
+      arbitrary: fc.tuple(hostileValue, fc.nat()).map(([replacement, pick]) => mutate(sample, replacement, pick)),
+    },
+    { weight: 2, arbitrary: fc.nat().map((pick) => mutate(sample, undefined, pick)) },
+    {
+      weight: 1,
+      arbitrary: fc
+        .tuple(fc.constantFrom(...PROTOTYPE_NAMES), hostileValue, fc.nat())
+        .map(([name, value, pick]) =>
+          mutate(sample, JSON.parse(`{"${name}":${JSON.stringify(value) ?? 'null'}}`), pick),
+        ),
+    },
+  );
+
+// Bedrock calls are signed; the fake does not check signatures, but the SDK needs credentials.
+const awsEnvironment = {
+  AWS_ACCESS_KEY_ID: 'AKIDFUZZTRANSLATE',
+  AWS_SECRET_ACCESS_KEY: 'fuzz-translate-secret',
+  AWS_REGION: 'us-east-1',
+};
+const savedEnvironment = Object.fromEntries(Object.keys(awsEnvironment).map((name) => [name, process.env[name]]));
+
+let upstreams: FakeUpstream[] = [];
+let gateway: TestGateway;
+let key: string;
+
+const run = describeInProcess('the channels are reset between runs');
+
+run('every request translation under hostile client input', () => {
+  beforeAll(async () => {
+    Object.assign(process.env, awsEnvironment);
+    const routes: Record<ChannelType, Parameters<typeof startFakeUpstream>[0]> = {
+      openai: { ...openAiRoutes, ...openAiResponsesRoutes },
+      anthropic: anthropicRoutes,
+      gemini: geminiRoutes(UPSTREAM_MODEL),
+      bedrock: bedrockRoutes(UPSTREAM_MODEL),
+    };
+    upstreams = await Promise.all(CHANNEL_TYPES.map((type) => startFakeUpstream(routes[type])));
+    gateway = await startTestGateway();
+    for (const [index, type] of CHANNEL_TYPES.entries()) {
+      const upstream = upstreams[index]!;
+      const created = await gateway.admin('PUT', `/admin/v1/channels/translate-${type}`, {
+        type,
+        baseUrl: type === 'openai' ? upstream.baseUrl : upstream.origin,
+        ...(type === 'bedrock' ? {} : { apiKey: UPSTREAM_KEY }),
+        models: [modelOf(type)],
+        modelMap: { [modelOf(type)]: UPSTREAM_MODEL },
+        timeouts: { connectMs: 1000, firstByteMs: 3000, idleMs: 2000 },
+      });
+      if (created.status !== 200) throw new Error(`channel setup failed: ${created.text}`);
+    }
+    ({ key } = await gateway.createAccountWithKey());
+  }, 60_000);
+
+  afterAll(async () => {
+    await gateway?.close();
+    await Promise.all(upstreams.map((upstream) => upstream.close()));
+    for (const [name, value] of Object.entries(savedEnvironment)) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
+  });
+
+  it('answers below 500, in the path’s envelope, with a request id and no key', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom(...Object.keys(clientRequests)),
+        fc.constantFrom(...CHANNEL_TYPES),
+        fc.boolean(),
+        fc.gen(),
+        async (protocol, type, stream, generate) => {
+          resetChannelHealth();
+          const request = clientRequests[protocol]!;
+          const model = modelOf(type);
+          const body = generate(hostileBody, request.body(model, stream));
+          const path = request.path(model, stream);
+          const response = await fetch(`${gateway.url}${path}`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', ...request.headers(key) },
+            body: JSON.stringify(body) ?? 'null',
+            signal: AbortSignal.timeout(15_000),
+          });
+          const text = await response.text();
+          const where = `${protocol} on ${type} → ${response.status} ${text.slice(0, 400)}\nsent ${JSON.stringify(body).slice(0, 1500)}`;
+          if (response.status === 500 || response.status >= 600) throw new Error(`the gateway's own failure: ${where}`);
+          // A stream's own failure travels as an event after the 200: the gateway's own is never one of them.
+          if (text.includes(OWN_FAILURE)) throw new Error(`the gateway's own failure in the answer: ${where}`);
+          if ((response.headers.get('x-request-id') ?? '').length < 8) throw new Error(`no request id: ${where}`);
+          if (text.includes(key) || text.includes(UPSTREAM_KEY)) throw new Error(`a key in the answer: ${where}`);
+          if (response.status >= 400) {
+            let parsed: unknown;
+            try {
+              parsed = JSON.parse(text);
+            } catch {
+              throw new Error(`an error answer that is not JSON: ${where}`);
+            }
+            if (!isEnvelopeOfPath(path, response.status, parsed)) throw new Error(`not the path's envelope: ${where}`);
+          }
+        },
+      ),
+      { numRuns: RUNS },
+    );
+    expect((await gateway.request('GET', '/health')).status).toBe(200);
+  }, 600_000);
+});
