@@ -66,8 +66,20 @@ const clientRequests: Record<string, ClientRequest> = {
       tool_choice: 'auto',
       max_tokens: 16,
       temperature: 0.5,
+      top_p: 0.9,
       stop: ['\n\n'],
+      n: 1,
+      seed: 7,
+      user: 'fuzzer',
+      logit_bias: { '50256': -100 },
+      reasoning_effort: 'low',
+      parallel_tool_calls: true,
+      response_format: {
+        type: 'json_schema',
+        json_schema: { name: 'answer', strict: true, schema: { ...TOOL_SCHEMA, additionalProperties: false } },
+      },
       stream,
+      ...(stream ? { stream_options: { include_usage: true } } : {}),
     }),
   },
   messages: {
@@ -85,11 +97,26 @@ const clientRequests: Record<string, ClientRequest> = {
             { type: 'image', source: { type: 'base64', media_type: 'image/png', data: PNG } },
           ],
         },
-        { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'lookup', input: { q: 'x' } }] },
-        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'found it' }] },
+        {
+          role: 'assistant',
+          content: [
+            { type: 'thinking', thinking: 'a lookup will do', signature: 'c2lnbmF0dXJl' },
+            { type: 'tool_use', id: 'toolu_1', name: 'lookup', input: { q: 'x' } },
+          ],
+        },
+        {
+          role: 'user',
+          content: [
+            { type: 'tool_result', tool_use_id: 'toolu_1', content: [{ type: 'text', text: 'found it' }] },
+            { type: 'document', source: { type: 'text', media_type: 'text/plain', data: 'a note' } },
+          ],
+        },
       ],
       tools: [{ name: 'lookup', description: 'looks up', input_schema: TOOL_SCHEMA }],
-      tool_choice: { type: 'auto' },
+      tool_choice: { type: 'tool', name: 'lookup' },
+      thinking: { type: 'enabled', budget_tokens: 1024 },
+      metadata: { user_id: 'fuzzer' },
+      top_k: 5,
       stop_sequences: ['\n\n'],
       stream,
     }),
@@ -115,7 +142,18 @@ const clientRequests: Record<string, ClientRequest> = {
           ],
         },
       ],
-      generationConfig: { maxOutputTokens: 16, temperature: 0.5, stopSequences: ['\n\n'] },
+      toolConfig: { functionCallingConfig: { mode: 'AUTO' } },
+      safetySettings: [{ category: 'HARM_CATEGORY_HARASSMENT', threshold: 'BLOCK_NONE' }],
+      generationConfig: {
+        maxOutputTokens: 16,
+        temperature: 0.5,
+        topP: 0.9,
+        topK: 5,
+        stopSequences: ['\n\n'],
+        responseMimeType: 'application/json',
+        responseSchema: { type: 'OBJECT', properties: { q: { type: 'STRING' } }, required: ['q'] },
+        thinkingConfig: { thinkingBudget: 512, includeThoughts: true },
+      },
     }),
   },
   responses: {
@@ -136,13 +174,17 @@ const clientRequests: Record<string, ClientRequest> = {
         { type: 'function_call_output', call_id: 'call_1', output: 'found it' },
       ],
       tools: [{ type: 'function', name: 'lookup', description: 'looks up', parameters: TOOL_SCHEMA }],
+      tool_choice: { type: 'function', name: 'lookup' },
+      reasoning: { effort: 'low' },
+      text: { format: { type: 'json_schema', name: 'answer', schema: TOOL_SCHEMA, strict: false } },
+      temperature: 0.5,
       max_output_tokens: 16,
       stream,
     }),
   },
 };
 
-/** The request's body with one hostile value, one member left out, a prototype name added, or none of these. */
+/** The request's body with one or two hostile values, one member left out, a prototype name added, or none of these. */
 const hostileBody = (sample: Record<string, unknown>) =>
   fc.oneof(
     { weight: 1, arbitrary: fc.constant(sample) },
@@ -151,6 +193,12 @@ const hostileBody = (sample: Record<string, unknown>) =>
       arbitrary: fc.tuple(hostileValue, fc.nat()).map(([replacement, pick]) => mutate(sample, replacement, pick)),
     },
     { weight: 2, arbitrary: fc.nat().map((pick) => mutate(sample, undefined, pick)) },
+    {
+      weight: 2,
+      arbitrary: fc
+        .tuple(hostileValue, fc.nat(), hostileValue, fc.nat())
+        .map(([first, at, second, then]) => mutate(mutate(sample, first, at), second, then)),
+    },
     {
       weight: 1,
       arbitrary: fc
