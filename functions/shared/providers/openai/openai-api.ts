@@ -45,7 +45,8 @@ export const openAiCompletionSchema = lazySchema(() =>
       z.looseObject({
         index: z.number(),
         message: z.looseObject({
-          content: z.nullish(z.string()),
+          // Text, or the parts some servers answer with (reasoning models): translations take text only.
+          content: z.unknown(),
           reasoning_content: z.nullish(z.string()),
           refusal: z.nullish(z.string()),
           tool_calls: z.nullish(
@@ -76,7 +77,7 @@ export const openAiChunkSchema = lazySchema(() =>
           index: z.nullish(z.number()),
           delta: z.nullish(
             z.looseObject({
-              content: z.nullish(z.string()),
+              content: z.unknown(),
               reasoning_content: z.nullish(z.string()),
               refusal: z.nullish(z.string()),
               tool_calls: z.nullish(
