@@ -12,12 +12,13 @@ import { describeInProcess } from '../support/gateway-target.js';
 import { startTestGateway, type TestGateway } from '../support/test-gateway.js';
 
 /**
- * Property: a client request of any protocol, valid but for one hostile value or one member left out,
- * sent to a model of each channel type, is answered below 500 in its path's envelope (or relayed as
- * the upstream answered it), with a request id and no key: the request translations (to Anthropic's,
- * Gemini's, Bedrock's and OpenAI's formats) meet whatever the client schemas let through. The route
- * fuzz reaches only the demo channel; this one reaches the translations, starting from requests rich
- * enough to use them all: system text, images, tool definitions, tool calls and their results.
+ * Property: a client request of any protocol (token counts included), valid but for a hostile value
+ * or a missing member, sent to a model of each channel type, is answered below 500 in its path's
+ * envelope (or relayed as the upstream answered it), with a request id and no key: the request
+ * translations (to Anthropic's, Gemini's, Bedrock's and OpenAI's formats) meet whatever the client
+ * schemas let through. The route fuzz reaches only the demo channel; this one reaches the
+ * translations, starting from requests rich enough to use them all: system text, images, tool
+ * definitions, tool calls and their results.
  */
 const RUNS = Number(process.env.FUZZ_RUNS ?? 200);
 const UPSTREAM_MODEL = 'upstream-model';
@@ -119,6 +120,36 @@ const clientRequests: Record<string, ClientRequest> = {
       top_k: 5,
       stop_sequences: ['\n\n'],
       stream,
+    }),
+  },
+  countTokens: {
+    path: () => '/v1/messages/count_tokens',
+    headers: (key) => ({ 'x-api-key': key, 'anthropic-version': '2023-06-01' }),
+    body: (model) => ({
+      model,
+      system: 'be brief',
+      messages: [
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'look this up' },
+            { type: 'image', source: { type: 'base64', media_type: 'image/png', data: PNG } },
+          ],
+        },
+        { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'lookup', input: { q: 'x' } }] },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'found it' }] },
+      ],
+      tools: [{ name: 'lookup', description: 'looks up', input_schema: TOOL_SCHEMA }],
+    }),
+  },
+  geminiCountTokens: {
+    path: (model) => `/v1beta/models/${model}:countTokens`,
+    headers: (key) => ({ 'x-goog-api-key': key }),
+    body: () => ({
+      contents: [
+        { role: 'user', parts: [{ text: 'look this up' }, { inlineData: { mimeType: 'image/png', data: PNG } }] },
+        { role: 'model', parts: [{ functionCall: { name: 'lookup', args: { q: 'x' } } }] },
+      ],
     }),
   },
   gemini: {
