@@ -25,7 +25,7 @@ const contentBlockSchema = lazySchema(() =>
         redactedContent: redacted(),
       }),
     ),
-    toolUse: z.nullish(z.looseObject({ toolUseId: text(), name: text(), input: z.unknown() })),
+    toolUse: z.nullish(z.looseObject({ toolUseId: text(), name: text(), input: z.optional(z.unknown()) })),
   }),
 );
 
@@ -37,7 +37,7 @@ const converseOutputSchema = lazySchema(() =>
       }),
     ),
     stopReason: text(),
-    usage: z.unknown(),
+    usage: z.optional(z.unknown()),
   }),
 );
 
@@ -64,7 +64,7 @@ const streamEventSchema = lazySchema(() =>
       }),
     ),
     messageStop: z.nullish(z.looseObject({ stopReason: text() })),
-    metadata: z.nullish(z.looseObject({ usage: z.unknown() })),
+    metadata: z.nullish(z.looseObject({ usage: z.optional(z.unknown()) })),
   }),
 );
 

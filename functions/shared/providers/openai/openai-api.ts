@@ -46,7 +46,7 @@ export const openAiCompletionSchema = lazySchema(() =>
         index: z.number(),
         message: z.looseObject({
           // Text, or the parts some servers answer with (reasoning models): translations take text only.
-          content: z.unknown(),
+          content: z.optional(z.unknown()),
           reasoning_content: z.nullish(z.string()),
           refusal: z.nullish(z.string()),
           tool_calls: z.nullish(
@@ -77,7 +77,7 @@ export const openAiChunkSchema = lazySchema(() =>
           index: z.nullish(z.number()),
           delta: z.nullish(
             z.looseObject({
-              content: z.unknown(),
+              content: z.optional(z.unknown()),
               reasoning_content: z.nullish(z.string()),
               refusal: z.nullish(z.string()),
               tool_calls: z.nullish(
