@@ -212,6 +212,26 @@ run('every client protocol under hostile upstream answers', () => {
     return undefined;
   };
 
+  /** What is wrong with the answer to a well-formed upstream answer: anything short of all of it. */
+  const incompleteOf = (path: string, kind: AnswerKind, status: number, contentType: string, text: string) => {
+    if (status !== 200) return `a well-formed answer answered ${status}`;
+    const fault = faultOf(path, kind, status, contentType, text);
+    if (fault || kind === 'audio') return fault;
+    const bodies = kind === 'json' ? [text] : text.split('\n').filter((line) => line.startsWith('data: {'));
+    const failed = bodies.some((body) => {
+      const value = JSON.parse(kind === 'json' ? body : body.slice('data: '.length)) as {
+        error?: unknown;
+        type?: unknown;
+      };
+      return (
+        (value.error !== undefined && value.error !== null) ||
+        value.type === 'error' ||
+        value.type === 'response.failed'
+      );
+    });
+    return failed || text.includes('event: error') ? 'a well-formed answer answered with an error' : undefined;
+  };
+
   it(
     'answers in the client protocol, never with its own 500, a hang or the key',
     async () => {
@@ -237,7 +257,7 @@ run('every client protocol under hostile upstream answers', () => {
               signal: AbortSignal.timeout(ANSWER_WITHIN_MS),
             });
             const text = await response.text();
-            const fault = faultOf(
+            const fault = (answers.length > 0 && answers.every((one) => one.pristine) ? incompleteOf : faultOf)(
               path,
               answerKind(protocol, stream),
               response.status,

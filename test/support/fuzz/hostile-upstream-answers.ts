@@ -25,6 +25,8 @@ export interface UpstreamAnswer {
   readonly status: number;
   readonly contentType: string | undefined;
   readonly body: Buffer;
+  /** The wire's well-formed answer, untouched: the client must get all of it, and no error. */
+  readonly pristine?: true;
 }
 
 /** One stream event: a name (Anthropic's, the Responses API's and Bedrock's events carry one) and its JSON data. */
@@ -347,7 +349,11 @@ export const hostileUpstreamAnswer = (wire: UpstreamWire, stream: boolean): fc.A
   const wellFormed = stream
     ? alteredStream(sample, framing).map((body) => ({ status: 200, contentType: framing.contentType, body }))
     : alteredJson(answer).map((value) => ({ status: 200, contentType: 'application/json', body: text(value) }));
+  const pristine: UpstreamAnswer = stream
+    ? { status: 200, contentType: framing.contentType, body: Buffer.concat(events.map(framing.frame)), pristine: true }
+    : { status: 200, contentType: 'application/json', body: text(answer), pristine: true };
   return fc.oneof(
+    { weight: 1, arbitrary: fc.constant(pristine) },
     { weight: 6, arbitrary: wellFormed },
     {
       weight: 2,
