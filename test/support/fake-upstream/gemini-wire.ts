@@ -119,8 +119,20 @@ const batchEmbed =
     );
   };
 
+/** `countTokens`: a count of the words of the request's text parts, as `totalTokens`. */
+const countTokens: WireRoute = ({ request, response }: FakeExchange) => {
+  const contents: any[] = Array.isArray(request.body?.contents) ? request.body.contents : [];
+  const words = contents
+    .flatMap((content) => (Array.isArray(content?.parts) ? content.parts : []))
+    .map((part: any) => (typeof part?.text === 'string' ? part.text.split(/\s+/).filter(Boolean).length : 0))
+    .reduce((sum: number, count: number) => sum + count, 0);
+  response.writeHead(200, { 'content-type': 'application/json' });
+  response.end(JSON.stringify({ totalTokens: words }));
+};
+
 export const geminiRoutes = (upstreamModel: string): Record<string, WireRoute> => ({
   [`POST /v1beta/models/${upstreamModel}:batchEmbedContents`]: batchEmbed(upstreamModel),
+  [`POST /v1beta/models/${upstreamModel}:countTokens`]: countTokens,
   [`POST /v1beta/models/${upstreamModel}:generateContent`]: generate(false),
   [`POST /v1beta/models/${upstreamModel}:streamGenerateContent`]: generate(true),
 });
