@@ -103,6 +103,10 @@ describeInBrowser('the console in a browser', () => {
     await page.goto(`${gateway.url}/console/`);
     await page.fill('#email', MEMBER.email);
     await page.fill('#password', 'not the password');
+    // The browser logs the refused sign-in's 401 as a failed load, in its own time: waited for below.
+    const refusalLogged = page.waitForEvent('console', {
+      predicate: (message) => message.type() === 'error' && message.text().includes('401'),
+    });
     await page.click('#sign-in-form button[type=submit]');
     await expect(
       page
@@ -111,7 +115,8 @@ describeInBrowser('the console in a browser', () => {
         .waitFor(),
     ).resolves.toBeUndefined();
     await shoot('sign-in');
-    // The browser logs the refused sign-in's 401 as a failed load: expected here, and only here.
+    // That failed load is expected here, and only here.
+    await refusalLogged;
     pageErrors.splice(0, pageErrors.length);
   });
 
