@@ -88,7 +88,8 @@ describeInBrowser('the console in a browser', () => {
     page = await chromium.context.newPage();
     // Anything the page's CSP blocks, or any script error, shows up here.
     page.on('console', (message) => {
-      if (message.type() === 'error') pageErrors.push(message.text());
+      // Where it happened, so that a failure says which load it was.
+      if (message.type() === 'error') pageErrors.push(`${message.text()} (${message.location().url})`);
     });
     page.on('pageerror', (error) => pageErrors.push(error.message));
     page.on('dialog', (dialog) => void dialog.accept());
