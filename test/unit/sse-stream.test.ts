@@ -1,6 +1,7 @@
 import { once } from 'node:events';
 import { upstreamBrokenResponse } from '../../functions/shared/upstream/upstream-errors.js';
 import { SseStream, type OutgoingEvent, type StreamOutcome } from '../../functions/shared/streaming/sse-response.js';
+import { captureLogLines } from '../support/captured-log-lines.js';
 
 /** Everything the stream sends, once it has ended. */
 const readAll = async (stream: SseStream): Promise<string> => {
@@ -86,6 +87,26 @@ describe('SseStream', () => {
     });
     expect(text).not.toContain('[DONE]');
     expect(finish.seen).toEqual([{ kind: 'failed', error: failure }]);
+  });
+
+  it("logs a failure of the gateway's own with its stack, and shows the client only that there was one", async () => {
+    const logs = captureLogLines('error');
+    try {
+      const own = await readAll(new SseStream(source([], new TypeError('x is not iterable'))));
+      expect(own).toContain('The server had an error while processing your request.');
+      expect(own).not.toContain('iterable');
+      const upstream = await readAll(new SseStream(source([], upstreamBrokenResponse('cut'))));
+      expect(upstream).toContain('cut');
+    } finally {
+      logs.restore();
+    }
+    // Only the gateway's own failure is logged: the upstream's is worded for the client already.
+    expect(logs.lines.filter((line) => line.message === 'stream failed')).toEqual([
+      expect.objectContaining({
+        level: 'error',
+        error: expect.stringMatching(/^TypeError: x is not iterable\n.*at /s),
+      }),
+    ]);
   });
 
   it('lets the endpoint build its own error event', async () => {
