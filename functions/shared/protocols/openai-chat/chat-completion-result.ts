@@ -81,7 +81,7 @@ export interface ChatCompletionChunk {
 const cacheWriteTokensOf = (usage: ChatUsage): number => {
   const written = (usage.prompt_tokens_details as { cache_write_tokens?: unknown } | null | undefined)
     ?.cache_write_tokens;
-  return typeof written === 'number' && written > 0 ? written : 0;
+  return tokenCount(written);
 };
 
 /** An upstream's usage as the accounting reads it; counts that are no numbers count 0 (`tokenCount`). */

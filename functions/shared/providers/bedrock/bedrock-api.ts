@@ -8,8 +8,9 @@ import type { BedrockConverseOutput } from './bedrock-response.js';
  * The members of Bedrock's Converse answers and stream events that the gateway reads, with their
  * types. The SDK hands its output over as it parsed it, types unchecked (a name may be a list, a count
  * a bigint), so the gateway checks what it reads, as it does for every other upstream: an answer
- * that does not match is the upstream's broken answer, not the gateway's own error. Usage counts are
- * read with `tokenCount`, which takes any value.
+ * that does not match is the upstream's broken answer, not the gateway's own error. A tool's input
+ * and the usage are left unchecked: the input is any JSON (`toolInputText` turns bigints into numbers)
+ * and usage counts are read with `tokenCount`, which takes any value.
  */
 
 const text = () => z.nullish(z.string());
@@ -25,7 +26,7 @@ const contentBlockSchema = lazySchema(() =>
         redactedContent: redacted(),
       }),
     ),
-    toolUse: z.nullish(z.looseObject({ toolUseId: text(), name: text(), input: z.optional(z.unknown()) })),
+    toolUse: z.nullish(z.looseObject({ toolUseId: text(), name: text() })),
   }),
 );
 
@@ -37,7 +38,6 @@ const converseOutputSchema = lazySchema(() =>
       }),
     ),
     stopReason: text(),
-    usage: z.optional(z.unknown()),
   }),
 );
 
@@ -64,7 +64,6 @@ const streamEventSchema = lazySchema(() =>
       }),
     ),
     messageStop: z.nullish(z.looseObject({ stopReason: text() })),
-    metadata: z.nullish(z.looseObject({ usage: z.optional(z.unknown()) })),
   }),
 );
 

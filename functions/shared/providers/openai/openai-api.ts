@@ -31,24 +31,30 @@ const openAiUsageSchema = lazySchema(() => {
   });
 });
 
+/** The members of a completion and of a chunk that name them, as translations read them. */
+const answerIdentity = () => ({ model: z.nullish(z.string()), created: z.nullish(z.number()) });
+
+/**
+ * The members of a completion's message and of a chunk's delta that translations read besides text.
+ * `content` is left unchecked: some servers answer with a list of parts (reasoning models), which a
+ * chat client gets relayed, and translations take it only when it is text.
+ */
+const answerParts = () => ({ reasoning_content: z.nullish(z.string()), refusal: z.nullish(z.string()) });
+
 /**
  * A chat completion, held to the types of the members the gateway reads when it answers another
- * protocol's client with it (text, reasoning, tool calls, finish reason, usage): the translations
- * rely on them, and a member of another type is the upstream's broken answer, not the gateway's error.
+ * protocol's client with it (reasoning, tool calls, finish reason, usage): the translations rely on
+ * them, and a member of another type is the upstream's broken answer, not the gateway's error.
  */
 export const openAiCompletionSchema = lazySchema(() =>
   z.looseObject({
     id: z.string(),
-    model: z.nullish(z.string()),
-    created: z.nullish(z.number()),
+    ...answerIdentity(),
     choices: z.array(
       z.looseObject({
         index: z.number(),
         message: z.looseObject({
-          // Text, or the parts some servers answer with (reasoning models): translations take text only.
-          content: z.optional(z.unknown()),
-          reasoning_content: z.nullish(z.string()),
-          refusal: z.nullish(z.string()),
+          ...answerParts(),
           tool_calls: z.nullish(
             z.array(
               z.looseObject({
@@ -69,17 +75,14 @@ export const openAiCompletionSchema = lazySchema(() =>
 export const openAiChunkSchema = lazySchema(() =>
   z.looseObject({
     id: z.nullish(z.string()),
-    model: z.nullish(z.string()),
-    created: z.nullish(z.number()),
+    ...answerIdentity(),
     choices: z.nullish(
       z.array(
         z.looseObject({
           index: z.nullish(z.number()),
           delta: z.nullish(
             z.looseObject({
-              content: z.optional(z.unknown()),
-              reasoning_content: z.nullish(z.string()),
-              refusal: z.nullish(z.string()),
+              ...answerParts(),
               tool_calls: z.nullish(
                 z.array(
                   z.looseObject({
