@@ -5,6 +5,7 @@ import { strictAnthropicRoutes } from '../support/fake-upstream/strict-anthropic
 import { strictOpenAiRoutes } from '../support/fake-upstream/strict-openai.js';
 import { startTestGateway, type TestGateway } from '../support/test-gateway.js';
 import { recorded, replay as replayRequest, sseEvents, usageRecordOf, type SseEvent } from './replay.js';
+import { setFakeAwsCredentials } from '../support/fake-aws-credentials.js';
 
 /**
  * What Claude Code sends (recorded fixtures: headers and bodies), replayed through every path a
@@ -22,12 +23,7 @@ const fixture = (name: string): Fixture => recorded<Fixture>('claude-code', name
 
 const BEDROCK_MODEL = 'us.anthropic.claude-sonnet-4-5-v1:0';
 const GEMINI_MODEL = 'gemini-2.5-flash';
-const awsEnvironment = {
-  AWS_ACCESS_KEY_ID: 'AKIDCONFORMANCE',
-  AWS_SECRET_ACCESS_KEY: 'conformance',
-  AWS_REGION: 'us-east-1',
-};
-const savedEnvironment = Object.fromEntries(Object.keys(awsEnvironment).map((name) => [name, process.env[name]]));
+let restoreAwsEnvironment: () => void = () => undefined;
 
 let anthropic: FakeUpstream;
 let openai: FakeUpstream;
@@ -38,7 +34,7 @@ let key: string;
 let accountId: string;
 
 beforeAll(async () => {
-  Object.assign(process.env, awsEnvironment);
+  restoreAwsEnvironment = setFakeAwsCredentials('AKIDCONFORMANCE');
   [anthropic, openai, bedrock, gemini] = await Promise.all([
     startFakeUpstream(strictAnthropicRoutes),
     startFakeUpstream(strictOpenAiRoutes),
@@ -79,10 +75,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await gateway?.close();
   await Promise.all([anthropic, openai, bedrock, gemini].map((upstream) => upstream?.close()));
-  for (const [name, value] of Object.entries(savedEnvironment)) {
-    if (value === undefined) delete process.env[name];
-    else process.env[name] = value;
-  }
+  restoreAwsEnvironment();
 });
 
 const replay = async (name: string, model: string, edit: (body: Record<string, any>) => void = () => undefined) => {

@@ -5,17 +5,12 @@ import type { FakeUpstream } from '../support/fake-upstream/fake-upstream.js';
 import { startUpstream } from '../support/upstream-target.js';
 import { startTestGateway, type TestGateway } from '../support/test-gateway.js';
 import { waitFor } from '../support/wait-for.js';
+import { setFakeAwsCredentials } from '../support/fake-aws-credentials.js';
 
 const UPSTREAM_MODEL = 'anthropic.claude-fake-v1:0';
 const PNG_BASE64 = 'iVBORw0KGgoAAAANSUhEUg==';
 
-// The SDK signs every call; the fake does not check signatures, but the default chain needs something.
-const awsEnvironment = {
-  AWS_ACCESS_KEY_ID: 'AKIDBEDROCKTEST',
-  AWS_SECRET_ACCESS_KEY: 'bedrock-test-secret',
-  AWS_REGION: 'us-east-1',
-};
-const savedEnvironment = Object.fromEntries(Object.keys(awsEnvironment).map((name) => [name, process.env[name]]));
+let restoreAwsEnvironment: () => void = () => undefined;
 
 let upstream: FakeUpstream;
 let gateway: TestGateway;
@@ -33,7 +28,7 @@ const weatherTool: OpenAI.ChatCompletionTool = {
 };
 
 beforeAll(async () => {
-  Object.assign(process.env, awsEnvironment);
+  restoreAwsEnvironment = setFakeAwsCredentials('AKIDBEDROCKTEST');
   upstream = await startUpstream({ wire: 'bedrock', upstreamModel: UPSTREAM_MODEL });
   gateway = await startTestGateway();
   const created = await gateway.admin('PUT', '/admin/v1/channels/fake-bedrock', {
@@ -53,10 +48,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await gateway?.close();
   await upstream?.close();
-  for (const [name, value] of Object.entries(savedEnvironment)) {
-    if (value === undefined) delete process.env[name];
-    else process.env[name] = value;
-  }
+  restoreAwsEnvironment();
 });
 
 const lastSent = async () => (await upstream.receivedRequests()).at(-1)!;

@@ -10,6 +10,7 @@ import { openAiRoutes } from '../support/fake-upstream/openai-wire.js';
 import { hostileValue, mutate, PROTOTYPE_NAMES } from '../support/fuzz/hostile-requests.js';
 import { describeInProcess } from '../support/gateway-target.js';
 import { startTestGateway, type TestGateway } from '../support/test-gateway.js';
+import { setFakeAwsCredentials } from '../support/fake-aws-credentials.js';
 
 /**
  * Property: a client request of any protocol (token counts included), valid but for a hostile value
@@ -241,13 +242,7 @@ const hostileBody = (sample: Record<string, unknown>) =>
     },
   );
 
-// Bedrock calls are signed; the fake does not check signatures, but the SDK needs credentials.
-const awsEnvironment = {
-  AWS_ACCESS_KEY_ID: 'AKIDFUZZTRANSLATE',
-  AWS_SECRET_ACCESS_KEY: 'fuzz-translate-secret',
-  AWS_REGION: 'us-east-1',
-};
-const savedEnvironment = Object.fromEntries(Object.keys(awsEnvironment).map((name) => [name, process.env[name]]));
+let restoreAwsEnvironment: () => void = () => undefined;
 
 let upstreams: FakeUpstream[] = [];
 let gateway: TestGateway;
@@ -257,7 +252,7 @@ const run = describeInProcess('the channels are reset between runs');
 
 run('every request translation under hostile client input', () => {
   beforeAll(async () => {
-    Object.assign(process.env, awsEnvironment);
+    restoreAwsEnvironment = setFakeAwsCredentials('AKIDFUZZTRANSLATE');
     const routes: Record<ChannelType, Parameters<typeof startFakeUpstream>[0]> = {
       openai: { ...openAiRoutes, ...openAiResponsesRoutes },
       anthropic: anthropicRoutes,
@@ -284,10 +279,7 @@ run('every request translation under hostile client input', () => {
   afterAll(async () => {
     await gateway?.close();
     await Promise.all(upstreams.map((upstream) => upstream.close()));
-    for (const [name, value] of Object.entries(savedEnvironment)) {
-      if (value === undefined) delete process.env[name];
-      else process.env[name] = value;
-    }
+    restoreAwsEnvironment();
   });
 
   it('answers below 500, in the path’s envelope, with a request id and no key', async () => {

@@ -11,6 +11,7 @@ import {
   type UpstreamWire,
 } from '../support/fuzz/hostile-upstream-answers.js';
 import { startTestGateway, type TestGateway } from '../support/test-gateway.js';
+import { setFakeAwsCredentials } from '../support/fake-aws-credentials.js';
 
 /**
  * Property: whatever an upstream answers (a well-formed answer with a hostile value or a member
@@ -127,13 +128,7 @@ const answer = async (request: IncomingMessage, response: ServerResponse) => {
   response.end(body);
 };
 
-// Bedrock calls are signed; the fake upstream does not check signatures, but the SDK needs credentials.
-const awsEnvironment = {
-  AWS_ACCESS_KEY_ID: 'AKIDFUZZUPSTREAM',
-  AWS_SECRET_ACCESS_KEY: 'fuzz-upstream-secret',
-  AWS_REGION: 'us-east-1',
-};
-const savedEnvironment = Object.fromEntries(Object.keys(awsEnvironment).map((name) => [name, process.env[name]]));
+let restoreAwsEnvironment: () => void = () => undefined;
 
 let upstream: http.Server;
 let gateway: TestGateway;
@@ -143,7 +138,7 @@ const run = describeInProcess('the channels are reset between runs, and the fake
 
 run('every client protocol under hostile upstream answers', () => {
   beforeAll(async () => {
-    Object.assign(process.env, awsEnvironment);
+    restoreAwsEnvironment = setFakeAwsCredentials('AKIDFUZZUPSTREAM');
     upstream = http.createServer((request, response) => {
       answer(request, response).catch(() => response.destroy());
     });
@@ -170,10 +165,7 @@ run('every client protocol under hostile upstream answers', () => {
     await gateway?.close();
     upstream?.closeAllConnections();
     upstream?.close();
-    for (const [name, value] of Object.entries(savedEnvironment)) {
-      if (value === undefined) delete process.env[name];
-      else process.env[name] = value;
-    }
+    restoreAwsEnvironment();
   });
 
   /** What is wrong with an answer, if anything. */

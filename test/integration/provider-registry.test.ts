@@ -16,6 +16,7 @@ import { openAiSpeechRoutes } from '../support/fake-upstream/openai-speech-wire.
 import { openAiRoutes } from '../support/fake-upstream/openai-wire.js';
 import { runId } from '../support/gateway-target.js';
 import { startTestGateway, type HttpResult, type TestGateway } from '../support/test-gateway.js';
+import { setFakeAwsCredentials } from '../support/fake-aws-credentials.js';
 
 /**
  * Walks the provider registry (the capability table and the adapters it requires): for every channel type and every endpoint it advertises, a request
@@ -159,13 +160,7 @@ const probes: Readonly<Record<EndpointKind, readonly Probe[]>> = {
   ],
 };
 
-// The Bedrock adapter signs with the default credential chain; the fake does not check signatures.
-const awsEnvironment = {
-  AWS_ACCESS_KEY_ID: 'AKIDREGISTRYTEST',
-  AWS_SECRET_ACCESS_KEY: 'registry-secret',
-  AWS_REGION: 'us-east-1',
-};
-const savedEnvironment = Object.fromEntries(Object.keys(awsEnvironment).map((name) => [name, process.env[name]]));
+let restoreAwsEnvironment: () => void = () => undefined;
 
 const channelTypes = Object.keys(providerCapabilities) as ChannelType[];
 const publicModel = (type: ChannelType) => `registry-${type}-${runId}`;
@@ -174,7 +169,7 @@ let gateway: TestGateway;
 let key: string;
 
 beforeAll(async () => {
-  Object.assign(process.env, awsEnvironment);
+  restoreAwsEnvironment = setFakeAwsCredentials('AKIDREGISTRYTEST');
   gateway = await startTestGateway();
   for (const type of channelTypes) {
     const setup = upstreamSetups[type];
@@ -201,10 +196,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await gateway?.close();
   for (const upstream of upstreams.values()) await upstream.close();
-  for (const [name, value] of Object.entries(savedEnvironment)) {
-    if (value === undefined) delete process.env[name];
-    else process.env[name] = value;
-  }
+  restoreAwsEnvironment();
 });
 
 describe.each(channelTypes)('a %s channel', (type) => {
