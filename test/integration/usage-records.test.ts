@@ -121,6 +121,28 @@ describe('GET /admin/v1/usage', () => {
     expect(record.cost).toBeGreaterThan(0);
   });
 
+  test("an upstream's counts are recorded as whole, non-negative tokens, whatever it reports", async () => {
+    const { key, account } = await gateway.createAccountWithKey();
+    await upstream.inject({
+      kind: 'status',
+      status: 200,
+      body: {
+        id: 'chatcmpl-odd',
+        object: 'chat.completion',
+        created: 1_700_000_000,
+        model: 'gpt-test',
+        choices: [{ index: 0, message: { role: 'assistant', content: 'hi' }, finish_reason: 'stop' }],
+        // A negative count would credit the account; a fraction is no number of tokens.
+        usage: { prompt_tokens: -7, completion_tokens: 2.6, total_tokens: -4.4 },
+      },
+    });
+    expect((await chat(key)).status).toBe(200);
+
+    const [record] = (await waitForRecords(`accountId=${account.id}`, 1)).data;
+    expect(record).toMatchObject({ usageSource: 'upstream', promptTokens: 0, completionTokens: 3, totalTokens: 0 });
+    expect(record.cost).toBeGreaterThanOrEqual(0);
+  });
+
   test('a request refused by a limit is recorded too, with no tokens', async () => {
     const { key, account } = await gateway.createAccountWithKey({}, { rateLimit: { tpm: 10 } });
     expect((await chat(key)).status).toBe(429);
