@@ -284,4 +284,24 @@ describe('Responses request → chat request', () => {
       expect.objectContaining({ param: 'input' }),
     );
   });
+
+  // JSON can hold an object whose `toString` is no function: String() of it throws.
+  const notText = { toString: [] };
+  it.each([
+    [{ type: 'function_call', call_id: notText, name: 'f', arguments: '{}' }, 'input[0].call_id'],
+    [{ type: 'function_call', call_id: 'c', name: 'f', arguments: notText }, 'input[0].arguments'],
+    [{ type: 'custom_tool_call', call_id: 'c', name: 'f', input: notText }, 'input[0].input'],
+    [{ role: 'user', content: [{ type: 'input_text', text: notText }] }, 'input[0].content[0].text'],
+    [{ role: 'assistant', content: [{ type: 'refusal', refusal: 5 }] }, 'input[0].content[0].refusal'],
+  ])('answers a member that must be text and is not (%j) with a 400 naming it', (item, param) => {
+    expect(() => toChatRequest({ model: 'm', input: [item] } as unknown as ResponsesRequest)).toThrow(
+      expect.objectContaining({ status: 400, param }),
+    );
+  });
+
+  it('quotes a type that is not text as JSON in its 400', () => {
+    expect(() =>
+      toChatRequest({ model: 'm', input: [{ type: { toString: [] } }] } as unknown as ResponsesRequest),
+    ).toThrow(expect.objectContaining({ status: 400, message: expect.stringContaining('{"toString":[]}') }));
+  });
 });
