@@ -226,7 +226,8 @@ interface Sample {
   readonly errorEvent?: SampleEvent;
 }
 
-const samples: Record<UpstreamWire, Sample> = {
+/** The wires whose answers are JSON or events: speech is audio (`speechAnswer`). */
+const samples: Record<Exclude<UpstreamWire, 'openai-speech'>, Sample> = {
   'openai-chat': {
     answer: chatCompletion,
     events: chatEvents,
@@ -251,9 +252,8 @@ const samples: Record<UpstreamWire, Sample> = {
   'openai-embeddings': { answer: openAiEmbeddings, events: [{ data: openAiEmbeddings }] },
   'gemini-embeddings': { answer: geminiEmbeddings, events: [{ data: geminiEmbeddings }] },
   bedrock: { answer: bedrockAnswer, events: bedrockEvents },
-  // Images and speech never stream either.
+  // Images never stream either.
   'openai-images': { answer: openAiImages, events: [{ data: openAiImages }] },
-  'openai-speech': { answer: { audio: 'bytes' }, events: [] },
 };
 
 const frame = ({ event, data }: SampleEvent): string =>
