@@ -84,7 +84,10 @@ const cacheWriteTokensOf = (usage: ChatUsage): number => {
   return tokenCount(written);
 };
 
-/** An upstream's usage as the accounting reads it; counts that are no numbers count 0 (`tokenCount`). */
+/**
+ * An upstream's usage as the accounting reads it. A missing total is summed from counts read with
+ * `tokenCount` (a sum of other values could throw); the meter makes every count usable (`usableUsage`).
+ */
 export const toTokenUsage = (usage: ChatUsage): TokenUsage => ({
   promptTokens: usage.prompt_tokens ?? 0,
   completionTokens: usage.completion_tokens ?? 0,
