@@ -9,6 +9,7 @@ import {
   unknownUrl,
 } from '../../functions/shared/errors.js';
 import { errorBody, errorResponse } from '../../functions/shared/http/error-response.js';
+import { CREDENTIAL_NAMES } from '../../functions/shared/security/credential-patterns.js';
 
 describe('errorResponse', () => {
   it('renders a GatewayError as the OpenAI envelope with its status', () => {
@@ -87,6 +88,30 @@ describe('errorResponse', () => {
       const response = errorResponse(error);
       expect(JSON.parse(response.body as string).error.message).toBe(error.message);
       expect(response.body).not.toContain('[redacted]');
+    }
+  });
+
+  it('keeps the reason of a validation message that names a member called like a credential', () => {
+    for (const name of [...CREDENTIAL_NAMES, 'apiKey', 'tools[0].function.parameters.properties.password']) {
+      const message = `Invalid value for '${name}': a channel of type bedrock takes none; leave it out.`;
+      const body = JSON.parse(errorResponse(invalidValue(message, name)).body as string);
+      expect(body.error.message).toBe(message);
+    }
+  });
+
+  it('still scrubs a credential in the reason or in the member of a validation message', () => {
+    const secret = `sk-${'a1'.repeat(16)}`;
+    const messages = [
+      `Invalid value for 'apiKey': ${secret} is not a Bedrock key.`,
+      `Invalid value for 'headers': expected text, not 'authorization: Bearer ${'b2'.repeat(10)}'.`,
+      `Invalid value for '${secret}': unknown member.`,
+    ];
+
+    for (const message of messages) {
+      const text = JSON.parse(errorResponse(invalidValue(message, null)).body as string).error.message as string;
+      expect(text).toContain('[redacted]');
+      expect(text).not.toContain(secret);
+      expect(text).not.toContain('b2'.repeat(10));
     }
   });
 });

@@ -34,9 +34,20 @@ export const toGatewayError = (error: unknown): GatewayError => {
   return internalError(error);
 };
 
-// Scrubbed once more on the way out: a message may quote what a client or an admin sent.
-const publicMessage = (error: GatewayError) =>
-  error.expose ? redactSecrets(error.message) : 'The server had an error while processing your request.';
+/**
+ * The gateway's own validation messages lead with the member they name (`Invalid value for 'apiKey': …`),
+ * which reads like a credential's name and value: the reason would be taken for the secret.
+ */
+const NAMED_MEMBER = /^(Invalid value for '[^'\n]*'): /;
+
+// Scrubbed once more on the way out: a message may quote what a client or an admin sent. A named
+// member and the reason after it are scrubbed apart, each still for every other shape of credential.
+const publicMessage = (error: GatewayError): string => {
+  if (!error.expose) return 'The server had an error while processing your request.';
+  const named = NAMED_MEMBER.exec(error.message);
+  if (!named) return redactSecrets(error.message);
+  return `${redactSecrets(named[1]!)}: ${redactSecrets(error.message.slice(named[0].length))}`;
+};
 
 /** The envelope body for one error, in the given format. */
 export const errorBody = (error: GatewayError, format: ErrorFormat = 'openai'): unknown => {

@@ -19,7 +19,7 @@ export interface CredentialPattern {
  * SAS `sig=`), JSON fields and environment variables. Longer names first, so that `x-api-key` wins
  * over `key`.
  */
-const CREDENTIAL_NAMES = [
+export const CREDENTIAL_NAMES: readonly string[] = [
   'authorization',
   'proxy-authorization',
   'x-api-key',
