@@ -13,9 +13,10 @@ const threshold = () =>
   levels[(process.env.GATEWAY_LOG_LEVEL as Level | 'silent' | undefined) ?? 'info'] ?? levels.info;
 
 /**
- * `serializedMembers`: JSON members the gateway built from its own constants and numbers (the
- * metrics directives of a request line), put in as they are. Only what callers pass as fields can
- * hold a secret, and scanning the constant text would cost more than the rest of the line.
+ * `serializedMembers`: JSON members the gateway built from its own constants, ids and numbers (the
+ * metrics directives and the figures of a request line), put in as they are. Only what callers pass
+ * as fields can hold a secret, and scanning the gateway's own text would cost more than the rest of
+ * the line.
  */
 const write = (level: Level, message: string, fields: Record<string, unknown> = {}, serializedMembers?: string) => {
   if (levels[level] < threshold()) return;

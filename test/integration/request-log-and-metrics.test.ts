@@ -154,6 +154,19 @@ describe('the request log line', () => {
     expect(expectValidEmf(line).map((directive) => directive.Dimensions)).toEqual([[[]]]);
     expect(JSON.stringify(line)).not.toContain('sk-not-a-real-key');
   });
+
+  test('a key a client put in the path is scrubbed from the line, whose own ids and figures are kept', async () => {
+    const response = await gateway.request('POST', `/v1beta/models/${key}:generateContent`, {
+      key,
+      body: { contents: [{ parts: [{ text: 'hello' }] }] },
+    });
+    expect(response.status).toBe(404);
+    const line = await requestLine(response);
+    expect(JSON.stringify(line)).not.toContain(key.slice(10));
+    expect(line.path).toContain('[redacted]');
+    expect(line).toMatchObject({ status: 404, accountId, keyId, clientErrors: 1, requests: 1 });
+    expectValidEmf(line);
+  });
 });
 
 describe('the gateway overhead headers', () => {

@@ -37,26 +37,27 @@ export const logFinishedRequest = ({ method, path, requestId, status, principal,
     metered,
   );
   for (const observe of finishedRequestObservers) observe(metrics, metered?.model, principal?.accountId);
+  // Only what came from outside (the method and path a client sent, the model id an admin named) can
+  // hold a secret, and is scanned like any log field; the ids, names and numbers the gateway made go
+  // in as they are: scanning them too was a fifth of the line's cost.
+  const made = JSON.stringify({
+    requestId,
+    status,
+    ...(principal ? { accountId: principal.accountId, keyId: principal.keyId, keyPrefix: principal.keyPrefix } : {}),
+    ...(metered
+      ? {
+          endpoint: metered.endpoint,
+          stream: metered.stream,
+          channelId: metered.channelId,
+          attempts: metered.attempts,
+          outcome: metered.outcome,
+        }
+      : {}),
+    ...metrics,
+  });
   log.info(
     'request',
-    {
-      requestId,
-      method,
-      path,
-      status,
-      ...(principal ? { accountId: principal.accountId, keyId: principal.keyId, keyPrefix: principal.keyPrefix } : {}),
-      ...(metered
-        ? {
-            model: metered.model,
-            endpoint: metered.endpoint,
-            stream: metered.stream,
-            channelId: metered.channelId,
-            attempts: metered.attempts,
-            outcome: metered.outcome,
-          }
-        : {}),
-      ...metrics,
-    },
-    metricsMember(metered !== undefined, principal !== undefined, Date.now()),
+    metered ? { method, path, model: metered.model } : { method, path },
+    `${metricsMember(metered !== undefined, principal !== undefined, Date.now())},${made.slice(1, -1)}`,
   );
 };
