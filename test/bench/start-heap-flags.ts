@@ -5,5 +5,5 @@ export const startHeapFlags = (): string[] => {
   const packageJson = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
     scripts: { start: string };
   };
-  return packageJson.scripts.start.match(/--(?:max-[a-z-]+-size|heap-growing-percent)=\d+/g) ?? [];
+  return packageJson.scripts.start.match(/--(?:(?:max|min)-[a-z-]+-size|heap-growing-percent)=\d+/g) ?? [];
 };
