@@ -16,7 +16,7 @@ import { setFakeAwsCredentials } from '../support/fake-aws-credentials.js';
 /**
  * Property: whatever an upstream answers (a well-formed answer with a hostile value or a member
  * missing, an event stream reshaped or cut, any status, any content type, any bytes), a client of
- * any of the four chat protocols, of embeddings, images or speech, relayed or translated to any
+ * any of the four chat protocols, of token counts, embeddings, images or speech, relayed or translated to any
  * upstream wire, gets an answer in its own protocol: a 200 whose body is JSON (audio, for speech), or
  * whose events each carry JSON; or an error below 500 or from the upstream's range (502–504) in the
  * path's envelope. Never the gateway's own 500, never a hang, never the channel's key.
@@ -30,7 +30,16 @@ const TIMEOUTS = { connectMs: 1000, firstByteMs: 2000, idleMs: 1000 };
 const ANSWER_WITHIN_MS = 15_000;
 
 type ChannelType = 'openai' | 'anthropic' | 'gemini' | 'bedrock';
-type ClientProtocol = 'chat' | 'responses' | 'messages' | 'gemini' | 'embeddings' | 'images' | 'speech';
+type ClientProtocol =
+  | 'chat'
+  | 'responses'
+  | 'messages'
+  | 'gemini'
+  | 'embeddings'
+  | 'images'
+  | 'speech'
+  | 'messages-count-tokens'
+  | 'gemini-count-tokens';
 
 const modelOf = (type: ChannelType) => `fuzz-${type}`;
 
@@ -76,6 +85,19 @@ const clientRequest = (protocol: ClientProtocol, model: string, stream: boolean,
         headers: { authorization: `Bearer ${key}` },
         body: { model, input: 'hi', voice: 'alloy' },
       };
+    // Token counts have no stream either.
+    case 'messages-count-tokens':
+      return {
+        path: '/v1/messages/count_tokens',
+        headers: { 'x-api-key': key, 'anthropic-version': '2023-06-01' },
+        body: { model, messages: [{ role: 'user', content: 'hi' }] },
+      };
+    case 'gemini-count-tokens':
+      return {
+        path: `/v1beta/models/${model}:countTokens`,
+        headers: { 'x-goog-api-key': key },
+        body: { contents: [{ role: 'user', parts: [{ text: 'hi' }] }] },
+      };
   }
 };
 
@@ -83,7 +105,8 @@ const clientRequest = (protocol: ClientProtocol, model: string, stream: boolean,
 type AnswerKind = 'json' | 'stream' | 'audio';
 const answerKind = (protocol: ClientProtocol, stream: boolean): AnswerKind => {
   if (protocol === 'speech') return 'audio';
-  return stream && protocol !== 'embeddings' && protocol !== 'images' ? 'stream' : 'json';
+  const streams = protocol === 'chat' || protocol === 'responses' || protocol === 'messages' || protocol === 'gemini';
+  return stream && streams ? 'stream' : 'json';
 };
 
 /** The wire an upstream request was made on, and whether it asked for a stream. */
@@ -102,6 +125,8 @@ const wireOf = (path: string, body: string): { wire: UpstreamWire; stream: boole
   if (path.endsWith('/audio/speech')) return { wire: 'openai-speech', stream: false };
   if (path.includes(':batchEmbedContents') || path.includes(':embedContent'))
     return { wire: 'gemini-embeddings', stream: false };
+  if (path.endsWith('/messages/count_tokens')) return { wire: 'anthropic-count-tokens', stream: false };
+  if (path.includes(':countTokens')) return { wire: 'gemini-count-tokens', stream: false };
   if (path.endsWith('/chat/completions')) return { wire: 'openai-chat', stream: asked };
   if (path.endsWith('/responses')) return { wire: 'openai-responses', stream: asked };
   if (path.endsWith('/messages')) return { wire: 'anthropic', stream: asked };
@@ -168,6 +193,18 @@ run('every client protocol under hostile upstream answers', () => {
     restoreAwsEnvironment();
   });
 
+  /** A token count's answer must hold a whole number of tokens, whatever the upstream counted. */
+  const countFault = (path: string, value: unknown) => {
+    const member = path.endsWith('/count_tokens')
+      ? 'input_tokens'
+      : path.endsWith(':countTokens')
+        ? 'totalTokens'
+        : null;
+    if (member === null) return undefined;
+    const count = (value as Record<string, unknown> | null)?.[member];
+    return Number.isSafeInteger(count) && (count as number) >= 0 ? undefined : `a count of ${JSON.stringify(count)}`;
+  };
+
   /** What is wrong with an answer, if anything. */
   const faultOf = (path: string, kind: AnswerKind, status: number, contentType: string, text: string) => {
     if (status === 500 || status >= 600 || status < 200) return `status ${status}`;
@@ -185,12 +222,13 @@ run('every client protocol under hostile upstream answers', () => {
     // Speech is audio: what an upstream says it is, as it sent it.
     if (kind === 'audio') return undefined;
     if (kind === 'json') {
+      let value: unknown;
       try {
-        JSON.parse(text);
-        return undefined;
+        value = JSON.parse(text);
       } catch {
         return 'a 200 that is not JSON';
       }
+      return countFault(path, value);
     }
     if (!contentType.startsWith('text/event-stream')) return `a stream answered as ${contentType}`;
     for (const line of text.split('\n')) {
@@ -229,7 +267,17 @@ run('every client protocol under hostile upstream answers', () => {
     async () => {
       await fc.assert(
         fc.asyncProperty(
-          fc.constantFrom<ClientProtocol>('chat', 'responses', 'messages', 'gemini', 'embeddings', 'images', 'speech'),
+          fc.constantFrom<ClientProtocol>(
+            'chat',
+            'responses',
+            'messages',
+            'gemini',
+            'embeddings',
+            'images',
+            'speech',
+            'messages-count-tokens',
+            'gemini-count-tokens',
+          ),
           fc.constantFrom<ChannelType>('openai', 'anthropic', 'gemini', 'bedrock'),
           fc.boolean(),
           fc.gen(),

@@ -19,7 +19,9 @@ export type UpstreamWire =
   | 'gemini-embeddings'
   | 'bedrock'
   | 'openai-images'
-  | 'openai-speech';
+  | 'openai-speech'
+  | 'anthropic-count-tokens'
+  | 'gemini-count-tokens';
 
 export interface UpstreamAnswer {
   readonly status: number;
@@ -219,6 +221,14 @@ const bedrockEvents: SampleEvent[] = [
   },
 ];
 
+/** Anthropic's count_tokens answer. */
+const anthropicTokenCount = { input_tokens: 7 };
+/** Gemini's countTokens answer. */
+const geminiTokenCount = {
+  totalTokens: 7,
+  promptTokensDetails: [{ modality: 'TEXT', tokenCount: 7 }],
+};
+
 interface Sample {
   readonly answer: unknown;
   readonly events: readonly SampleEvent[];
@@ -254,6 +264,9 @@ const samples: Record<Exclude<UpstreamWire, 'openai-speech'>, Sample> = {
   bedrock: { answer: bedrockAnswer, events: bedrockEvents },
   // Images never stream either.
   'openai-images': { answer: openAiImages, events: [{ data: openAiImages }] },
+  // Nor do token counts.
+  'anthropic-count-tokens': { answer: anthropicTokenCount, events: [{ data: anthropicTokenCount }] },
+  'gemini-count-tokens': { answer: geminiTokenCount, events: [{ data: geminiTokenCount }] },
 };
 
 const frame = ({ event, data }: SampleEvent): string =>

@@ -86,4 +86,7 @@ export type AnthropicWireMessage = LazyOutput<typeof anthropicMessageSchema>;
 export type AnthropicWireStreamEvent = LazyOutput<typeof anthropicStreamEventSchema>;
 export type AnthropicWireUsage = LazyOutput<typeof anthropicUsageSchema>;
 
-export const anthropicCountTokensSchema = lazySchema(() => z.looseObject({ input_tokens: z.number() }));
+/** A count is a whole number of tokens: anything else is a broken answer, not a count to pass on. */
+export const anthropicCountTokensSchema = lazySchema(() =>
+  z.looseObject({ input_tokens: z.number().check(z.int(), z.gte(0)) }),
+);

@@ -82,7 +82,8 @@ export const geminiNative = {
   async countTokens(call: GeminiNativeCall): Promise<Record<string, unknown>> {
     const response = await post(call, 'countTokens');
     const payload = await readJsonBody(response, call.timeouts.idleMs);
-    if (!isObject(payload) || typeof payload.totalTokens !== 'number')
+    // A count is a whole number of tokens: anything else is a broken answer, not a count to pass on.
+    if (!isObject(payload) || !Number.isSafeInteger(payload.totalTokens) || (payload.totalTokens as number) < 0)
       throw upstreamBrokenResponse('the body was not a token count');
     return payload;
   },
