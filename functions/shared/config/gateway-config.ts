@@ -4,6 +4,7 @@ import type * as z from '../schemas/zod.js';
 import { formatParamPath } from '../middleware/validate-body.js';
 import { resolvePlaceholders, UnsetPlaceholderError } from './config-placeholders.js';
 import { GatewayConfigError, gatewayConfigSchema, type GatewayConfig } from './gateway-config-schema.js';
+import { parseJson } from '../http/parse-json.js';
 
 /**
  * The declarative configuration file (`GATEWAY_CONFIG`, DESIGN §3.1) as text: JSON or YAML, read and
@@ -49,7 +50,7 @@ const describeJsonError = (text: string, message: string): string => {
 const readDocument = (text: string, format: ConfigFormat, fileName: string): unknown => {
   try {
     // Without pretty errors, YAML's messages do not quote the source either.
-    return format === 'json' ? JSON.parse(text) : parseYaml(text, { prettyErrors: false });
+    return format === 'json' ? parseJson(text) : parseYaml(text, { prettyErrors: false });
   } catch (error) {
     if (error instanceof YAMLParseError) {
       const where = lineAndColumn(text, error.pos[0]);

@@ -1,3 +1,4 @@
+import { parseJson } from './parse-json.js';
 /**
  * The deepest nesting of arrays and objects a JSON body may have. Real requests stay far below it
  * (a tool's JSON schema is a few dozen levels at most), and every recursive walk the gateway makes over
@@ -43,5 +44,5 @@ export const exceedsJsonDepth = (text: string, maxDepth: number = MAX_JSON_DEPTH
  */
 export const parseNestedJson = (text: string): unknown => {
   if (exceedsJsonDepth(text)) throw new SyntaxError(`JSON nested deeper than ${MAX_JSON_DEPTH} levels`);
-  return JSON.parse(text);
+  return parseJson(text);
 };

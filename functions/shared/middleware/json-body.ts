@@ -1,6 +1,7 @@
 import { invalidJson, payloadTooLarge } from '../errors.js';
 import { exceedsJsonDepth, MAX_JSON_DEPTH } from '../http/json-depth.js';
 import type { GatewayMiddyRequest } from './gateway-context.js';
+import { parseJson } from '../http/parse-json.js';
 
 /** API Gateway's own limit, applied locally too so that both behave alike. */
 export const MAX_BODY_BYTES = 10 * 1024 * 1024;
@@ -32,7 +33,7 @@ export const jsonBody = (options: JsonBodyOptions) => {
       throw invalidJson(`arrays and objects are nested deeper than ${MAX_JSON_DEPTH} levels.`);
     let parsed: unknown;
     try {
-      parsed = JSON.parse(text);
+      parsed = parseJson(text);
     } catch (error) {
       throw invalidJson((error as Error).message);
     }

@@ -1,6 +1,7 @@
 import { upstreamBrokenResponse } from '../upstream/upstream-errors.js';
 import { readUpstreamText, type UpstreamResponse } from '../upstream/upstream-http.js';
 import { readSse } from '../upstream/read-sse.js';
+import { parseJson } from '../http/parse-json.js';
 
 /** Helpers every non-OpenAI adapter needs to read its upstream's bodies. */
 
@@ -10,7 +11,7 @@ export const isSuccess = (response: UpstreamResponse) => response.status >= 200 
 export const readJsonBody = async (response: UpstreamResponse, idleMs: number): Promise<unknown> => {
   const text = await readUpstreamText(response.body, idleMs);
   try {
-    return JSON.parse(text);
+    return parseJson(text);
   } catch {
     throw upstreamBrokenResponse('the body was not JSON');
   }
@@ -20,7 +21,7 @@ export const readJsonBody = async (response: UpstreamResponse, idleMs: number): 
 export const readErrorBody = async (response: UpstreamResponse, idleMs: number): Promise<unknown> => {
   const text = await readUpstreamText(response.body, idleMs).catch(() => '');
   try {
-    return JSON.parse(text);
+    return parseJson(text);
   } catch {
     return undefined;
   }
@@ -48,7 +49,7 @@ export async function* readJsonEvents(
     if (event.data === '' || event.data === '[DONE]') continue;
     let data: unknown;
     try {
-      data = JSON.parse(event.data);
+      data = parseJson(event.data);
     } catch {
       throw upstreamBrokenResponse('a stream event was not JSON');
     }

@@ -20,6 +20,7 @@ import { noteAwsCall } from '../aws/aws-call-observer.js';
 import { storeConnection, type SignedConnection } from './connection.js';
 import { signRequest } from './store-signing.js';
 import { isThrottled } from './throttle-retry.js';
+import { parseJson } from '../http/parse-json.js';
 
 /**
  * Every DynamoDB call the functions make, on DynamoDB's JSON protocol: the body is the input as it
@@ -124,7 +125,7 @@ function binaryAsBytes(this: unknown, _key: string, value: unknown): unknown {
  */
 const parseOutput = (text: string): unknown => {
   if (!text) return {};
-  return /"BS?":/.test(text) ? JSON.parse(text, binaryAsBytes) : JSON.parse(text);
+  return /"BS?":/.test(text) ? parseJson(text, binaryAsBytes) : parseJson(text);
 };
 
 /** Fields of an error answer that are not copied onto the error: its own, and what would reshape the object. */
@@ -153,7 +154,7 @@ export class StoreServiceError extends Error {
   constructor(status: number, headers: Record<string, string | undefined>, text: string) {
     let fields: Record<string, unknown> = {};
     try {
-      const parsed: unknown = JSON.parse(text);
+      const parsed: unknown = parseJson(text);
       if (parsed && typeof parsed === 'object') fields = parsed as Record<string, unknown>;
     } catch {
       // Not JSON (a proxy's error page): the status alone says what happened.

@@ -6,6 +6,7 @@ import { upstreamBrokenResponse } from '../upstream/upstream-errors.js';
 import { markBodyComplete, type UpstreamResponse } from '../upstream/upstream-http.js';
 import { frameEvent, framesObject, joinedStringMembers, relayEvents, stringMembers } from './pass-through-events.js';
 import type { PassThroughStream } from './pass-through-stream.js';
+import { parseJson } from '../http/parse-json.js';
 
 export interface AnthropicMessagesPassThroughOptions {
   /** The model id the client asked for, which replaces the upstream's in `message_start`. */
@@ -47,7 +48,7 @@ export const anthropicMessagesPassThrough = (
 
   const parsed = (data: string): WireEvent => {
     try {
-      const payload: unknown = JSON.parse(data);
+      const payload: unknown = parseJson(data);
       if (payload !== null && typeof payload === 'object') return payload as WireEvent;
     } catch {
       // reported below

@@ -19,6 +19,7 @@ import {
   withoutMember,
 } from './pass-through-events.js';
 import type { PassThroughStream } from './pass-through-stream.js';
+import { parseJson } from '../http/parse-json.js';
 
 export interface OpenAiChatPassThroughOptions {
   /** The model id the client asked for, which replaces the upstream's in every chunk. */
@@ -53,7 +54,7 @@ export const openAiChatPassThrough = (
   const parsed = (data: string): ChatCompletionChunk => {
     let payload: unknown;
     try {
-      payload = JSON.parse(data);
+      payload = parseJson(data);
     } catch {
       throw upstreamBrokenResponse('a stream event was not JSON');
     }

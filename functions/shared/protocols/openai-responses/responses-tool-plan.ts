@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { ChatCompletionRequest } from '../openai-chat/chat-completion-request.js';
 import type { ResponsesRequest } from './responses-request.js';
+import { parseJson } from '../../http/parse-json.js';
 
 /**
  * Responses tools that are not plain functions, as chat functions, and the way back. Agent clients
@@ -160,7 +161,7 @@ export const planTools = (request: Pick<ResponsesRequest, 'tools' | 'input'>): T
 /** The text a custom tool's call carries: its `input` argument, or the raw arguments when they are not JSON. */
 export const customInputOf = (chatArguments: string): string => {
   try {
-    const parsed = asRecord(JSON.parse(chatArguments));
+    const parsed = asRecord(parseJson(chatArguments));
     if (typeof parsed?.[CUSTOM_INPUT] === 'string') return parsed[CUSTOM_INPUT];
   } catch {
     // A model may answer with the bare text; that text is the input.
@@ -171,7 +172,7 @@ export const customInputOf = (chatArguments: string): string => {
 /** The arguments object of a tool search call (the Responses wire carries an object, chat a JSON string). */
 export const toolSearchArgumentsOf = (chatArguments: string): unknown => {
   try {
-    return JSON.parse(chatArguments) as unknown;
+    return parseJson(chatArguments) as unknown;
   } catch {
     return { query: chatArguments };
   }

@@ -7,6 +7,7 @@ import {
 import { upstreamBrokenResponse, UpstreamError } from '../../upstream/upstream-errors.js';
 import type { Channel } from '../../store/channels.js';
 import { openAiHeaders, openAiStatusError } from './openai-provider.js';
+import { parseJson } from '../../http/parse-json.js';
 
 /** The shared base of the OpenAI-compatible adapters beyond chat: one POST under the channel's API root. */
 
@@ -51,7 +52,7 @@ export const postOpenAiJson = async <T>(
   const text = await readUpstreamText(response.body, call.timeouts.idleMs);
   let payload: unknown;
   try {
-    payload = JSON.parse(text);
+    payload = parseJson(text);
   } catch {
     throw upstreamBrokenResponse('the body was not JSON');
   }

@@ -13,6 +13,7 @@ import type { ChatCall, ChatProvider } from '../provider.js';
 import { openAiChunkSchema, openAiCompletionSchema, openAiErrorSchema } from './openai-api.js';
 import type { ChatCompletionRequest } from '../../protocols/openai-chat/chat-completion-request.js';
 import { toOpenAIWireRequest } from '../../protocols/openai-chat/openai-wire-request.js';
+import { parseJson } from '../../http/parse-json.js';
 
 /** Any OpenAI-compatible server: OpenAI, Azure's v1 API, DeepSeek, Groq, vLLM, Ollama, … */
 
@@ -36,7 +37,7 @@ export const openAiStatusError = async (response: UpstreamResponse, idleMs: numb
   const text = await readUpstreamText(response.body, idleMs).catch(() => '');
   let parsed: ReturnType<ReturnType<typeof openAiErrorSchema>['safeParse']> | undefined;
   try {
-    parsed = openAiErrorSchema().safeParse(JSON.parse(text));
+    parsed = openAiErrorSchema().safeParse(parseJson(text));
   } catch {
     parsed = undefined;
   }
@@ -81,7 +82,7 @@ async function* openAiChunks(response: UpstreamResponse, idleMs: number): AsyncG
     }
     let payload: unknown;
     try {
-      payload = JSON.parse(event.data);
+      payload = parseJson(event.data);
     } catch {
       throw upstreamBrokenResponse('a stream event was not JSON');
     }
@@ -126,7 +127,7 @@ export const openAiProvider: ChatProvider = {
     const text = await readUpstreamText(response.body, call.timeouts.idleMs);
     let payload: unknown;
     try {
-      payload = JSON.parse(text);
+      payload = parseJson(text);
     } catch {
       throw upstreamBrokenResponse('the body was not JSON');
     }

@@ -5,6 +5,7 @@ import { secretRedactor } from '../../security/redact-secrets.js';
 import { readSse } from '../../upstream/read-sse.js';
 import type { ResponsesProvider } from '../responses-provider.js';
 import { postOpenAi, postOpenAiJson } from './openai-json-call.js';
+import { parseJson } from '../../http/parse-json.js';
 
 const isResponse = (payload: unknown): payload is ResponseObject =>
   typeof payload === 'object' &&
@@ -32,7 +33,7 @@ async function* responsesEvents(response: UpstreamResponse, idleMs: number): Asy
     if (sse.data === '[DONE]') break;
     let payload: ResponseStreamEvent;
     try {
-      payload = JSON.parse(sse.data) as ResponseStreamEvent;
+      payload = parseJson(sse.data) as ResponseStreamEvent;
     } catch {
       throw upstreamBrokenResponse('a stream event was not JSON');
     }

@@ -1,0 +1,172 @@
+/**
+ * `JSON.parse`, safe from a V8 bug of the Node 24 line (nodejs/node#63785, the runtime Lambda runs
+ * the functions on): once any parse in the process has met a member named `\` after some members, a
+ * later object with the same members followed by a member whose name is a single escape (`"\t"`,
+ * `"\""`, `"\u540d"`, which is how Python's `json.dumps` writes a one-letter CJK name) gets `\` for
+ * that name. One request's body would change the names in another's (a tool parameter's, say).
+ * Text that holds such a name is read by the reader below, which makes every name from its own
+ * string; all other text, nearly all of it, by `JSON.parse`.
+ */
+type Reviver = (this: unknown, key: string, value: unknown) => unknown;
+
+/** A member name of one escape, where the bug reads `\`; it may also match inside a string (a false alarm, read slower but right). */
+const ONE_ESCAPE_NAME = /"\\(?:u[0-9A-Fa-f]{4}|[^u])"[ \t\n\r]*:/;
+
+const WHITESPACE = /[ \t\n\r]*/y;
+const NUMBER = /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?/y;
+const LITERAL = /true|false|null/y;
+const LITERALS: Record<string, unknown> = { true: true, false: false, null: null };
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const COMMA = 0x2c;
+const COLON = 0x3a;
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACKET = 0x5d;
+const OPEN_BRACE = 0x7b;
+const CLOSE_BRACE = 0x7d;
+
+/** A member as `JSON.parse` makes it: an own data property, `__proto__` included. */
+const setMember = (target: Record<string, unknown>, name: string, value: unknown): void => {
+  if (name === '__proto__')
+    Object.defineProperty(target, name, { value, writable: true, enumerable: true, configurable: true });
+  else target[name] = value;
+};
+
+/** Reads JSON text value by value; the strings (member names among them) through `JSON.parse` of each alone. */
+class JsonReader {
+  private index = 0;
+
+  constructor(private readonly text: string) {}
+
+  readDocument(): unknown {
+    const value = this.readValue();
+    this.skipWhitespace();
+    if (this.index !== this.text.length) this.fail();
+    return value;
+  }
+
+  private readValue(): unknown {
+    this.skipWhitespace();
+    const code = this.text.charCodeAt(this.index);
+    if (code === OPEN_BRACE) return this.readObject();
+    if (code === OPEN_BRACKET) return this.readArray();
+    if (code === QUOTE) return this.readString();
+    const number = this.match(NUMBER);
+    if (number !== undefined) return Number(number);
+    const literal = this.match(LITERAL);
+    if (literal !== undefined) return LITERALS[literal];
+    return this.fail();
+  }
+
+  private readObject(): Record<string, unknown> {
+    const object: Record<string, unknown> = {};
+    this.index += 1;
+    this.skipWhitespace();
+    if (this.text.charCodeAt(this.index) === CLOSE_BRACE) {
+      this.index += 1;
+      return object;
+    }
+    for (;;) {
+      this.skipWhitespace();
+      if (this.text.charCodeAt(this.index) !== QUOTE) this.fail();
+      const name = this.readString();
+      this.skipWhitespace();
+      this.expect(COLON);
+      setMember(object, name, this.readValue());
+      if (this.endOfList(CLOSE_BRACE)) return object;
+    }
+  }
+
+  private readArray(): unknown[] {
+    const array: unknown[] = [];
+    this.index += 1;
+    this.skipWhitespace();
+    if (this.text.charCodeAt(this.index) === CLOSE_BRACKET) {
+      this.index += 1;
+      return array;
+    }
+    for (;;) {
+      array.push(this.readValue());
+      if (this.endOfList(CLOSE_BRACKET)) return array;
+    }
+  }
+
+  /** After a member or an element: true at the list's end, false after a comma. */
+  private endOfList(close: number): boolean {
+    this.skipWhitespace();
+    const code = this.text.charCodeAt(this.index);
+    this.index += 1;
+    if (code === close) return true;
+    if (code !== COMMA) this.fail(this.index - 1);
+    return false;
+  }
+
+  /** From the opening quote to the first quote not escaped; what lies between is JSON.parse's to check. */
+  private readString(): string {
+    const start = this.index;
+    let end = start;
+    for (;;) {
+      end = this.text.indexOf('"', end + 1);
+      if (end < 0) return this.fail(this.text.length);
+      let backslashes = 0;
+      while (this.text.charCodeAt(end - 1 - backslashes) === BACKSLASH) backslashes += 1;
+      if (backslashes % 2 === 0) break;
+    }
+    this.index = end + 1;
+    return JSON.parse(this.text.slice(start, end + 1)) as string;
+  }
+
+  private match(pattern: RegExp): string | undefined {
+    pattern.lastIndex = this.index;
+    const found = pattern.exec(this.text);
+    if (!found) return undefined;
+    this.index = pattern.lastIndex;
+    return found[0];
+  }
+
+  private skipWhitespace(): void {
+    WHITESPACE.lastIndex = this.index;
+    WHITESPACE.exec(this.text);
+    this.index = WHITESPACE.lastIndex;
+  }
+
+  private expect(code: number): void {
+    if (this.text.charCodeAt(this.index) !== code) this.fail();
+    this.index += 1;
+  }
+
+  private fail(at: number = this.index): never {
+    throw new SyntaxError(
+      at >= this.text.length ? 'Unexpected end of JSON input' : `Unexpected token in JSON at position ${at}`,
+    );
+  }
+}
+
+/** The reviver applied as `JSON.parse` applies it: members first, depth first, `undefined` deletes. */
+const revive = (holder: Record<string, unknown>, name: string, reviver: Reviver): unknown => {
+  const value = holder[name];
+  if (value !== null && typeof value === 'object') {
+    const record = value as Record<string, unknown>;
+    for (const member of Array.isArray(value) ? value.keys() : Object.keys(value)) {
+      const key = String(member);
+      const revived = revive(record, key, reviver);
+      if (revived === undefined) delete record[key];
+      else setMember(record, key, revived);
+    }
+  }
+  return reviver.call(holder, name, value);
+};
+
+export const parseJson = (text: string, reviver?: Reviver): unknown => {
+  if (!ONE_ESCAPE_NAME.test(text)) return reviver ? JSON.parse(text, reviver) : JSON.parse(text);
+  let value: unknown;
+  try {
+    value = new JsonReader(text).readDocument();
+  } catch (error) {
+    // Nested past the stack: refused as a text JSON.parse could not read either.
+    if (error instanceof RangeError) throw new SyntaxError('JSON nested too deeply to read', { cause: error });
+    throw error;
+  }
+  return reviver ? revive({ '': value }, '', reviver) : value;
+};

@@ -1,0 +1,81 @@
+import { once } from 'node:events';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { describeInProcess } from '../support/gateway-target.js';
+import { startTestGateway, type TestGateway } from '../support/test-gateway.js';
+
+/**
+ * A member named `\` in one request must not change the names in another's: on the Node 24 line,
+ * V8's JSON.parse reads a one-escape member name (`"\u540d"`, as Python's json.dumps writes 名) as
+ * `\` once the process has parsed an object whose member at the same place was named `\`.
+ */
+const run = describeInProcess('the bug lives in the parsing process: the gateway must be this one');
+
+run('member names across requests', () => {
+  let gateway: TestGateway;
+  let upstream: http.Server;
+  let key: string;
+  const bodies: string[] = [];
+
+  beforeAll(async () => {
+    upstream = http.createServer((request, response) => {
+      const chunks: Buffer[] = [];
+      request.on('data', (chunk: Buffer) => chunks.push(chunk));
+      request.on('end', () => {
+        bodies.push(Buffer.concat(chunks).toString('utf8'));
+        response.writeHead(200, { 'content-type': 'application/json' });
+        response.end(
+          JSON.stringify({
+            id: 'chatcmpl-1',
+            object: 'chat.completion',
+            created: 1_700_000_000,
+            model: 'upstream-model',
+            choices: [{ index: 0, message: { role: 'assistant', content: 'ok' }, finish_reason: 'stop' }],
+            usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
+          }),
+        );
+      });
+    });
+    upstream.listen(0, '127.0.0.1');
+    await once(upstream, 'listening');
+    gateway = await startTestGateway();
+    const created = await gateway.admin('PUT', '/admin/v1/channels/names', {
+      type: 'openai',
+      baseUrl: `http://127.0.0.1:${(upstream.address() as AddressInfo).port}/v1`,
+      models: ['names-model'],
+    });
+    expect(created.status).toBe(200);
+    ({ key } = await gateway.createAccountWithKey());
+  });
+
+  afterAll(async () => {
+    await gateway?.close();
+    upstream?.closeAllConnections();
+    upstream?.close();
+  });
+
+  /**
+   * A chat request whose one tool takes a parameter of a name no other test uses, then one under the
+   * given (JSON-escaped) name: V8 misreads a name where the object so far has met one name after it
+   * before, and only that one (its members' transitions).
+   */
+  const withParameters = (escapedName: string, first: string) =>
+    `{"model":"names-model","messages":[{"role":"user","content":"hi"}],"tools":[{"type":"function","function":{"name":"look","parameters":{"type":"object","properties":{"${first}":{"type":"string"},"${escapedName}":{"type":"string"}}}}}]}`;
+
+  it.each([
+    ['\\u540d', '名'],
+    ['\\t', '\t'],
+    ['\\"', '"'],
+  ])('sends a parameter written %j upstream as %j after a request named one \\', async (escaped, name) => {
+    const first = `names_${escaped.length}_${name.charCodeAt(0)}`;
+    const poison = await gateway.request('POST', '/v1/chat/completions', { key, body: withParameters('\\\\', first) });
+    expect(poison.status).toBe(200);
+    const response = await gateway.request('POST', '/v1/chat/completions', {
+      key,
+      body: withParameters(escaped, first),
+    });
+    expect(response.status).toBe(200);
+    const sent = bodies.at(-1)!;
+    expect(sent).toContain(`"properties":{"${first}":{"type":"string"},${JSON.stringify(name)}:{"type":"string"}}`);
+  });
+});
