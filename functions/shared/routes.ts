@@ -1,4 +1,3 @@
-import { decodePath } from './http/decode-path.js';
 import { nullPrototypeRecord } from './http/null-prototype.js';
 
 /**
@@ -152,8 +151,9 @@ export const createRouter = (table: readonly RouteDefinition[] = routes) => {
       const route = compiled.byMethod.get(method.toUpperCase());
       if (!route) return { kind: 'wrong-method', allowed: [...compiled.byMethod.keys()] as HttpMethod[] };
       const pathParameters = nullPrototypeRecord<string>();
+      // As API Gateway passes them: percent-encoded, decoded by the handler (gateway-handler.ts).
       compiled.names.forEach((name, index) => {
-        pathParameters[name] = decodePath(found[index + 1]!);
+        pathParameters[name] = found[index + 1]!;
       });
       return { kind: 'found', match: { route, pathParameters } };
     }

@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
-import { errorFormatForPath } from '../../functions/shared/http/error-format.js';
+import { errorFormatForTarget } from '../../functions/shared/http/error-format.js';
 import { errorResponse, type ErrorFormat } from '../../functions/shared/http/error-response.js';
 import { overPayloadLimit } from './lambda-payload-limit.js';
 import { isStreamingHandler, LocalResponseStream, type StreamingHandler } from './lambda-streaming.js';
@@ -115,7 +115,7 @@ const invokeStreaming = (
   } catch (error) {
     invocation = Promise.reject(error);
   }
-  return answerFailure(invocation, exchange, context.awsRequestId, errorFormatForPath(event.path));
+  return answerFailure(invocation, exchange, context.awsRequestId, errorFormatForTarget(event.path));
 };
 
 /** Settles with the invocation; a failure before the head is answered with the path's envelope. */

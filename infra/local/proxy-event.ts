@@ -1,6 +1,5 @@
 import type { IncomingMessage } from 'node:http';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import { decodePath } from '../../functions/shared/http/decode-path.js';
 import { nullPrototypeRecord } from '../../functions/shared/http/null-prototype.js';
 
 export interface ProxyEventInput {
@@ -43,7 +42,8 @@ export const buildProxyEvent = ({
   const hasQuery = Object.keys(query).length > 0;
   const contentType = request.headers['content-type'] ?? 'application/json';
   const isText = body.length === 0 || TEXT_TYPES.test(contentType);
-  const path = decodePath(url.pathname);
+  // Percent-encoded, as a REST API passes the path (and path parameters) on: the handlers decode them.
+  const path = url.pathname;
   return {
     resource,
     path,

@@ -243,3 +243,40 @@ describe('usage queries', () => {
     expect(response.status).toBe(200);
   });
 });
+
+describe('percent-encoded paths', () => {
+  it('serves a model id with "/" and ":" percent-encoded in the admin path', async () => {
+    const target = '/admin/v1/models/org%2Ffamily%3Amodel-1';
+    const created = await gateway.admin('PUT', target, { pricing: { inputPerMTok: 1, outputPerMTok: 2 } });
+    expect(created.status).toBe(200);
+    const read = await gateway.admin('GET', target);
+    expect(read.status).toBe(200);
+    expect(read.body.id).toBe('org/family:model-1');
+    expect((await gateway.admin('DELETE', target)).status).toBeLessThan(300);
+  });
+
+  it("serves a Gemini method whose ':' is percent-encoded, under /v1beta and /v1", async () => {
+    for (const target of ['/v1beta/models/demo-1%3AgenerateContent', '/v1/models/demo-1%3AgenerateContent']) {
+      const response = await gateway.request('POST', target, {
+        headers: { 'x-goog-api-key': userKey },
+        body: { contents: [{ role: 'user', parts: [{ text: 'hi' }] }] },
+      });
+      expect(response.status).toBe(200);
+      expect(response.body.candidates).toEqual(expect.any(Array));
+    }
+  });
+
+  it("refuses malformed percent-encoding in a path parameter with 400 in the path's envelope", async () => {
+    for (const [target, key] of [
+      ['/v1beta/models/demo-1%zz%3AgenerateContent', userKey],
+      ['/admin/v1/models/bad%E0%A4', gateway.adminKey],
+    ] as const) {
+      const response = await gateway.request(target.startsWith('/admin') ? 'GET' : 'POST', target, {
+        headers: { 'x-goog-api-key': key, authorization: `Bearer ${key}` },
+        body: target.startsWith('/admin') ? undefined : { contents: [{ parts: [{ text: 'hi' }] }] },
+      });
+      expectClientError(target, response);
+      expect(response.status).toBe(400);
+    }
+  });
+});

@@ -24,6 +24,43 @@ const echo = gatewayHandler({ auth: false, body: echoSchema }, async ({ body, re
 );
 
 describe('gatewayHandler', () => {
+  it('decodes the path parameters a REST API passes on percent-encoded, and refuses malformed ones', async () => {
+    const handler = gatewayHandler({ auth: false }, async ({ pathParameters }) => json(200, { pathParameters }));
+    // As a live REST API event holds them: `path` and `pathParameters` as the client encoded them.
+    const event = (model: string) =>
+      proxyEvent({
+        httpMethod: 'GET',
+        resource: '/admin/v1/models/{model}',
+        path: `/admin/v1/models/${model}`,
+        pathParameters: { model },
+      });
+    for (const [encoded, decoded] of [
+      ['org%2Fmodel-1', 'org/model-1'],
+      ['gemini-2.5-pro%3AgenerateContent', 'gemini-2.5-pro:generateContent'],
+      ['100%25', '100%'],
+      ['plain', 'plain'],
+    ]) {
+      const result = await invoke(handler, event(encoded!));
+      expect(result.statusCode).toBe(200);
+      expect(JSON.parse(result.body).pathParameters).toEqual({ model: decoded });
+    }
+    const malformed = await invoke(handler, event('bad%zz'));
+    expect(malformed.statusCode).toBe(400);
+    expect(JSON.parse(malformed.body).error.code).toBe('invalid_value');
+  });
+
+  it("answers an encoded Gemini path in Google's envelope", async () => {
+    const handler = gatewayHandler({ auth: false }, async () => {
+      throw new Error('never reached');
+    });
+    const result = await invoke(
+      handler,
+      proxyEvent({ path: '/v1/models/gemini-2.5-pro%3AgenerateContent', pathParameters: { modelAction: 'x' } }),
+    );
+    expect(result.statusCode).toBe(500);
+    expect(JSON.parse(result.body).error.status).toBe('INTERNAL');
+  });
+
   it('logs deferred work that fails, and starts deferred functions only once the response is made', async () => {
     const log = captureLogLines();
     const order: string[] = [];

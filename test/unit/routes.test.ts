@@ -3,13 +3,13 @@ import { createRouter, routes } from '../../functions/shared/routes.js';
 describe('createRouter', () => {
   const lookup = createRouter();
 
-  it('finds a route and decodes its path parameters', () => {
+  it('finds a route and gives its path parameters as they stand in the path, as API Gateway does', () => {
     const found = lookup('GET', '/admin/v1/models/org%2Fmodel-1');
 
     expect(found.kind).toBe('found');
     if (found.kind !== 'found') return;
     expect(found.match.route.path).toBe('/admin/v1/models/{model}');
-    expect(found.match.pathParameters).toEqual({ model: 'org/model-1' });
+    expect(found.match.pathParameters).toEqual({ model: 'org%2Fmodel-1' });
   });
 
   it('tells a served path with the wrong method apart from an unknown path', () => {

@@ -6,7 +6,9 @@ import type { Principal } from '../auth/principal.js';
 import { internalError } from '../errors.js';
 import { bufferedResponseLimit } from '../http/buffered-response-limit.js';
 import { CORS_ORIGINS_VARIABLE, parseCorsOrigins } from '../http/cors-policy.js';
+import { decodePath } from '../http/decode-path.js';
 import type { ErrorFormat } from '../http/error-response.js';
+import { nullPrototypeRecord } from '../http/null-prototype.js';
 import type { GatewayResponse } from '../http/response.js';
 import { log } from '../log.js';
 import { logFinishedRequest, type FinishedRequest } from '../observability/request-log.js';
@@ -125,6 +127,18 @@ export const requestSignal = (deadline: AbortSignal, client: AbortSignal | undef
   return either.signal;
 };
 
+/**
+ * A REST API passes path parameters on as they stand in the path, percent-encoded (`org%2Fmodel`,
+ * `gemini-2.5-pro%3AgenerateContent`): decoded here, once, for every endpoint; malformed encoding is
+ * the client's 400.
+ */
+const decodedPathParameters = (encoded: APIGatewayProxyEvent['pathParameters']): Record<string, string> => {
+  const decoded = nullPrototypeRecord<string>();
+  if (encoded)
+    for (const [name, value] of Object.entries(encoded)) if (value !== undefined) decoded[name] = decodePath(value);
+  return decoded;
+};
+
 /** Logs a deferred work's failure; made apart so that what waits on the work holds the id alone. */
 const failureLogger = (requestId: string) => (error: unknown) =>
   log.error('deferred work failed', { requestId, error: String(error) });
@@ -174,7 +188,7 @@ export const gatewayHandler = <Schema extends z.ZodMiniType | undefined = undefi
       requestId: state.requestId,
       headers: state.headers,
       query: state.query,
-      pathParameters: (event.pathParameters ?? {}) as Record<string, string>,
+      pathParameters: decodedPathParameters(event.pathParameters),
       body: state.body as Body<Schema>,
       get principal(): Principal {
         if (!principal) throw internalError(new Error('principal read on an endpoint without auth'));

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { errorFormatForPath } from '../http/error-format.js';
+import { errorFormatForTarget } from '../http/error-format.js';
 import type { ErrorFormat } from '../http/error-response.js';
 import { nullPrototypeRecord } from '../http/null-prototype.js';
 import { RequestTrace } from '../observability/request-trace.js';
@@ -21,7 +21,7 @@ export const requestId = (options: RequestIdOptions = {}) => {
       headers: nullPrototypeRecord(),
       query: nullPrototypeRecord(),
       body: undefined,
-      errorFormat: options.errorFormat ?? errorFormatForPath(request.event.path ?? '/'),
+      errorFormat: options.errorFormat ?? errorFormatForTarget(request.event.path ?? '/'),
       startedAt: Date.now(),
       trace: new RequestTrace(),
       pending: [],
