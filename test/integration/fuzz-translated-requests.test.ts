@@ -282,6 +282,16 @@ run('every request translation under hostile client input', () => {
     restoreAwsEnvironment();
   });
 
+  /** What a Messages client may put in `anthropic-beta`: betas it names, and lists no client should send. */
+  const ANTHROPIC_BETAS: readonly { readonly value: string | undefined; readonly valid: boolean }[] = [
+    { value: undefined, valid: true },
+    { value: 'interleaved-thinking-2025-05-14', valid: true },
+    { value: 'context-1m-2025-08-07, fine-grained-tool-streaming-2025-05-14', valid: true },
+    { value: ',, ,', valid: false },
+    { value: '__proto__,constructor', valid: false },
+    { value: `${'x'.repeat(3000)},interleaved-thinking-2025-05-14`, valid: false },
+  ];
+
   it('answers below 500, in the path’s envelope, with a request id and no key', async () => {
     await fc.assert(
       fc.asyncProperty(
@@ -289,7 +299,8 @@ run('every request translation under hostile client input', () => {
         fc.constantFrom(...CHANNEL_TYPES),
         fc.boolean(),
         fc.gen(),
-        async (protocol, type, stream, generate) => {
+        fc.constantFrom(...ANTHROPIC_BETAS),
+        async (protocol, type, stream, generate, beta) => {
           resetChannelHealth();
           const request = clientRequests[protocol]!;
           const model = modelOf(type);
@@ -298,14 +309,24 @@ run('every request translation under hostile client input', () => {
           const path = request.path(model, stream);
           const response = await fetch(`${gateway.url}${path}`, {
             method: 'POST',
-            headers: { 'content-type': 'application/json', ...request.headers(key) },
+            headers: {
+              'content-type': 'application/json',
+              ...request.headers(key),
+              ...(beta.value !== undefined && (protocol === 'messages' || protocol === 'countTokens')
+                ? { 'anthropic-beta': beta.value }
+                : {}),
+            },
             body: JSON.stringify(body) ?? 'null',
             signal: AbortSignal.timeout(15_000),
           });
           const text = await response.text();
           const where = `${protocol} on ${type} → ${response.status} ${text.slice(0, 400)}\nsent ${JSON.stringify(body).slice(0, 1500)}`;
           if (response.status === 500 || response.status >= 600) throw new Error(`the gateway's own failure: ${where}`);
-          if (body === sample && (response.status !== 200 || /^event: error$|^data: \{"error"/m.test(text)))
+          if (
+            body === sample &&
+            beta.valid &&
+            (response.status !== 200 || /^event: error$|^data: \{"error"/m.test(text))
+          )
             throw new Error(`a valid request not answered in full: ${where}`);
           // A stream's own failure travels as an event after the 200: the gateway's own is never one of them.
           if (text.includes(OWN_FAILURE)) throw new Error(`the gateway's own failure in the answer: ${where}`);

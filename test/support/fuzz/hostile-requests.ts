@@ -100,7 +100,21 @@ const extraHeaders = fc.dictionary(
   fc.oneof(
     token,
     fc.constantFrom(...PROTOTYPE_NAMES),
-    fc.constantFrom('content-type', 'anthropic-version', 'accept', 'x-request-id', 'x-forwarded-for'),
+    // Every header the gateway reads, and some it only passes by.
+    fc.constantFrom(
+      'content-type',
+      'anthropic-version',
+      'anthropic-beta',
+      'authorization',
+      'x-api-key',
+      'x-goog-api-key',
+      'origin',
+      'host',
+      'x-forwarded-proto',
+      'accept',
+      'x-request-id',
+      'x-forwarded-for',
+    ),
   ),
   headerValue,
   { maxKeys: 4 },
