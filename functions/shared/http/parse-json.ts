@@ -9,7 +9,10 @@
  */
 type Reviver = (this: unknown, key: string, value: unknown) => unknown;
 
-/** A member name of one escape, where the bug reads `\`; it may also match inside a string (a false alarm, read slower but right). */
+/**
+ * A member name of one escape, which the bug reads as `\`. It may also match inside a string: a false
+ * alarm, read slower but right.
+ */
 const ONE_ESCAPE_NAME = /"\\(?:u[0-9A-Fa-f]{4}|[^u])"[ \t\n\r]*:/;
 
 const WHITESPACE = /[ \t\n\r]*/y;
@@ -160,13 +163,13 @@ const revive = (holder: Record<string, unknown>, name: string, reviver: Reviver)
 
 export const parseJson = (text: string, reviver?: Reviver): unknown => {
   if (!ONE_ESCAPE_NAME.test(text)) return reviver ? JSON.parse(text, reviver) : JSON.parse(text);
-  let value: unknown;
   try {
-    value = new JsonReader(text).readDocument();
+    const value = new JsonReader(text).readDocument();
+    return reviver ? revive({ '': value }, '', reviver) : value;
   } catch (error) {
-    // Nested past the stack: refused as a text JSON.parse could not read either.
+    // The reader recurses: text nested past the stack is refused like malformed text (a client's body
+    // is held to 128 levels before it gets here; JSON.parse, which does not recurse, would read it).
     if (error instanceof RangeError) throw new SyntaxError('JSON nested too deeply to read', { cause: error });
     throw error;
   }
-  return reviver ? revive({ '': value }, '', reviver) : value;
 };
