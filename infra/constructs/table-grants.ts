@@ -63,7 +63,8 @@ export const tableGrantsByGroup: Readonly<Record<string, TableGrants>> = {
     accounts: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem', 'Scan'],
     channels: ['GetItem', 'PutItem', 'DeleteItem', 'Scan'],
     models: ['GetItem', 'PutItem', 'DeleteItem', 'Scan'],
-    spend: ['BatchGetItem'],
+    // One account's spending by its shards' keys; every account's (the listing) in one read of the table.
+    spend: ['BatchGetItem', 'Scan'],
     usage: ['Query'],
     'usage/index/byKey': ['Query'],
     'usage/index/byDay': ['Query'],

@@ -1,4 +1,8 @@
-import { readSpend } from '../../functions/shared/accounting/spend.js';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { readSpend, spendKey } from '../../functions/shared/accounting/spend.js';
+import { physicalTableName } from '../../functions/shared/store/tables.js';
+import { store } from '../support/sdk-store.js';
+import { onStoreRequests } from '../support/store-wire.js';
 import type { FakeUpstream } from '../support/fake-upstream/fake-upstream.js';
 import { startUpstream } from '../support/upstream-target.js';
 import { itInProcess } from '../support/gateway-target.js';
@@ -94,4 +98,50 @@ describe('quota', () => {
     const usage = await gateway.admin('GET', `/admin/v1/usage?accountId=${account.id}`);
     expect(usage.body.data[0].cost).toBeCloseTo(22.3, 9);
   });
+
+  itInProcess('writes spend shards and counts calls in the store')(
+    'the account list shows each account its spending over all its shards, in two reads however many accounts',
+    async () => {
+      const { key, account } = await gateway.createAccountWithKey({ quota: { limit: 1000 } });
+      expect((await chat(key, 'priced', { max_tokens: 10 })).status).toBe(200);
+      await waitFor(async () => (await spent(account.id)) === 7);
+      // Spending a busy account left on two more shards, one of them far out.
+      const shards = await gateway.createAccountWithKey({ quota: { limit: 1000 } });
+      for (const [shard, used] of [
+        [2, 1.25],
+        [99, 0.5],
+      ] as const) {
+        await store().send(
+          new PutCommand({
+            TableName: physicalTableName('spend'),
+            Item: { ...spendKey(shards.account.id, shard), used, committed: used },
+          }),
+        );
+      }
+      for (let index = 0; index < 12; index += 1)
+        await gateway.admin('POST', '/admin/v1/accounts', { name: `idle ${index}` });
+
+      const commands: string[] = [];
+      const stop = onStoreRequests((command) => {
+        commands.push(command);
+      });
+      let listed;
+      try {
+        listed = await gateway.admin('GET', '/admin/v1/accounts');
+      } finally {
+        stop();
+      }
+      expect(listed.status).toBe(200);
+      const usedOf = (id: string) => listed.body.data.find((one: { id: string }) => one.id === id)?.quota.used;
+      expect(usedOf(account.id)).toBe(7);
+      expect(usedOf(shards.account.id)).toBe(1.75);
+      expect((await gateway.admin('GET', `/admin/v1/accounts/${shards.account.id}`)).body.quota.used).toBe(1.75);
+      expect(
+        listed.body.data.filter((one: { quota: { used: number } }) => one.quota.used === 0).length,
+      ).toBeGreaterThan(12);
+      // Besides the admin key's own reads: one Scan of the accounts and one of the spend table (a page
+      // each at this size), not a read per account.
+      expect(commands.filter((command) => command !== 'GetItemCommand')).toEqual(['ScanCommand', 'ScanCommand']);
+    },
+  );
 });

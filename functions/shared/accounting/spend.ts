@@ -1,4 +1,4 @@
-import { batchGetItems } from '../store/documents.js';
+import { batchGetItems, scanPage } from '../store/documents.js';
 import { physicalTableName } from '../store/tables.js';
 import { retryThrottled } from '../store/throttle-retry.js';
 import { roundUsd } from './pricing.js';
@@ -38,4 +38,41 @@ export const readSpend = async (accountId: string): Promise<AccountSpend> => {
     keys = (answer.UnprocessedKeys?.[table]?.Keys ?? []) as Record<string, unknown>[];
   }
   return { used: roundUsd(used), committed: roundUsd(committed) };
+};
+
+/** The account a spend item belongs to: its id, less a shard's `#n`. */
+const accountOf = (id: string): string => {
+  const hash = id.lastIndexOf('#');
+  return hash > 0 && /^\d+$/.test(id.slice(hash + 1)) ? id.slice(0, hash) : id;
+};
+
+/**
+ * Every account's spending, from one read of the whole spend table: for listing accounts, where a
+ * `readSpend` per account would cost a BatchGetItem of `MAX_SHARDS` keys each (a hundred reads an
+ * account, found or not). The table holds only the shards accounts have used, a few small items
+ * each. Read consistently, as `readSpend` reads; an account with no item has spent nothing.
+ */
+export const readEverySpend = async (): Promise<ReadonlyMap<string, AccountSpend>> => {
+  const sums = new Map<string, { used: number; committed: number }>();
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await retryThrottled(() =>
+      scanPage({
+        TableName: physicalTableName('spend'),
+        ConsistentRead: true,
+        ProjectionExpression: 'id, used, #committed',
+        ExpressionAttributeNames: { '#committed': 'committed' },
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    for (const item of page.Items ?? []) {
+      if (typeof item.id !== 'string') continue;
+      const sum = sums.get(accountOf(item.id)) ?? { used: 0, committed: 0 };
+      sum.used += typeof item.used === 'number' ? item.used : 0;
+      sum.committed += typeof item.committed === 'number' ? item.committed : 0;
+      sums.set(accountOf(item.id), sum);
+    }
+    startKey = page.LastEvaluatedKey as Record<string, unknown> | undefined;
+  } while (startKey);
+  return new Map([...sums].map(([id, sum]) => [id, { used: roundUsd(sum.used), committed: roundUsd(sum.committed) }]));
 };
