@@ -134,8 +134,9 @@ export const requestSignal = (deadline: AbortSignal, client: AbortSignal | undef
  */
 const decodedPathParameters = (encoded: APIGatewayProxyEvent['pathParameters']): Record<string, string> => {
   const decoded = nullPrototypeRecord<string>();
-  if (encoded)
-    for (const [name, value] of Object.entries(encoded)) if (value !== undefined) decoded[name] = decodePath(value);
+  for (const [name, value] of Object.entries(encoded ?? {})) {
+    if (value !== undefined) decoded[name] = decodePath(value);
+  }
   return decoded;
 };
 
