@@ -1,17 +1,12 @@
+import { BACKSLASH, CLOSE_BRACE, CLOSE_BRACKET, OPEN_BRACE, OPEN_BRACKET, QUOTE } from './json-characters.js';
 import { parseJson } from './parse-json.js';
+
 /**
  * The deepest nesting of arrays and objects a JSON body may have. Real requests stay far below it
  * (a tool's JSON schema is a few dozen levels at most), and every recursive walk the gateway makes over
  * a body (validation, translation, serialisation) stays far from the stack's limit.
  */
 export const MAX_JSON_DEPTH = 128;
-
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const OPEN_BRACE = 0x7b;
-const OPEN_BRACKET = 0x5b;
-const CLOSE_BRACE = 0x7d;
-const CLOSE_BRACKET = 0x5d;
 
 /**
  * Whether JSON text nests arrays and objects deeper than `maxDepth`. One pass over the characters,

@@ -7,6 +7,17 @@
  * Text that holds such a name is read by the reader below, which makes every name from its own
  * string; all other text, nearly all of it, by `JSON.parse`.
  */
+import {
+  BACKSLASH,
+  CLOSE_BRACE,
+  CLOSE_BRACKET,
+  COLON,
+  COMMA,
+  OPEN_BRACE,
+  OPEN_BRACKET,
+  QUOTE,
+} from './json-characters.js';
+
 type Reviver = (this: unknown, key: string, value: unknown) => unknown;
 
 /**
@@ -19,15 +30,6 @@ const WHITESPACE = /[ \t\n\r]*/y;
 const NUMBER = /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?/y;
 const LITERAL = /true|false|null/y;
 const LITERALS: Record<string, unknown> = { true: true, false: false, null: null };
-
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const COMMA = 0x2c;
-const COLON = 0x3a;
-const OPEN_BRACKET = 0x5b;
-const CLOSE_BRACKET = 0x5d;
-const OPEN_BRACE = 0x7b;
-const CLOSE_BRACE = 0x7d;
 
 /** A member as `JSON.parse` makes it: an own data property, `__proto__` included. */
 const setMember = (target: Record<string, unknown>, name: string, value: unknown): void => {

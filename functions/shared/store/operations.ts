@@ -125,7 +125,7 @@ function binaryAsBytes(this: unknown, _key: string, value: unknown): unknown {
  */
 const parseOutput = (text: string): unknown => {
   if (!text) return {};
-  return /"BS?":/.test(text) ? parseJson(text, binaryAsBytes) : parseJson(text);
+  return BINARY_MEMBER.test(text) ? parseJson(text, binaryAsBytes) : parseJson(text);
 };
 
 /** Fields of an error answer that are not copied onto the error: its own, and what would reshape the object. */

@@ -3,6 +3,7 @@ import type { EventSourceMessage } from 'eventsource-parser';
 import { createSseParser, MAX_EVENT_CHARACTERS } from '../upstream/read-sse.js';
 import { listenToBody, releaseBody, type BodyReading } from '../upstream/upstream-http.js';
 import type { EventRelay, RelaySink } from './pass-through-stream.js';
+import { CLOSE_BRACE, OPEN_BRACE } from '../http/json-characters.js';
 
 /**
  * What a same-protocol stream does with one upstream event: the SSE text to send on (already framed),
@@ -123,11 +124,12 @@ const edgeCode = (text: string, fromEnd: boolean): number => {
  * piece of one, or text that is not JSON, almost never; parsing every event to be sure is the cost the
  * pass-through exists to save. (An event cut by the body's end is held to a full parse: `wholeAtEnd`.)
  */
-export const framesObject = (data: string): boolean => edgeCode(data, false) === 0x7b && edgeCode(data, true) === 0x7d;
+export const framesObject = (data: string): boolean =>
+  edgeCode(data, false) === OPEN_BRACE && edgeCode(data, true) === CLOSE_BRACE;
 
 /** Whether an event completed by the body's end is whole: JSON when it starts as an object; any other text is its protocol's to judge. */
 const wholeAtEnd = (data: string): boolean => {
-  if (edgeCode(data, false) !== 0x7b) return true;
+  if (edgeCode(data, false) !== OPEN_BRACE) return true;
   try {
     JSON.parse(data);
     return true;
