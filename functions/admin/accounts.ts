@@ -14,10 +14,9 @@ type Request = GatewayRequest<unknown>;
 const accountNotFound = (id: string) => notFound(`No account with id '${id}'.`);
 
 /** The account as shown: its `quota.used` is the spending summed over the spend table's shards. */
-const shown = async (account: Account) => {
-  const { used } = await readSpend(account.id);
-  return accountView({ ...account, quota: { ...account.quota, used } });
-};
+const withSpending = (account: Account, used: number) => accountView({ ...account, quota: { ...account.quota, used } });
+
+const shown = async (account: Account) => withSpending(account, (await readSpend(account.id)).used);
 
 /** The account, or 404: for routes that act on an account named in the request. */
 export const requireAccount = async (id: string): Promise<Account> => {
@@ -36,14 +35,7 @@ export const create = async ({ body }: Request) => {
 /** GET /admin/v1/accounts: two reads of the store (accounts, spending), however many accounts there are. */
 export const list = async () => {
   const [accounts, spending] = await Promise.all([listAccounts(), readEverySpend()]);
-  return json(
-    200,
-    listView(
-      accounts.map((account) =>
-        accountView({ ...account, quota: { ...account.quota, used: spending.get(account.id)?.used ?? 0 } }),
-      ),
-    ),
-  );
+  return json(200, listView(accounts.map((account) => withSpending(account, spending.get(account.id)?.used ?? 0))));
 };
 
 /** GET /admin/v1/accounts/{id} */

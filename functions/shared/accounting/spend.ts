@@ -16,6 +16,19 @@ export interface AccountSpend {
   readonly committed: number;
 }
 
+/** Spending being summed over shards, before its rounding to what USD amounts are kept at. */
+interface SpendSum {
+  used: number;
+  committed: number;
+}
+
+const addShard = (sum: SpendSum, item: Record<string, unknown>): void => {
+  sum.used += typeof item.used === 'number' ? item.used : 0;
+  sum.committed += typeof item.committed === 'number' ? item.committed : 0;
+};
+
+const rounded = (sum: SpendSum): AccountSpend => ({ used: roundUsd(sum.used), committed: roundUsd(sum.committed) });
+
 /**
  * An account's spending summed over every shard it may have used. The shard count follows the
  * account's RPM limit, which can change, so every possible shard is read (one BatchGetItem of
@@ -24,20 +37,16 @@ export interface AccountSpend {
 export const readSpend = async (accountId: string): Promise<AccountSpend> => {
   const table = physicalTableName('spend');
   let keys: Record<string, unknown>[] = Array.from({ length: MAX_SHARDS }, (_, shard) => spendKey(accountId, shard));
-  let used = 0;
-  let committed = 0;
+  const sum: SpendSum = { used: 0, committed: 0 };
   while (keys.length > 0) {
     const request = keys;
     const answer = await retryThrottled(() =>
       batchGetItems({ RequestItems: { [table]: { Keys: request, ConsistentRead: true } } }),
     );
-    for (const item of answer.Responses?.[table] ?? []) {
-      used += typeof item.used === 'number' ? item.used : 0;
-      committed += typeof item.committed === 'number' ? item.committed : 0;
-    }
+    for (const item of answer.Responses?.[table] ?? []) addShard(sum, item);
     keys = (answer.UnprocessedKeys?.[table]?.Keys ?? []) as Record<string, unknown>[];
   }
-  return { used: roundUsd(used), committed: roundUsd(committed) };
+  return rounded(sum);
 };
 
 /** The account a spend item belongs to: its id, less a shard's `#n`. */
@@ -53,7 +62,7 @@ const accountOf = (id: string): string => {
  * each. Read consistently, as `readSpend` reads; an account with no item has spent nothing.
  */
 export const readEverySpend = async (): Promise<ReadonlyMap<string, AccountSpend>> => {
-  const sums = new Map<string, { used: number; committed: number }>();
+  const sums = new Map<string, SpendSum>();
   let startKey: Record<string, unknown> | undefined;
   do {
     const page = await retryThrottled(() =>
@@ -67,12 +76,12 @@ export const readEverySpend = async (): Promise<ReadonlyMap<string, AccountSpend
     );
     for (const item of page.Items ?? []) {
       if (typeof item.id !== 'string') continue;
-      const sum = sums.get(accountOf(item.id)) ?? { used: 0, committed: 0 };
-      sum.used += typeof item.used === 'number' ? item.used : 0;
-      sum.committed += typeof item.committed === 'number' ? item.committed : 0;
-      sums.set(accountOf(item.id), sum);
+      const account = accountOf(item.id);
+      let sum = sums.get(account);
+      if (!sum) sums.set(account, (sum = { used: 0, committed: 0 }));
+      addShard(sum, item);
     }
     startKey = page.LastEvaluatedKey as Record<string, unknown> | undefined;
   } while (startKey);
-  return new Map([...sums].map(([id, sum]) => [id, { used: roundUsd(sum.used), committed: roundUsd(sum.committed) }]));
+  return new Map([...sums].map(([id, sum]) => [id, rounded(sum)]));
 };
