@@ -4,7 +4,7 @@ import type { FunctionGroup } from '../../functions/shared/routes.js';
 import { loadHandler } from '../../infra/local/handlers.js';
 import { describeInProcess } from '../support/gateway-target.js';
 import { addOfflineDemoChannel } from '../support/offline-demo-channel.js';
-import { lambdaContextStub } from '../support/proxy-event.js';
+import { lambdaContextStub, proxyEvent } from '../support/proxy-event.js';
 import { startTestGateway, type TestGateway } from '../support/test-gateway.js';
 
 /**
@@ -28,22 +28,9 @@ run('REST proxy events of every shape', () => {
     await gateway?.close();
   });
 
+  /** As API Gateway's test console sends it: no headers at all unless given. */
   const event = (fields: Partial<APIGatewayProxyEvent>): APIGatewayProxyEvent =>
-    ({
-      resource: '/{proxy+}',
-      path: '/',
-      httpMethod: 'POST',
-      headers: null,
-      multiValueHeaders: null,
-      queryStringParameters: null,
-      multiValueQueryStringParameters: null,
-      pathParameters: null,
-      stageVariables: null,
-      body: null,
-      isBase64Encoded: false,
-      requestContext: {},
-      ...fields,
-    }) as unknown as APIGatewayProxyEvent;
+    proxyEvent({ headers: null, multiValueHeaders: null, requestContext: {}, ...fields } as never);
 
   /** The status and body a handler answers, streaming (its prelude and bytes) or buffered. */
   const invoke = async (group: FunctionGroup, request: APIGatewayProxyEvent) => {
