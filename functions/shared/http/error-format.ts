@@ -15,13 +15,15 @@ export const errorFormatForPath = (path: string): ErrorFormat => {
 };
 
 /**
- * The envelope for a request target as it arrives (`/v1/models/x%3AgenerateContent?alt=sse`): its
- * path, percent-decoded as the routes see it, or as it stands when its encoding is malformed. For
- * answers given before the path is decoded (a refused or malformed request), so that they pick the
- * envelope the decoded path would.
+ * The envelope for a request target as it arrives (`/v1/models/x%3AgenerateContent?alt=sse`), or a
+ * REST API's still-encoded `event.path`: its path, percent-decoded as the routes see it, or as it
+ * stands when its encoding is malformed. Every request picks its envelope here, and nearly every
+ * path has neither a query nor an escape: those are used as they are.
  */
 export const errorFormatForTarget = (target: string): ErrorFormat => {
-  const path = target.split(/[?#]/, 1)[0] || '/';
+  const end = target.search(/[?#]/);
+  const path = (end < 0 ? target : target.slice(0, end)) || '/';
+  if (!path.includes('%')) return errorFormatForPath(path);
   try {
     return errorFormatForPath(decodeURIComponent(path));
   } catch {
