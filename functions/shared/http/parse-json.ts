@@ -20,6 +20,9 @@ import {
 
 type Reviver = (this: unknown, key: string, value: unknown) => unknown;
 
+/** V8's own parse, kept before `guardGlobalJsonParse` may replace the global one. */
+const nativeParse = JSON.parse;
+
 /**
  * A member name of one escape, which the bug reads as `\`. It may also match inside a string: a false
  * alarm, read slower but right.
@@ -119,7 +122,7 @@ class JsonReader {
       if (backslashes % 2 === 0) break;
     }
     this.index = end + 1;
-    return JSON.parse(this.text.slice(start, end + 1)) as string;
+    return nativeParse(this.text.slice(start, end + 1)) as string;
   }
 
   private match(pattern: RegExp): string | undefined {
@@ -164,7 +167,7 @@ const revive = (holder: Record<string, unknown>, name: string, reviver: Reviver)
 };
 
 export const parseJson = (text: string, reviver?: Reviver): unknown => {
-  if (!ONE_ESCAPE_NAME.test(text)) return reviver ? JSON.parse(text, reviver) : JSON.parse(text);
+  if (!ONE_ESCAPE_NAME.test(text)) return reviver ? nativeParse(text, reviver) : nativeParse(text);
   try {
     const value = new JsonReader(text).readDocument();
     return reviver ? revive({ '': value }, '', reviver) : value;
@@ -174,4 +177,20 @@ export const parseJson = (text: string, reviver?: Reviver): unknown => {
     if (error instanceof RangeError) throw new SyntaxError('JSON nested too deeply to read', { cause: error });
     throw error;
   }
+};
+
+/**
+ * Makes the process's `JSON.parse` the guarded one, for code that parses with the global: the AWS SDK
+ * reads Bedrock's answers with it, and a model's tool input (whose member names a prompt can choose)
+ * is in them. Unguarded, one such answer could poison the process, or be misread after a poisoning.
+ * Called where an SDK client is loaded; the function's own code calls `parseJson`. A reviver's third
+ * argument (the source text of a number) is not given on the guarded reader's path, which only text
+ * holding a one-escape member name takes.
+ */
+export const guardGlobalJsonParse = (): void => {
+  if (JSON.parse !== nativeParse) return;
+  const parse = (text: unknown, reviver?: Reviver): unknown =>
+    // JSON.parse reads any value as its string (the SDK hands it Buffers).
+    parseJson(typeof text === 'string' ? text : String(text), reviver);
+  Object.defineProperty(JSON, 'parse', { value: parse, writable: true, configurable: true, enumerable: false });
 };

@@ -4,6 +4,7 @@ import { createSseParser, MAX_EVENT_CHARACTERS } from '../upstream/read-sse.js';
 import { listenToBody, releaseBody, type BodyReading } from '../upstream/upstream-http.js';
 import type { EventRelay, RelaySink } from './pass-through-stream.js';
 import { CLOSE_BRACE, OPEN_BRACE } from '../http/json-characters.js';
+import { parseJson } from '../http/parse-json.js';
 
 /**
  * What a same-protocol stream does with one upstream event: the SSE text to send on (already framed),
@@ -131,7 +132,7 @@ export const framesObject = (data: string): boolean =>
 const wholeAtEnd = (data: string): boolean => {
   if (edgeCode(data, false) !== OPEN_BRACE) return true;
   try {
-    JSON.parse(data);
+    parseJson(data);
     return true;
   } catch {
     return false;
