@@ -14,6 +14,7 @@ import { build, type Metafile } from 'esbuild';
 import { functionGroups, type FunctionGroup } from '../../functions/shared/routes.js';
 import { coldStartBudgetRatio, initBudgetMs } from './bundle-budgets.js';
 import { chunksOf } from './bundle-chunks.js';
+import { assertNoDynamicRequire } from './builtins-from-process.js';
 import { bytesByPackage } from './bundle-contents.js';
 import { lambdaLikeEnvironment, measureInit } from './bundle-runner.js';
 import { bundleSizeLimitBytes, esbuildOptions, projectRoot } from './esbuild-options.js';
@@ -51,6 +52,7 @@ export const bundleGroup = async (
   // The metafile's figure, checked against the file written: a budget must measure what ships.
   const { size } = await stat(outfile);
   if (size !== metafile.outputs[chunks.atInit[0]!]!.bytes) throw new Error(`${outfile}: the metafile disagrees`);
+  await assertNoDynamicRequire(metafile);
   const loaded = chunks.atInitBytes;
   return {
     group,

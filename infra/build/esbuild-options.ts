@@ -5,7 +5,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BuildOptions } from 'esbuild';
-import { builtinsByRequire } from './builtins-by-require.js';
+import { builtinsFromProcess } from './builtins-from-process.js';
 
 /** DESIGN §6: each function bundle, AWS SDK clients included, at most 250 KB minified. */
 export const bundleSizeLimitBytes = 250 * 1024;
@@ -21,13 +21,6 @@ export const lambdaNodeTarget = 'node24';
 
 /** ESM first, so tree shaking works on the AWS SDK's `dist-es` builds. */
 export const lambdaMainFields: readonly string[] = ['module', 'main'];
-
-/**
- * An ESM bundle can still contain CommonJS dependencies that call `require` for Node built-ins;
- * ESM has no `require`, so the bundle defines one. The alias avoids a clash with bundled names.
- */
-export const requireBanner =
-  "import { createRequire as gatewayCreateRequire } from 'node:module'; const require = gatewayCreateRequire(import.meta.url);";
 
 const buildFile = (name: string) => path.join(projectRoot, 'infra', 'build', name);
 
@@ -90,10 +83,10 @@ export const esbuildOptions = (group: string, outfile: string, entry = functionE
   mainFields: [...lambdaMainFields],
   minify: true,
   sourcemap: false,
-  banner: { js: requireBanner },
   external: [],
   alias: { ...moduleAliasesFor(group) },
-  // Node's built-ins through `require`, so that their module facades load nothing unused.
-  plugins: [builtinsByRequire],
+  // Node's built-ins from `process.getBuiltinModule`, imported or required alike: no module facade
+  // loads what is unused, and no chunk needs a `require` of its own.
+  plugins: [builtinsFromProcess],
   logLevel: 'warning',
 });

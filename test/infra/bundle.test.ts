@@ -11,12 +11,8 @@ import { invokeBundle, lambdaLikeEnvironment, type InvocationResult } from '../.
 import { invokeUnderRuntimeClient, startUnderRuntimeClient } from '../../infra/build/runtime-client-runner.js';
 import { runtimeInterfaceClientSync } from '../../infra/build/runtime-interface-client.js';
 import { allGroups, bundleAll, type BundleResult } from '../../infra/build/bundle.js';
-import {
-  bundleSizeLimitBytes,
-  chunkDirectory,
-  eventStreamGroups,
-  requireBanner,
-} from '../../infra/build/esbuild-options.js';
+import { DYNAMIC_REQUIRE_SHIM } from '../../infra/build/builtins-from-process.js';
+import { bundleSizeLimitBytes, chunkDirectory, eventStreamGroups } from '../../infra/build/esbuild-options.js';
 import { bedrockRoutes } from '../support/fake-upstream/bedrock-wire.js';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream/fake-upstream.js';
 import { startFakeSecretsManager, type FakeSecretsManager } from '../support/fake-secrets-manager.js';
@@ -43,10 +39,10 @@ if (runtimeClientMissing) console.warn(`skipping the runtime interface client ca
 const itUnderRuntimeClient = runtimeClientMissing ? it.skip : it;
 
 let outputDirectory: string;
-/** `code` is the entry file; `allCode` every file of the bundle, chunks included. */
+/** `allCode` is every file of the bundle, the entry and its chunks. */
 const bundles = new Map<
   FunctionGroup,
-  { readonly result: BundleResult; readonly code: string; readonly allCode: string; readonly files: string[] }
+  { readonly result: BundleResult; readonly allCode: string; readonly files: string[] }
 >();
 
 const bundleOf = (group: FunctionGroup) => bundles.get(group)!;
@@ -73,7 +69,7 @@ beforeAll(async () => {
       .map((entry) => path.relative(directory, path.join(entry.parentPath, entry.name)))
       .sort();
     const allCode = (await Promise.all(files.map((file) => readFile(path.join(directory, file), 'utf8')))).join('\n');
-    bundles.set(result.group, { result, code: await readFile(result.outfile, 'utf8'), allCode, files });
+    bundles.set(result.group, { result, allCode, files });
   }
 }, 60_000);
 
@@ -94,10 +90,12 @@ describe('the size of each function bundle', () => {
 });
 
 describe.each(allGroups)('the %s bundle', (group) => {
-  it('is an ESM module that defines require for CommonJS dependencies', () => {
-    const { result, code } = bundleOf(group);
+  it('is an ESM module, whose CommonJS dependencies need no require of their own', () => {
+    const { result, allCode } = bundleOf(group);
     expect(path.basename(result.outfile)).toBe('index.mjs');
-    expect(code.startsWith(requireBanner)).toBe(true);
+    // Neither esbuild's stand-in for a require it could not resolve, nor a createRequire to define one.
+    expect(allCode.includes(DYNAMIC_REQUIRE_SHIM)).toBe(false);
+    expect(allCode.includes('createRequire')).toBe(false);
   });
 
   it('carries its AWS SDK clients instead of relying on the SDK in the runtime', () => {
@@ -135,12 +133,13 @@ describe.each(allGroups)('the %s bundle', (group) => {
     else expect(decoder).toEqual([]);
   });
 
-  it('loads every Node built-in through require, so that no module facade loads what the code does not use', () => {
-    const imported = [...bundleOf(group).allCode.matchAll(/(?:from\s*|import\s*\(\s*)["']((?:node:)?[a-z_/]+)["']/g)]
+  it('takes every Node built-in from process.getBuiltinModule, so that no module facade loads what the code does not use', () => {
+    const { allCode } = bundleOf(group);
+    const imported = [...allCode.matchAll(/(?:from\s*|import\s*\(\s*)["']((?:node:)?[a-z_/]+)["']/g)]
       .map((match) => match[1]!)
       .filter((specifier) => builtinModules.includes(specifier.replace(/^node:/, '')));
-    // `node:module` alone: the banner's createRequire.
-    expect([...new Set(imported)]).toEqual(['node:module']);
+    expect([...new Set(imported)]).toEqual([]);
+    expect(allCode.includes('process.getBuiltinModule("node:')).toBe(true);
   });
 
   it('loads the SDK clients (DynamoDB, Bedrock Runtime, Secrets Manager) and the Cognito token verifier only when first needed', () => {
