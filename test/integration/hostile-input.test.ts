@@ -192,6 +192,16 @@ describe('numbers out of range in admin bodies', () => {
     ['POST', '/admin/v1/accounts', { name: 'n', rateLimit: { tpm: 'Infinity' } }, 'rateLimit.tpm'],
     ['PUT', '/admin/v1/models/demo-1', { pricing: { inputPerMTok: 1e300, outputPerMTok: 1 } }, 'pricing.inputPerMTok'],
     ['PUT', '/admin/v1/models/demo-1', { pricing: { inputPerMTok: 1, outputPerMTok: -0.5 } }, 'pricing.outputPerMTok'],
+    // Below what the store can hold (1e-130) and what the gateway counts (1e-12 USD).
+    ['POST', '/admin/v1/accounts', { name: 'n', quota: { limit: 8e-323 } }, 'quota.limit'],
+    ['POST', '/admin/v1/accounts', { name: 'n', quota: { limit: 1e-13 } }, 'quota.limit'],
+    ['PUT', '/admin/v1/models/demo-1', { pricing: { inputPerMTok: 1e-200, outputPerMTok: 1 } }, 'pricing.inputPerMTok'],
+    [
+      'PUT',
+      '/admin/v1/models/demo-1',
+      { pricing: { inputPerMTok: 1, outputPerMTok: 1, cacheWritePerMTok: 5e-324 } },
+      'pricing.cacheWritePerMTok',
+    ],
     ['PUT', '/admin/v1/channels/range-test', { type: 'demo', models: ['demo-1'], priority: 1e300 }, 'priority'],
     ['PUT', '/admin/v1/channels/range-test', { type: 'demo', models: ['demo-1'], priority: 0.5 }, 'priority'],
     ['PUT', '/admin/v1/channels/range-test', { type: 'demo', models: ['demo-1'], weight: 1e300 }, 'weight'],

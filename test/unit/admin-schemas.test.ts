@@ -56,6 +56,13 @@ describe('account bodies', () => {
     expect(refusal(accountPatch, { status: 'paused' })).toMatchObject({ code: 'invalid_value', param: 'status' });
   });
 
+  test('a quota is 0 or at least the smallest USD amount counted (1e-12), up to a billion', () => {
+    for (const limit of [0, 1e-12, 0.5, 1_000_000_000])
+      expect(parseWith(accountCreate, { name: 'a', quota: { limit } })).toEqual({ name: 'a', quota: { limit } });
+    for (const limit of [5e-324, 1e-131, 9e-13, 1_000_000_001])
+      expect(refusal(accountCreate, { name: 'a', quota: { limit } })).toMatchObject({ param: 'quota.limit' });
+  });
+
   test('a patch may be empty, or clear the quota and the model list', () => {
     expect(parseWith(accountPatch, {})).toEqual({});
     expect(parseWith(accountPatch, { quota: { limit: null }, models: null })).toEqual({

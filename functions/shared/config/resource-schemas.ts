@@ -18,6 +18,11 @@ const MAX_LIST_ENTRIES = 1000;
  */
 /** USD: a quota or a price per million tokens above a billion dollars is a mistake. */
 const MAX_USD = 1_000_000_000;
+/**
+ * USD amounts are kept to twelve decimals (`roundUsd`): a positive amount below that counts as none,
+ * and one below 1e-130 (a double can go to 5e-324) is a number the store refuses.
+ */
+const MIN_USD = 1e-12;
 /** Requests or tokens per minute. */
 const MAX_PER_MINUTE = 1_000_000_000_000;
 /** Channel priority and weight: relative numbers, any sane scheme fits. */
@@ -50,10 +55,20 @@ export const rateLimit = lazySchema(() =>
   }),
 );
 
-/** USD; `limit: null` removes the quota. */
-export const quota = lazySchema(() =>
-  z.strictObject({ limit: z.nullable(z.number().check(z.gte(0), z.lte(MAX_USD))) }),
+/** An amount of USD: 0, or between a millionth of a millionth and a billion. */
+const usdAmount = lazySchema(() =>
+  z.number().check(
+    z.gte(0),
+    z.lte(MAX_USD),
+    z.refine(
+      (value) => value === 0 || value >= MIN_USD,
+      `expected 0 or at least ${MIN_USD} (USD are kept to 12 decimals)`,
+    ),
+  ),
 );
+
+/** USD; `limit: null` removes the quota. */
+export const quota = lazySchema(() => z.strictObject({ limit: z.nullable(usdAmount()) }));
 
 export const keyRole = lazySchema(() => z.enum(['user', 'admin']));
 
@@ -94,11 +109,11 @@ export const keyFields = lazySchema(() => ({
 
 export const pricing = lazySchema(() =>
   z.strictObject({
-    inputPerMTok: z.number().check(z.gte(0), z.lte(MAX_USD)),
-    outputPerMTok: z.number().check(z.gte(0), z.lte(MAX_USD)),
-    cachedInputPerMTok: z.optional(z.number().check(z.gte(0), z.lte(MAX_USD))),
+    inputPerMTok: usdAmount(),
+    outputPerMTok: usdAmount(),
+    cachedInputPerMTok: z.optional(usdAmount()),
     /** Prompt tokens written to the upstream's cache; 1.25 × the input price when absent. */
-    cacheWritePerMTok: z.optional(z.number().check(z.gte(0), z.lte(MAX_USD))),
+    cacheWritePerMTok: z.optional(usdAmount()),
   }),
 );
 

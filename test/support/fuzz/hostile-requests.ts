@@ -32,6 +32,10 @@ const NUMBERS_OUT_OF_RANGE = [
   -0.5,
   Number.MAX_SAFE_INTEGER + 2,
   2 ** 64,
+  // Below the smallest magnitude the store holds (1e-130), down to the smallest double.
+  5e-324,
+  -1e-200,
+  1e-131,
   'NaN',
   'Infinity',
   '-Infinity',
