@@ -9,7 +9,7 @@ import { resetStore, store } from '../support/sdk-store.js';
 import { addToItem } from '../../functions/shared/store/item-additions.js';
 import { physicalTableName } from '../../functions/shared/store/tables.js';
 import { useInMemoryStore } from '../support/in-memory-store.js';
-import { onStoreRequests } from '../support/store-wire.js';
+import { onStoreRequests, type StoreInput } from '../support/store-wire.js';
 
 /**
  * The store writes asked for in one loop turn go out together: summed additions to one item, and
@@ -131,6 +131,30 @@ describe('puts of one table in one turn', () => {
 
     expect(outcomes.map((outcome) => outcome.status)).toEqual(['fulfilled', 'rejected', 'rejected']);
     expect(await read(usage(), { partition: good.partition, sk: 'good' })).toEqual(good);
+  });
+
+  it('send again what the store leaves unprocessed, binary values included, until it is stored', async () => {
+    const items = [
+      { ...usageItem('unprocessed-text'), note: '名 "quoted" \\ \n' },
+      { ...usageItem('unprocessed-bytes'), blob: Buffer.from([0, 1, 254, 255]) },
+    ];
+    const sent: StoreInput[] = [];
+    // The store takes none of the first call's items, as it may under throttling.
+    const stopAnswering = onStoreRequests((command, input) => {
+      if (command !== 'BatchWriteItemCommand') return undefined;
+      sent.push(input);
+      const requests = (input.RequestItems as Record<string, unknown[]>)[usage()]!;
+      return sent.length === 1 ? { status: 200, body: { UnprocessedItems: { [usage()]: requests } } } : undefined;
+    });
+    try {
+      await Promise.all(items.map((item) => putInBatch({ table: usage(), item, keyNames: ['partition', 'sk'] })));
+    } finally {
+      stopAnswering();
+    }
+
+    expect(sent).toHaveLength(2);
+    expect(sent[1]).toEqual(sent[0]);
+    for (const item of items) expect(await read(usage(), { partition: item.partition, sk: item.sk })).toEqual(item);
   });
 
   it('fail alone when their item cannot be stored, leaving the rest of the batch', async () => {

@@ -33,6 +33,11 @@ export const noteAwsCall = (client: string, operation: string, input: object): v
   if (observer) observer({ client, operation, input: input as Readonly<Record<string, unknown>> });
 };
 
+/** `noteAwsCall` for a call whose input object has to be built: built only when observed. */
+export const noteAwsCallLazily = (client: string, operation: string, describe: () => object): void => {
+  if (observer) noteAwsCall(client, operation, describe());
+};
+
 /** The smallest view of an SDK client this needs: its middleware stack. */
 interface ObservableClient {
   readonly middlewareStack: {
