@@ -28,6 +28,8 @@ export class LocalResponseStream extends Writable {
   private contentType: string | undefined;
   /** Whether body bytes (or the end) have been handed to the response, the head with them. */
   private bodyStarted = false;
+  /** Whether the socket is held until this turn of the event loop ends (`holdUntilTurnEnds`). */
+  private holding = false;
 
   constructor(private readonly response: ServerResponse) {
     super();
@@ -77,8 +79,26 @@ export class LocalResponseStream extends Writable {
       return callback();
     }
     this.bodyStarted = true;
+    this.holdUntilTurnEnds();
     if (this.response.write(chunk)) callback();
     else this.response.once('drain', () => callback());
+  }
+
+  /**
+   * Holds what is written in this turn of the event loop until it is done, so that it goes out in one
+   * write: a stream's events and its end (the chunked body's terminator) when they came in together,
+   * which otherwise took a write of their own, and a wake-up of the client, a tick apart.
+   */
+  private holdUntilTurnEnds(): void {
+    // The socket's own cork: the response lets go of its socket when it ends, before this turn does.
+    const socket = this.response.socket;
+    if (this.holding || !socket) return;
+    this.holding = true;
+    socket.cork();
+    setImmediate(() => {
+      this.holding = false;
+      socket.uncork();
+    });
   }
 
   override _final(callback: (error?: Error | null) => void): void {

@@ -1,0 +1,94 @@
+import { once } from 'node:events';
+import { createServer, request as httpRequest, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { Readable, type Writable } from 'node:stream';
+import { invokeHandler } from '../../infra/local/invoke-handler.js';
+import type { StreamingHandler } from '../../infra/local/lambda-streaming.js';
+import { whileOpen } from '../../infra/local/open-exchange.js';
+import { lambdaContextStub, proxyEvent } from '../support/proxy-event.js';
+
+/**
+ * The local runtime sends what a streaming function writes in one turn of the event loop in one
+ * write on the socket, the chunked body's end included (a write of its own costs a syscall and a
+ * wake-up of the client); what it writes in a later turn goes out in that turn, not held for more.
+ */
+
+let server: Server;
+let port: number;
+let handler: StreamingHandler;
+/** Writes the server made on the last request's socket. */
+let socketWrites = 0;
+
+const streaming = (body: (stream: Writable) => Promise<void>): StreamingHandler =>
+  Object.assign((_event: unknown, stream: Writable) => body(stream), {
+    [Symbol.for('model-gateway.streaming-handler')]: true as const,
+  });
+
+beforeAll(async () => {
+  server = createServer((request, response) => {
+    socketWrites = 0;
+    const socket = response.socket as Socket & { _writeGeneric: (...args: unknown[]) => unknown };
+    const write = socket._writeGeneric;
+    socket._writeGeneric = function (this: Socket, ...args: unknown[]) {
+      socketWrites += 1;
+      return write.apply(this, args);
+    };
+    void invokeHandler(handler, proxyEvent(), lambdaContextStub(), response, whileOpen(request, response));
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  port = (server.address() as AddressInfo).port;
+});
+
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+});
+
+/** Sends a request; resolves with its answer as it starts arriving. */
+const open = (): Promise<IncomingMessage> =>
+  new Promise((resolve, reject) => {
+    const outgoing = httpRequest({ port, host: '127.0.0.1', path: '/', agent: false }, resolve);
+    outgoing.on('error', reject);
+    outgoing.end();
+  });
+
+const textOf = async (answer: IncomingMessage): Promise<string> => {
+  let text = '';
+  for await (const chunk of answer) text += String(chunk);
+  return text;
+};
+
+it('sends the events and the end a body gives in one turn in one write', async () => {
+  // As a relayed stream reaches the response: its events and its end pushed together, then piped.
+  handler = streaming(async (stream) => {
+    const body = new Readable({ read: () => undefined });
+    body.pipe(stream);
+    body.push('data: 1\n\n');
+    body.push('data: 2\n\n');
+    body.push('data: [DONE]\n\n');
+    body.push(null);
+    await once(stream, 'finish');
+  });
+
+  const text = await textOf(await open());
+
+  expect(text).toBe('data: 1\n\ndata: 2\n\ndata: [DONE]\n\n');
+  expect(socketWrites).toBe(1);
+});
+
+it('sends what is written in a later turn in that turn, without waiting for more', async () => {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  handler = streaming(async (stream) => {
+    stream.write('data: first\n\n');
+    await released;
+    stream.end('data: [DONE]\n\n');
+  });
+
+  const answer = await open();
+  const [first] = (await once(answer, 'data')) as [Buffer];
+  expect(String(first)).toBe('data: first\n\n');
+  release();
+  expect(await textOf(answer)).toBe('data: [DONE]\n\n');
+});
