@@ -95,6 +95,22 @@ describe('relayEvents', () => {
     expect(socket.destroyed).toBe(false);
   });
 
+  it('sends what one network read brought as one send, however many chunks the upstream wrote', async () => {
+    const { body, upstream } = await openBody();
+    const { heard } = startRelay(body);
+
+    // Three chunks of the chunked body in one socket write (the response itself would join them into
+    // one): one read, three data events.
+    const chunk = (text: string) => `${Buffer.byteLength(text).toString(16)}\r\n${text}\r\n`;
+    upstream.socket!.write(['a', 'b', 'c'].map((name) => chunk(`data: ${name}\n\n`)).join(''));
+    await heard.until(() => heard.sent.length > 0);
+    expect(heard.sent).toEqual(['data: relayed a\n\ndata: relayed b\n\ndata: relayed c\n\n']);
+
+    upstream.end('data: [DONE]\n\n');
+    await heard.until(() => heard.settled() !== undefined);
+    expect(heard.settled()).toEqual({});
+  });
+
   it('stops reading while the client is behind, and goes on when it catches up', async () => {
     const { body, upstream } = await openBody();
     let accepting = false;

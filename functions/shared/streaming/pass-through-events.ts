@@ -27,9 +27,9 @@ export interface RelayEnding {
 }
 
 /**
- * The upstream's events, each passed through `step`, sent on in batches of one network chunk: what
- * arrived together leaves together, the moment it arrives, straight from the body's data event. Only
- * the SSE framing is parsed here, never the JSON inside.
+ * The upstream's events, each passed through `step`, sent on in batches of one network read: what
+ * arrived together leaves together, the moment it has been read. Only the SSE framing is parsed
+ * here, never the JSON inside.
  */
 export const relayEvents = (
   body: IncomingMessage,
@@ -81,14 +81,31 @@ export const relayEvents = (
     return !over;
   };
 
+  /*
+   * One network read of a chunked body is many data events (one per chunk the upstream wrote, often
+   * one per event): what they made goes out once they have all been handed over, as one send, not one
+   * send (and a trip through the client's streams) each. The body's end, emitted before this runs,
+   * sends what is left itself.
+   */
+  let flushQueued = false;
+  const flushRead = () => {
+    flushQueued = false;
+    if (flush() && ending.complete()) finish();
+  };
+
   return {
     start: (target) => {
       if (sink || over) return;
       sink = target;
       reading = listenToBody(body, idleMs, {
         chunk: (chunk) => {
+          // Past the protocol's last event, or a failed one, nothing is relayed: the stream ends with this read.
+          if (failure || ending.complete()) return;
           parser.feed(decoder.decode(chunk, { stream: true }));
-          if (flush() && ending.complete()) finish();
+          if (!flushQueued) {
+            flushQueued = true;
+            queueMicrotask(flushRead);
+          }
         },
         end: () => {
           parser.feed(decoder.decode());
