@@ -111,6 +111,19 @@ describe('relayEvents', () => {
     expect(heard.settled()).toEqual({});
   });
 
+  it('sends the events of a read before the failure heard in the same turn', async () => {
+    const { body } = await openBody();
+    const { heard } = startRelay(body);
+
+    // A read's data, then the connection failing before the turn is over (its error comes a tick later).
+    body.emit('data', Buffer.from('data: a\n\ndata: b\n\n'));
+    body.destroy(new Error('connection reset'));
+    await heard.until(() => heard.settled() !== undefined);
+
+    expect(heard.sent.join('')).toBe('data: relayed a\n\ndata: relayed b\n\n');
+    expect(heard.settled()?.error).toMatchObject({ status: 502 });
+  });
+
   it('stops reading while the client is behind, and goes on when it catches up', async () => {
     const { body, upstream } = await openBody();
     let accepting = false;

@@ -114,7 +114,10 @@ export const relayEvents = (
           if (!failure) parser.feed('\n\n');
           if (flush()) finish(ending.complete() ? undefined : ending.unfinished());
         },
-        error: (error) => finish(error),
+        // A read's events go out before its failure, as before its end, whichever Node hears first.
+        error: (error) => {
+          if (flush()) finish(error);
+        },
       });
     },
     resume: () => reading?.resume(),
