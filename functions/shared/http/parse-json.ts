@@ -69,12 +69,7 @@ class JsonReader {
 
   private readObject(): Record<string, unknown> {
     const object: Record<string, unknown> = {};
-    this.index += 1;
-    this.skipWhitespace();
-    if (this.text.charCodeAt(this.index) === CLOSE_BRACE) {
-      this.index += 1;
-      return object;
-    }
+    if (this.emptyList(CLOSE_BRACE)) return object;
     for (;;) {
       this.skipWhitespace();
       if (this.text.charCodeAt(this.index) !== QUOTE) this.fail();
@@ -88,16 +83,20 @@ class JsonReader {
 
   private readArray(): unknown[] {
     const array: unknown[] = [];
-    this.index += 1;
-    this.skipWhitespace();
-    if (this.text.charCodeAt(this.index) === CLOSE_BRACKET) {
-      this.index += 1;
-      return array;
-    }
+    if (this.emptyList(CLOSE_BRACKET)) return array;
     for (;;) {
       array.push(this.readValue());
       if (this.endOfList(CLOSE_BRACKET)) return array;
     }
+  }
+
+  /** Past a list's opening bracket or brace: true, and past its close too, when nothing is in it. */
+  private emptyList(close: number): boolean {
+    this.index += 1;
+    this.skipWhitespace();
+    if (this.text.charCodeAt(this.index) !== close) return false;
+    this.index += 1;
+    return true;
   }
 
   /** After a member or an element: true at the list's end, false after a comma. */
