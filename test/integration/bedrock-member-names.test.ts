@@ -1,9 +1,7 @@
-import { once } from 'node:events';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { parseJson } from '../../functions/shared/http/parse-json.js';
 import { setFakeAwsCredentials } from '../support/fake-aws-credentials.js';
 import { describeInProcess } from '../support/gateway-target.js';
+import { startScriptedUpstream, type ScriptedUpstream } from '../support/scripted-upstream.js';
 import { startTestGateway, type TestGateway } from '../support/test-gateway.js';
 
 /**
@@ -15,7 +13,7 @@ const run = describeInProcess('the bug lives in the parsing process: the gateway
 
 run('member names in Bedrock answers', () => {
   let gateway: TestGateway;
-  let bedrock: http.Server;
+  let bedrock: ScriptedUpstream;
   let key: string;
   let restoreAwsEnvironment: () => void = () => undefined;
   /** The tool input of the next Converse answer, as JSON text exactly. */
@@ -23,22 +21,15 @@ run('member names in Bedrock answers', () => {
 
   beforeAll(async () => {
     restoreAwsEnvironment = setFakeAwsCredentials('AKIDMEMBERNAMES');
-    bedrock = http.createServer((request, response) => {
-      request.resume();
-      request.on('end', () => {
-        response.writeHead(200, { 'content-type': 'application/json', 'x-amzn-requestid': 'names-1' });
-        response.end(
-          `{"output":{"message":{"role":"assistant","content":[{"toolUse":{"toolUseId":"tooluse_1","name":"look","input":${nextInput}}}]}},` +
-            '"stopReason":"tool_use","usage":{"inputTokens":3,"outputTokens":2,"totalTokens":5},"metrics":{"latencyMs":1}}',
-        );
-      });
-    });
-    bedrock.listen(0, '127.0.0.1');
-    await once(bedrock, 'listening');
+    bedrock = await startScriptedUpstream(
+      () =>
+        `{"output":{"message":{"role":"assistant","content":[{"toolUse":{"toolUseId":"tooluse_1","name":"look","input":${nextInput}}}]}},` +
+        '"stopReason":"tool_use","usage":{"inputTokens":3,"outputTokens":2,"totalTokens":5},"metrics":{"latencyMs":1}}',
+    );
     gateway = await startTestGateway();
     const created = await gateway.admin('PUT', '/admin/v1/channels/bedrock-names', {
       type: 'bedrock',
-      baseUrl: `http://127.0.0.1:${(bedrock.address() as AddressInfo).port}`,
+      baseUrl: bedrock.origin,
       models: ['names-on-bedrock'],
       modelMap: { 'names-on-bedrock': 'anthropic.names-v1:0' },
     });
@@ -48,8 +39,7 @@ run('member names in Bedrock answers', () => {
 
   afterAll(async () => {
     await gateway?.close();
-    bedrock?.closeAllConnections();
-    bedrock?.close();
+    await bedrock?.close();
     restoreAwsEnvironment();
   });
 

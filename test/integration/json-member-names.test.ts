@@ -1,7 +1,5 @@
-import { once } from 'node:events';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { describeInProcess } from '../support/gateway-target.js';
+import { startScriptedUpstream, type ScriptedUpstream } from '../support/scripted-upstream.js';
 import { startTestGateway, type TestGateway } from '../support/test-gateway.js';
 
 /**
@@ -13,35 +11,24 @@ const run = describeInProcess('the bug lives in the parsing process: the gateway
 
 run('member names across requests', () => {
   let gateway: TestGateway;
-  let upstream: http.Server;
+  let upstream: ScriptedUpstream;
   let key: string;
-  const bodies: string[] = [];
 
   beforeAll(async () => {
-    upstream = http.createServer((request, response) => {
-      const chunks: Buffer[] = [];
-      request.on('data', (chunk: Buffer) => chunks.push(chunk));
-      request.on('end', () => {
-        bodies.push(Buffer.concat(chunks).toString('utf8'));
-        response.writeHead(200, { 'content-type': 'application/json' });
-        response.end(
-          JSON.stringify({
-            id: 'chatcmpl-1',
-            object: 'chat.completion',
-            created: 1_700_000_000,
-            model: 'upstream-model',
-            choices: [{ index: 0, message: { role: 'assistant', content: 'ok' }, finish_reason: 'stop' }],
-            usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
-          }),
-        );
-      });
-    });
-    upstream.listen(0, '127.0.0.1');
-    await once(upstream, 'listening');
+    upstream = await startScriptedUpstream(() =>
+      JSON.stringify({
+        id: 'chatcmpl-1',
+        object: 'chat.completion',
+        created: 1_700_000_000,
+        model: 'upstream-model',
+        choices: [{ index: 0, message: { role: 'assistant', content: 'ok' }, finish_reason: 'stop' }],
+        usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
+      }),
+    );
     gateway = await startTestGateway();
     const created = await gateway.admin('PUT', '/admin/v1/channels/names', {
       type: 'openai',
-      baseUrl: `http://127.0.0.1:${(upstream.address() as AddressInfo).port}/v1`,
+      baseUrl: `${upstream.origin}/v1`,
       models: ['names-model'],
     });
     expect(created.status).toBe(200);
@@ -50,8 +37,7 @@ run('member names across requests', () => {
 
   afterAll(async () => {
     await gateway?.close();
-    upstream?.closeAllConnections();
-    upstream?.close();
+    await upstream?.close();
   });
 
   /**
@@ -75,7 +61,7 @@ run('member names across requests', () => {
       body: withParameters(escaped, first),
     });
     expect(response.status).toBe(200);
-    const sent = bodies.at(-1)!;
+    const sent = upstream.bodies.at(-1)!;
     expect(sent).toContain(`"properties":{"${first}":{"type":"string"},${JSON.stringify(name)}:{"type":"string"}}`);
   });
 });
