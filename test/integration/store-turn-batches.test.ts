@@ -7,6 +7,8 @@ import { putInBatch, putsSettled, SHARED_PROCESS_LINGER_MS } from '../../functio
 import { CONCURRENT_INVOCATIONS_VARIABLE } from '../../functions/shared/aws/concurrent-invocations.js';
 import { resetStore, store } from '../support/sdk-store.js';
 import { addToItem } from '../../functions/shared/store/item-additions.js';
+import { resetStoreConnection } from '../../functions/shared/store/connection.js';
+import { setFakeAwsCredentials } from '../support/fake-aws-credentials.js';
 import { physicalTableName } from '../../functions/shared/store/tables.js';
 import { useInMemoryStore } from '../support/in-memory-store.js';
 import { onStoreRequests, type StoreInput } from '../support/store-wire.js';
@@ -276,5 +278,38 @@ describe('puts where one process serves many invocations', () => {
     await putInBatch({ table: usage(), item, keyNames: ['partition', 'sk'] });
 
     expect(calls.map((call) => call.operation)).toEqual(['PutItem']);
+  });
+});
+
+describe('puts where the SDK resolves the store', () => {
+  let restoreAwsEnvironment: () => void = () => undefined;
+  let endpoint: string | undefined;
+
+  beforeAll(() => {
+    // The reference client keeps the direct endpoint; the gateway's connection goes through the SDK.
+    store();
+    endpoint = process.env.DYNAMODB_ENDPOINT;
+    restoreAwsEnvironment = setFakeAwsCredentials('AKIDSDKSTORE');
+    delete process.env.DYNAMODB_ENDPOINT;
+    process.env.AWS_ENDPOINT_URL_DYNAMODB = endpoint;
+    resetStoreConnection();
+  });
+
+  afterAll(() => {
+    delete process.env.AWS_ENDPOINT_URL_DYNAMODB;
+    process.env.DYNAMODB_ENDPOINT = endpoint;
+    restoreAwsEnvironment();
+    resetStoreConnection();
+  });
+
+  it('store a put alone and a batch, binary values included, as the SDK sends them', async () => {
+    const alone = { ...usageItem('sdk-alone'), blob: Buffer.from([7, 8, 9]) };
+    await putInBatch({ table: usage(), item: alone, keyNames: ['partition', 'sk'] });
+    const together = [usageItem('sdk-1'), { ...usageItem('sdk-2'), blob: Buffer.from([0, 255]) }];
+    await Promise.all(together.map((item) => putInBatch({ table: usage(), item, keyNames: ['partition', 'sk'] })));
+
+    expect(calls.map((call) => call.operation)).toEqual(['PutItem', 'BatchWriteItem']);
+    for (const item of [alone, ...together])
+      expect(await read(usage(), { partition: item.partition, sk: item.sk })).toEqual(item);
   });
 });
