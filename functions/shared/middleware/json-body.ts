@@ -28,15 +28,15 @@ export const jsonBody = (options: JsonBodyOptions) => {
     }
     const text = event.isBase64Encoded ? Buffer.from(raw, 'base64').toString('utf8') : raw;
     if (Buffer.byteLength(text, 'utf8') > maxBytes) throw payloadTooLarge(maxBytes);
-    // Refused before parsing: everything after the parser walks the body recursively.
-    if (exceedsJsonDepth(text))
-      throw invalidJson(`arrays and objects are nested deeper than ${MAX_JSON_DEPTH} levels.`);
     let parsed: unknown;
     try {
       parsed = parseJson(text);
     } catch (error) {
       throw invalidJson((error as Error).message);
     }
+    // Refused before anything walks the body: everything after the parser walks it recursively.
+    if (exceedsJsonDepth(parsed))
+      throw invalidJson(`arrays and objects are nested deeper than ${MAX_JSON_DEPTH} levels.`);
     if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
       throw invalidJson('the body must be a JSON object.');
     }
