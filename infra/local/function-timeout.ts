@@ -36,26 +36,40 @@ const GATEWAY_FAILURE_BODY = JSON.stringify({ message: 'Internal server error' }
  * (it reads `context.getRemainingTimeInMillis()`); this is what happens to one that did not. A
  * response already closed by then is left as it was.
  */
-export const withinFunctionTimeout = async (
+export const withinFunctionTimeout = (
   invocation: Promise<void>,
   timed: Invocation,
   exchange: Pick<OpenExchange, 'response'>,
-): Promise<void> => {
-  let timer: NodeJS.Timeout | undefined;
-  const expired = new Promise<'expired'>((resolve) => {
-    timer = setTimeout(() => resolve('expired'), timed.timeoutSeconds * 1000);
-  });
-  try {
-    if ((await Promise.race([invocation, expired])) !== 'expired') {
+): Promise<void> =>
+  // Callbacks rather than a race with a timer's promise: this wraps every request the runtime serves.
+  new Promise<void>((resolve, reject) => {
+    let over = false;
+    const ended = () => {
+      over = true;
+      clearTimeout(timer);
       lambdaRuntimeEvents.emit('invocation-end', { ...timed, timedOut: false });
-      return;
-    }
-  } catch (error) {
-    lambdaRuntimeEvents.emit('invocation-end', { ...timed, timedOut: false });
-    throw error;
-  } finally {
-    clearTimeout(timer);
-  }
+    };
+    const timer = setTimeout(() => {
+      over = true;
+      timedOut(invocation, timed, exchange);
+      resolve();
+    }, timed.timeoutSeconds * 1000);
+    invocation.then(
+      () => {
+        if (over) return;
+        ended();
+        resolve();
+      },
+      (error: unknown) => {
+        if (over) return;
+        ended();
+        reject(error);
+      },
+    );
+  });
+
+/** What Lambda does to an invocation still running at its timeout. */
+const timedOut = (invocation: Promise<void>, timed: Invocation, exchange: Pick<OpenExchange, 'response'>): void => {
   log.error(`Task timed out after ${timed.timeoutSeconds.toFixed(2)} seconds`, {
     functionName: timed.functionName,
     requestId: timed.requestId,

@@ -1,6 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
-import { invalidValue } from '../../functions/shared/errors.js';
 import { errorFormatForTarget } from '../../functions/shared/http/error-format.js';
 import { log } from '../../functions/shared/log.js';
 import { MAX_BODY_BYTES } from '../../functions/shared/middleware/json-body.js';
@@ -14,16 +13,9 @@ import { errorAnswer, invokeHandler, lambdaContext } from './invoke-handler.js';
 import { whileOpen, type OpenExchange } from './open-exchange.js';
 import { buildProxyEvent } from './proxy-event.js';
 import { readBody, UploadAborted } from './read-body.js';
+import { parseRequestTarget } from './request-target.js';
 
 const lookup = createRouter();
-
-const parseTarget = (target: string): URL => {
-  try {
-    return new URL(target, 'http://localhost');
-  } catch {
-    throw invalidValue('The request target is not a valid URL path.', null);
-  }
-};
 
 /**
  * One HTTP request, as API Gateway and Lambda would serve it: matched routes go to their group's
@@ -41,15 +33,15 @@ export const handleRequest = async (
   const target = request.url ?? '/';
   const exchange = whileOpen(request, response);
   try {
-    const url = parseTarget(target);
-    const found = lookup(request.method ?? 'GET', url.pathname);
+    const parsed = parseRequestTarget(target);
+    const found = lookup(request.method ?? 'GET', parsed.path);
     const group = found.kind === 'found' ? found.match.route.group : 'fallback';
     const event = buildProxyEvent({
       request,
-      url,
+      target: parsed,
       body: await readBody(request, MAX_BODY_BYTES),
       resource: found.kind === 'found' ? found.match.route.path : '/{proxy+}',
-      pathParameters: found.kind === 'found' ? found.match.pathParameters : { proxy: url.pathname.slice(1) },
+      pathParameters: found.kind === 'found' ? found.match.pathParameters : { proxy: parsed.path.slice(1) },
       requestId,
     });
     const timeoutSeconds = functionTimeoutSeconds(group, options.functionTimeouts);

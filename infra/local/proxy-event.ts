@@ -1,10 +1,11 @@
 import type { IncomingMessage } from 'node:http';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { nullPrototypeRecord } from '../../functions/shared/http/null-prototype.js';
+import type { RequestTarget } from './request-target.js';
 
 export interface ProxyEventInput {
   readonly request: IncomingMessage;
-  readonly url: URL;
+  readonly target: RequestTarget;
   readonly body: Buffer;
   /** The matched resource (`/admin/v1/keys/{id}`), or the proxy resource for unmatched paths. */
   readonly resource: string;
@@ -18,7 +19,7 @@ const TEXT_TYPES = /^(application\/(json|x-www-form-urlencoded|.*\+json)|text\/)
 /** The API Gateway REST proxy event (payload 1.0) that API Gateway would send for this request. */
 export const buildProxyEvent = ({
   request,
-  url,
+  target,
   body,
   resource,
   pathParameters,
@@ -33,25 +34,24 @@ export const buildProxyEvent = ({
     headers[name] = value;
     (multiValueHeaders[name] ??= []).push(value);
   }
-  const query = nullPrototypeRecord<string>();
-  const multiValueQuery = nullPrototypeRecord<string[]>();
-  for (const [name, value] of url.searchParams) {
-    query[name] = value;
-    (multiValueQuery[name] ??= []).push(value);
+  let query: Record<string, string> | null = null;
+  let multiValueQuery: Record<string, string[]> | null = null;
+  for (const [name, value] of target.query ?? []) {
+    (query ??= nullPrototypeRecord())[name] = value;
+    ((multiValueQuery ??= nullPrototypeRecord())[name] ??= []).push(value);
   }
-  const hasQuery = Object.keys(query).length > 0;
   const contentType = request.headers['content-type'] ?? 'application/json';
   const isText = body.length === 0 || TEXT_TYPES.test(contentType);
   // Percent-encoded, as a REST API passes the path (and path parameters) on: the handlers decode them.
-  const path = url.pathname;
+  const path = target.path;
   return {
     resource,
     path,
     httpMethod: request.method ?? 'GET',
     headers,
     multiValueHeaders,
-    queryStringParameters: hasQuery ? query : null,
-    multiValueQueryStringParameters: hasQuery ? multiValueQuery : null,
+    queryStringParameters: query,
+    multiValueQueryStringParameters: multiValueQuery,
     pathParameters,
     stageVariables: null,
     body: body.length === 0 ? null : isText ? body.toString('utf8') : body.toString('base64'),

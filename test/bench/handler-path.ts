@@ -50,7 +50,7 @@ const chatInvoker = async (key: string, body: string): Promise<Invoke> => {
     const requestId = `bench-${index}`;
     const event = buildProxyEvent({
       request,
-      url: new URL('http://localhost/v1/chat/completions'),
+      target: { path: '/v1/chat/completions', query: undefined },
       body: Buffer.from(body),
       resource: '/v1/chat/completions',
       pathParameters: null,
