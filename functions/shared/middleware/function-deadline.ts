@@ -27,22 +27,26 @@ export class FunctionTimeoutError extends GatewayError {
 }
 
 export interface FunctionDeadline {
-  /** Aborted, with a FunctionTimeoutError as its reason, when the invocation must wrap up. */
-  readonly signal: AbortSignal;
   /** Stops watching (the invocation has ended). */
   clear(): void;
 }
 
-const never: FunctionDeadline = { signal: new AbortController().signal, clear: () => undefined };
+const never: FunctionDeadline = { clear: () => undefined };
 
-/** Watches the invocation's remaining time (`context.getRemainingTimeInMillis`, as Lambda gives it). */
-export const watchDeadline = (context: Pick<Context, 'getRemainingTimeInMillis'> | undefined): FunctionDeadline => {
+/**
+ * Watches the invocation's remaining time (`context.getRemainingTimeInMillis`, as Lambda gives it):
+ * when the invocation must wrap up, `request` is aborted with a FunctionTimeoutError as its reason,
+ * unless something aborted it first.
+ */
+export const watchDeadline = (
+  context: Pick<Context, 'getRemainingTimeInMillis'> | undefined,
+  request: AbortController,
+): FunctionDeadline => {
   const remaining = context?.getRemainingTimeInMillis?.();
   if (remaining === undefined || !Number.isFinite(remaining)) return never;
-  const controller = new AbortController();
   const reserve = Math.min(DEADLINE_RESERVE_MS, remaining * RESERVE_SHARE);
-  const timer = setTimeout(() => controller.abort(new FunctionTimeoutError()), Math.max(0, remaining - reserve));
+  const timer = setTimeout(() => request.abort(new FunctionTimeoutError()), Math.max(0, remaining - reserve));
   // An idle process may freeze or exit: the timer alone must never keep it alive.
   timer.unref();
-  return { signal: controller.signal, clear: () => clearTimeout(timer) };
+  return { clear: () => clearTimeout(timer) };
 };
