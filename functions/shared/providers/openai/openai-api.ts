@@ -1,7 +1,12 @@
 import * as z from '../../schemas/zod.js';
 import { lazySchema } from '../../schemas/lazy-schema.js';
 
-/** The parts of OpenAI's wire format we read; everything else is carried through untouched. */
+/**
+ * The parts of OpenAI's wire format we read; everything else is carried through untouched. The
+ * answer's schemas below only check: the answer goes on as the upstream sent it, so they strip
+ * (`z.object`), and a member they do not name is skipped instead of copied into a result nobody
+ * reads (a completion's `object`, `logprobs`, `system_fingerprint`, a message's `content`).
+ */
 export const openAiErrorSchema = lazySchema(() =>
   z.looseObject({
     error: z.nullish(
@@ -22,12 +27,12 @@ export const openAiErrorSchema = lazySchema(() =>
  */
 const openAiUsageSchema = lazySchema(() => {
   const count = z.nullish(z.number());
-  return z.looseObject({
+  return z.object({
     prompt_tokens: count,
     completion_tokens: count,
     total_tokens: count,
-    prompt_tokens_details: z.nullish(z.looseObject({ cached_tokens: count, cache_write_tokens: count })),
-    completion_tokens_details: z.nullish(z.looseObject({ reasoning_tokens: count })),
+    prompt_tokens_details: z.nullish(z.object({ cached_tokens: count, cache_write_tokens: count })),
+    completion_tokens_details: z.nullish(z.object({ reasoning_tokens: count })),
   });
 });
 
@@ -47,19 +52,19 @@ const answerParts = () => ({ reasoning_content: z.nullish(z.string()), refusal: 
  * them, and a member of another type is the upstream's broken answer, not the gateway's error.
  */
 export const openAiCompletionSchema = lazySchema(() =>
-  z.looseObject({
+  z.object({
     id: z.string(),
     ...answerIdentity(),
     choices: z.array(
-      z.looseObject({
+      z.object({
         index: z.number(),
-        message: z.looseObject({
+        message: z.object({
           ...answerParts(),
           tool_calls: z.nullish(
             z.array(
-              z.looseObject({
+              z.object({
                 id: z.nullish(z.string()),
-                function: z.looseObject({ name: z.string(), arguments: z.string() }),
+                function: z.object({ name: z.string(), arguments: z.string() }),
               }),
             ),
           ),
@@ -73,24 +78,22 @@ export const openAiCompletionSchema = lazySchema(() =>
 
 /** A stream chunk, held to the types of the members translations read, as the completion is. */
 export const openAiChunkSchema = lazySchema(() =>
-  z.looseObject({
+  z.object({
     id: z.nullish(z.string()),
     ...answerIdentity(),
     choices: z.nullish(
       z.array(
-        z.looseObject({
+        z.object({
           index: z.nullish(z.number()),
           delta: z.nullish(
-            z.looseObject({
+            z.object({
               ...answerParts(),
               tool_calls: z.nullish(
                 z.array(
-                  z.looseObject({
+                  z.object({
                     index: z.nullish(z.number()),
                     id: z.nullish(z.string()),
-                    function: z.nullish(
-                      z.looseObject({ name: z.nullish(z.string()), arguments: z.nullish(z.string()) }),
-                    ),
+                    function: z.nullish(z.object({ name: z.nullish(z.string()), arguments: z.nullish(z.string()) })),
                   }),
                 ),
               ),
