@@ -1,6 +1,7 @@
 import type * as z from '../schemas/zod.js';
 import { invalidValue, missingRequired, type GatewayError } from '../errors.js';
 import type { GatewayMiddyRequest } from './gateway-context.js';
+import { sparseObjectParser } from '../schemas/sparse-object.js';
 
 type PathSegment = PropertyKey;
 
@@ -56,12 +57,15 @@ export const validationError = (error: z.core.$ZodError, input: unknown): Gatewa
 
 /**
  * Validates the parsed body against a zod schema, built on the first request that needs it
- * (`lazySchema`), and replaces the body with the parsed (defaulted) value.
+ * (`lazySchema`), and replaces the body with the parsed (defaulted) value. An object body is parsed
+ * with the members it holds (`sparseObjectParser`).
  */
 export const validateBody = (schema: () => z.ZodMiniType) => {
+  let parse: ((input: unknown) => ReturnType<z.ZodMiniType['safeParse']>) | undefined;
   const validateBodyBefore = (request: GatewayMiddyRequest): void => {
     const state = request.context.gateway;
-    const result = schema().safeParse(state.body ?? {});
+    parse ??= sparseObjectParser(schema());
+    const result = parse(state.body ?? {});
     if (!result.success) throw validationError(result.error, state.body);
     state.body = result.data;
   };
