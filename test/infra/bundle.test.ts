@@ -127,6 +127,12 @@ describe.each(allGroups)('the %s bundle', (group) => {
     expect(inputsOf(group).filter((input) => readers.some((reader) => input.endsWith(reader)))).toEqual([]);
   });
 
+  it('starts zod only if one of its endpoints validates a body', () => {
+    // The models and fallback functions validate no body: zod would be 20 KB of their cold start.
+    const zodAtInit = inputsOf(group, true).some((input) => input.includes('node_modules/zod/'));
+    expect(zodAtInit).toBe(!['models', 'fallback'].includes(group));
+  });
+
   it('carries the event-stream decoder only if it talks to Bedrock', () => {
     const decoder = inputsOf(group).filter((input) => input.includes('@smithy/core/dist-es/submodules/event-streams/'));
     if (eventStreamGroups.includes(group)) expect(decoder.length).toBeGreaterThan(0);
