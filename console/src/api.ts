@@ -67,6 +67,21 @@ export const call = async <T>(method: string, path: string, body?: unknown): Pro
   return payload as T;
 };
 
+/**
+ * Ends a session on the server (`DELETE /console/api/session`) with the token it was given; the
+ * call outlives a page load (`keepalive`). A failure is left as it is: the session expires anyway.
+ */
+export const endSession = (token: string): Promise<void> =>
+  fetch(`${apiBase()}/console/api/session`, {
+    method: 'DELETE',
+    headers: { authorization: `Bearer ${token}` },
+    credentials: 'omit',
+    keepalive: true,
+  }).then(
+    () => undefined,
+    () => undefined,
+  );
+
 export const query = (parameters: Record<string, string | number | undefined>): string => {
   const search = new URLSearchParams();
   for (const [name, value] of Object.entries(parameters))

@@ -1,4 +1,4 @@
-import { call, session, whenSignedOut, type ConsoleUser } from './api.js';
+import { call, endSession, session, whenSignedOut, type ConsoleUser } from './api.js';
 import { h, replaceChildren } from './dom.js';
 import { keysPage } from './pages/keys.js';
 import { modelsPage } from './pages/models.js';
@@ -36,10 +36,15 @@ const app = document.getElementById('app')!;
 
 const currentPath = (): string => location.hash.replace(/^#\/?/, '') || 'keys';
 
-const signOut = async (): Promise<void> => {
-  await call('DELETE', '/console/api/session').catch(() => undefined);
+/**
+ * Forgets the session in this tab first, then ends it on the server: a page loaded meanwhile (the
+ * sign-in page, another address) must not call with a token the server is revoking.
+ */
+const signOut = (): void => {
+  const token = session.token;
   session.clear();
   void render();
+  if (token) void endSession(token);
 };
 
 /** Counts renders, so that a slow one overtaken by a newer one (a quick second click) draws nothing. */
@@ -93,7 +98,7 @@ const render = async (): Promise<void> => {
           { id: 'signed-in-as' },
           `${me.user.id.startsWith('admin-key:') ? 'operator (admin key)' : me.user.id} · ${me.user.role} · ${me.account.name}`,
         ),
-        h('button', { type: 'button', class: 'link', onclick: () => void signOut() }, 'Sign out'),
+        h('button', { type: 'button', class: 'link', onclick: signOut }, 'Sign out'),
       ),
     ),
     main,

@@ -222,6 +222,40 @@ describeInBrowser('the console in a browser', () => {
     await shoot('operator-prices');
   }, 60_000);
 
+  it('forgets the session in the tab before the server ends it, so a page loaded meanwhile is signed out', async () => {
+    if ((await page.locator('header button.link').count()) > 0) await page.click('header button.link');
+    await signIn(MEMBER);
+    const token = await page.evaluate(() =>
+      (globalThis as unknown as { sessionStorage: Storage }).sessionStorage.getItem('model-gateway.session'),
+    );
+    expect(token).toBeTruthy();
+    // The server's end of the session is held back until the next page has loaded, then sent on.
+    let releaseEnd: () => void = () => undefined;
+    const endHeld = new Promise<void>((resolve) => (releaseEnd = resolve));
+    let endAsked: () => void = () => undefined;
+    const asked = new Promise<void>((resolve) => (endAsked = resolve));
+    const ended = new Promise<number>((resolve) => {
+      void page.route('**/console/api/session', async (route) => {
+        if (route.request().method() !== 'DELETE') return route.continue();
+        endAsked();
+        await endHeld;
+        const response = await route.fetch();
+        resolve(response.status());
+        await route.fulfill({ response }).catch(() => undefined);
+      });
+    });
+    await page.click('header button.link');
+    await asked;
+    await page.goto(`${gateway.url}/console`);
+    await page.locator('#sign-in-form').waitFor();
+    expect(await page.locator('#signed-in-as').count()).toBe(0);
+    releaseEnd();
+    expect(await ended).toBeLessThan(300);
+    await page.unroute('**/console/api/session');
+    const stale = await fetch(`${gateway.url}/console/api/me`, { headers: { authorization: `Bearer ${token}` } });
+    expect(stale.status).toBe(401);
+  }, 60_000);
+
   it('loads every page without a script error or a blocked resource', () => {
     expect(pageErrors).toEqual([]);
   });
