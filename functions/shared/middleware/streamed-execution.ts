@@ -98,6 +98,8 @@ export const executionModeStreamedResponse = (
       body = responseBody ?? '';
       destination = awslambda.HttpResponseStream.from(lambdaStream, prelude);
       // Sends the status and headers at once: a client waiting on a slow first token already sees them.
+      // Needed for a whole body too: under AWS's runtime client, a body given to `end` alone goes out
+      // without the prelude's delimiter (test/infra/bundle.test.ts runs it there).
       destination.write('');
     }
     let failure: { readonly error: unknown } | undefined;
