@@ -56,7 +56,8 @@ export const runtimeInterfaceClientSync = (): string => {
  * A module for `node --import` that stands in for the client's native addon (`rapid-client.node`).
  * The client polls for invocations over HTTP when `AWS_LAMBDA_NODEJS_USE_ALTERNATIVE_CLIENT_1` is
  * set, and streams responses over HTTP always; the addon is left posting buffered responses and
- * errors, which these lines do with `node:http`. Everything else is the client's own code.
+ * errors, which these lines do with `node:http`. Everything else is the client's own code. The hooks
+ * are removed as soon as the stand-in has loaded, before the client imports the handler.
  */
 const hooksSource = `
 import { registerHooks } from 'node:module';
@@ -74,10 +75,16 @@ module.exports = {
   done(id, body) { post('/2018-06-01/runtime/invocation/' + id + '/response', body); },
   error(id, body) { post('/2018-06-01/runtime/invocation/' + id + '/error', body); },
 };\`;
-registerHooks({
+const hooks = registerHooks({
   resolve: (specifier, context, next) =>
     specifier.endsWith('rapid-client.node') ? { url: SHIM, format: 'commonjs', shortCircuit: true } : next(specifier, context),
-  load: (url, context, next) => (url === SHIM ? { format: 'commonjs', source, shortCircuit: true } : next(url, context)),
+  load: (url, context, next) => {
+    if (url !== SHIM) return next(url, context);
+    // Once the stand-in is loaded the hooks go: Lambda loads the handler's modules without any, and
+    // every module a bundle loads through them would make its cold start read slower than on AWS.
+    queueMicrotask(() => hooks.deregister());
+    return { format: 'commonjs', source, shortCircuit: true };
+  },
 });
 `;
 

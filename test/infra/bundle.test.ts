@@ -382,6 +382,26 @@ describe('the bundles on the paths the gateway takes', () => {
   );
 
   itUnderRuntimeClient(
+    'under AWS’s runtime interface client, a handler loads its modules without the stand-in’s hooks, as on Lambda',
+    () =>
+      inTemporaryDirectory('gateway-hooks-', async (directory) => {
+        // Through the hooks, a path ending in rapid-client.node would resolve to the stand-in.
+        const handler = path.join(directory, 'index.mjs');
+        await writeFile(
+          handler,
+          "const hooked = await import('./missing/rapid-client.node').then(() => true, () => false);\n" +
+            "export const handler = async () => ({ statusCode: 200, body: hooked ? 'hooked' : 'plain' });\n",
+        );
+        const [answer] = await invokeUnderRuntimeClient(
+          handler,
+          [apiEvent('GET', '/health', { key: 'sk-unused' })],
+          lambdaLikeEnvironment('hooks'),
+        );
+        expect(answer).toMatchObject({ statusCode: 200, body: 'plain' });
+      }),
+  );
+
+  itUnderRuntimeClient(
     'under AWS’s runtime interface client, the models bundle answers with its buffered response',
     async () => {
       const [listed, refused] = await invokeUnderRuntimeClient(
