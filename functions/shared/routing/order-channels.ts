@@ -36,6 +36,8 @@ export const orderChannels = (
       (channel.endpoints === null || channel.endpoints.includes(endpoint)) &&
       canServe(channel),
   );
+  // Most models have one channel: nothing to order.
+  if (eligible.length < 2) return eligible;
   const byPriority = new Map<number, Channel[]>();
   for (const channel of eligible) {
     const group = byPriority.get(channel.priority) ?? [];
