@@ -51,6 +51,21 @@ test('joins the chunks of a body in order, multi-byte characters split across ch
   await expect(readUpstreamText(body, 5_000)).resolves.toBe(text);
 });
 
+test('a body that keeps arriving within the idle allowance is read whole, past that allowance in all', async () => {
+  const parts = ['{"id":', '"chatcmpl-1",', '"object":', '"chat.completion",', '"choices":', '[]', ',"n":1', '}'];
+  const body = await fetchBody((response) => {
+    response.writeHead(200, { 'content-type': 'application/json' });
+    // A part every 25 ms: 200 ms in all, each gap well inside the 80 ms allowed.
+    const next = (index: number) => {
+      if (index === parts.length) return void response.end();
+      response.write(parts[index]);
+      setTimeout(() => next(index + 1), 25);
+    };
+    next(0);
+  });
+  await expect(readUpstreamText(body, 80)).resolves.toBe(parts.join(''));
+});
+
 test('a body that stops arriving fails as an upstream timeout', async () => {
   const body = await fetchBody((response) => {
     response.writeHead(200, { 'content-type': 'application/json' });

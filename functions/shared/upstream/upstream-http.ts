@@ -139,12 +139,40 @@ export const sendUpstream = (request: UpstreamRequest): Promise<UpstreamResponse
     outgoing.end(body);
   });
 
+/** The idle timeout of a body being read (`watchIdle`): `touch` on every chunk. */
+interface IdleWatch {
+  touch(): void;
+  clear(): void;
+}
+
 /**
- * The idle timeout of a body being read: one timer for the whole body, pushed back (`refresh`) on each
- * chunk; when it fires, the body fails with a 504 (a stalled upstream must end with an error, never hang).
+ * Calls `onIdle` once `idleMs` have passed without a `touch`. A touch only notes the time: pushing a
+ * timer back (`refresh`) on every chunk takes it out of Node's timer list and puts it back in, a cost
+ * on each chunk of a relayed stream; this timer, when it fires, looks at the last touch and waits out
+ * the rest of the silence allowed, if any.
  */
-const idleTimeout = (body: IncomingMessage, idleMs: number): NodeJS.Timeout =>
-  setTimeout(() => body.destroy(upstreamTimeout('stream idle')), idleMs);
+export const watchIdle = (idleMs: number, onIdle: () => void): IdleWatch => {
+  let touchedAt = performance.now();
+  const check = () => {
+    const quiet = performance.now() - touchedAt;
+    if (quiet >= idleMs) onIdle();
+    else timer = setTimeout(check, idleMs - quiet);
+  };
+  let timer = setTimeout(check, idleMs);
+  return {
+    touch: () => {
+      touchedAt = performance.now();
+    },
+    clear: () => clearTimeout(timer),
+  };
+};
+
+/**
+ * The idle timeout of a body being read: when it fires, the body fails with a 504 (a stalled upstream
+ * must end with an error, never hang).
+ */
+const idleTimeout = (body: IncomingMessage, idleMs: number): IdleWatch =>
+  watchIdle(idleMs, () => body.destroy(upstreamTimeout('stream idle')));
 
 /**
  * The body's chunks, failing with a 504 when the upstream stays silent for longer than `idleMs`
@@ -156,14 +184,14 @@ export async function* withIdleTimeout(body: IncomingMessage, idleMs: number): A
     // Not destroyed on an early return: a reader that stopped at its protocol's last event hands the
     // rest of the body (the chunked terminator) back to be drained, which keeps the socket reusable.
     for await (const chunk of body.iterator({ destroyOnReturn: false }) as AsyncIterable<Buffer>) {
-      timer.refresh();
+      timer.touch();
       yield chunk;
     }
   } catch (error) {
     if (error instanceof GatewayError) throw error;
     throw upstreamUnreachable(error);
   } finally {
-    clearTimeout(timer);
+    timer.clear();
     releaseBody(body, idleMs);
   }
 }
@@ -196,14 +224,14 @@ export const listenToBody = (body: IncomingMessage, idleMs: number, listener: Bo
   const stop = () => {
     if (stopped) return;
     stopped = true;
-    clearTimeout(idle);
+    idle.clear();
     body.off('data', onData);
     body.off('end', onEnd);
     body.off('close', onClose);
     releaseBody(body, idleMs);
   };
   const onData = (chunk: Buffer) => {
-    idle.refresh();
+    idle.touch();
     listener.chunk(chunk);
   };
   const onEnd = () => {
