@@ -16,6 +16,14 @@ export interface ProxyEventInput {
 
 const TEXT_TYPES = /^(application\/(json|x-www-form-urlencoded|.*\+json)|text\/)/i;
 
+/** Each header's values, in the order they came, under the name as the client sent it. */
+const multiValued = (rawHeaders: readonly string[]): Record<string, string[]> => {
+  const values = nullPrototypeRecord<string[]>();
+  for (let index = 0; index < rawHeaders.length; index += 2)
+    (values[rawHeaders[index]!] ??= []).push(rawHeaders[index + 1]!);
+  return values;
+};
+
 /** The API Gateway REST proxy event (payload 1.0) that API Gateway would send for this request. */
 export const buildProxyEvent = ({
   request,
@@ -26,14 +34,10 @@ export const buildProxyEvent = ({
   requestId,
 }: ProxyEventInput): APIGatewayProxyEvent => {
   // Names come from the client: `__proto__` or `constructor` must be plain entries.
+  const { rawHeaders } = request;
   const headers = nullPrototypeRecord<string>();
-  const multiValueHeaders = nullPrototypeRecord<string[]>();
-  for (let index = 0; index < request.rawHeaders.length; index += 2) {
-    const name = request.rawHeaders[index]!;
-    const value = request.rawHeaders[index + 1]!;
-    headers[name] = value;
-    (multiValueHeaders[name] ??= []).push(value);
-  }
+  for (let index = 0; index < rawHeaders.length; index += 2) headers[rawHeaders[index]!] = rawHeaders[index + 1]!;
+  let multiValueHeaders: Record<string, string[]> | undefined;
   let query: Record<string, string> | null = null;
   let multiValueQuery: Record<string, string[]> | null = null;
   for (const [name, value] of target.query ?? []) {
@@ -49,7 +53,11 @@ export const buildProxyEvent = ({
     path,
     httpMethod: request.method ?? 'GET',
     headers,
-    multiValueHeaders,
+    // Made when first read, the same map every time: few handlers read repeated headers (the Messages
+    // endpoints' beta flags), and every request would otherwise build an array for each header.
+    get multiValueHeaders() {
+      return (multiValueHeaders ??= multiValued(rawHeaders));
+    },
     queryStringParameters: query,
     multiValueQueryStringParameters: multiValueQuery,
     pathParameters,
