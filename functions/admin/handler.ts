@@ -1,50 +1,63 @@
 import { methodNotAllowed, unknownUrl } from '../shared/errors.js';
 import type { GatewayResponse } from '../shared/http/response.js';
 import { gatewayHandler, type GatewayRequest } from '../shared/middleware/gateway-handler.js';
-import * as accounts from './accounts.js';
-import { apply } from './apply.js';
-import * as accountDeletion from './delete-account.js';
-import * as metrics from './metrics.js';
-import * as channels from './channels.js';
-import * as keys from './keys.js';
-import * as members from './members.js';
-import * as models from './models.js';
 import { operatorPrincipal } from './operator-session.js';
-import * as usage from './usage.js';
 
 type AdminRoute = (request: GatewayRequest<unknown>) => Promise<GatewayResponse>;
 
+/**
+ * A route whose module (its schemas, its store reads) is imported on its first request: an admin
+ * call is rare, so nearly every one meets a cold start, which then compiles the route it serves
+ * rather than all of them. Concurrent first requests share the import; a failed one is tried again.
+ */
+export const onDemand = (load: () => Promise<AdminRoute>): AdminRoute => {
+  let loading: Promise<AdminRoute> | undefined;
+  return async (request) => {
+    loading ??= load().catch((error: unknown) => {
+      loading = undefined;
+      throw error;
+    });
+    return (await loading)(request);
+  };
+};
+
+const accounts = () => import('./accounts.js');
+const keys = () => import('./keys.js');
+const channels = () => import('./channels.js');
+const models = () => import('./models.js');
+const members = () => import('./members.js');
+
 /** The admin API (DESIGN §3.2), by `METHOD resource` as API Gateway names the matched route. */
 const adminRoutes: Readonly<Record<string, AdminRoute>> = {
-  'POST /admin/v1/accounts': accounts.create,
-  'GET /admin/v1/accounts': accounts.list,
-  'GET /admin/v1/accounts/{id}': accounts.get,
-  'PATCH /admin/v1/accounts/{id}': accounts.update,
-  'DELETE /admin/v1/accounts/{id}': accountDeletion.remove,
+  'POST /admin/v1/accounts': onDemand(async () => (await accounts()).create),
+  'GET /admin/v1/accounts': onDemand(async () => (await accounts()).list),
+  'GET /admin/v1/accounts/{id}': onDemand(async () => (await accounts()).get),
+  'PATCH /admin/v1/accounts/{id}': onDemand(async () => (await accounts()).update),
+  'DELETE /admin/v1/accounts/{id}': onDemand(async () => (await import('./delete-account.js')).remove),
 
-  'POST /admin/v1/keys': keys.create,
-  'GET /admin/v1/keys': keys.list,
-  'GET /admin/v1/keys/{id}': keys.get,
-  'PATCH /admin/v1/keys/{id}': keys.update,
-  'DELETE /admin/v1/keys/{id}': keys.remove,
+  'POST /admin/v1/keys': onDemand(async () => (await keys()).create),
+  'GET /admin/v1/keys': onDemand(async () => (await keys()).list),
+  'GET /admin/v1/keys/{id}': onDemand(async () => (await keys()).get),
+  'PATCH /admin/v1/keys/{id}': onDemand(async () => (await keys()).update),
+  'DELETE /admin/v1/keys/{id}': onDemand(async () => (await keys()).remove),
 
-  'PUT /admin/v1/channels/{id}': channels.put,
-  'GET /admin/v1/channels': channels.list,
-  'GET /admin/v1/channels/{id}': channels.get,
-  'DELETE /admin/v1/channels/{id}': channels.remove,
+  'PUT /admin/v1/channels/{id}': onDemand(async () => (await channels()).put),
+  'GET /admin/v1/channels': onDemand(async () => (await channels()).list),
+  'GET /admin/v1/channels/{id}': onDemand(async () => (await channels()).get),
+  'DELETE /admin/v1/channels/{id}': onDemand(async () => (await channels()).remove),
 
-  'PUT /admin/v1/models/{model}': models.put,
-  'GET /admin/v1/models': models.list,
-  'GET /admin/v1/models/{model}': models.get,
-  'DELETE /admin/v1/models/{model}': models.remove,
+  'PUT /admin/v1/models/{model}': onDemand(async () => (await models()).put),
+  'GET /admin/v1/models': onDemand(async () => (await models()).list),
+  'GET /admin/v1/models/{model}': onDemand(async () => (await models()).get),
+  'DELETE /admin/v1/models/{model}': onDemand(async () => (await models()).remove),
 
-  'GET /admin/v1/usage': usage.list,
-  'GET /admin/v1/metrics': metrics.summary,
-  'POST /admin/v1/apply': apply,
+  'GET /admin/v1/usage': onDemand(async () => (await import('./usage.js')).list),
+  'GET /admin/v1/metrics': onDemand(async () => (await import('./metrics.js')).summary),
+  'POST /admin/v1/apply': onDemand(async () => (await import('./apply.js')).apply),
 
-  'GET /admin/v1/members': members.list,
-  'PUT /admin/v1/members/{id}': members.put,
-  'DELETE /admin/v1/members/{id}': members.remove,
+  'GET /admin/v1/members': onDemand(async () => (await members()).list),
+  'PUT /admin/v1/members/{id}': onDemand(async () => (await members()).put),
+  'DELETE /admin/v1/members/{id}': onDemand(async () => (await members()).remove),
 };
 
 const allowedMethods = (resource: string): string[] =>
