@@ -1,25 +1,7 @@
 import { methodNotAllowed, unknownUrl } from '../shared/errors.js';
-import type { GatewayResponse } from '../shared/http/response.js';
-import { gatewayHandler, type GatewayRequest } from '../shared/middleware/gateway-handler.js';
+import { gatewayHandler } from '../shared/middleware/gateway-handler.js';
+import { onDemand, type Route } from '../shared/middleware/on-demand-route.js';
 import { operatorPrincipal } from './operator-session.js';
-
-type AdminRoute = (request: GatewayRequest<unknown>) => Promise<GatewayResponse>;
-
-/**
- * A route whose module (its schemas, its store reads) is imported on its first request: an admin
- * call is rare, so nearly every one meets a cold start, which then compiles the route it serves
- * rather than all of them. Concurrent first requests share the import; a failed one is tried again.
- */
-export const onDemand = (load: () => Promise<AdminRoute>): AdminRoute => {
-  let loading: Promise<AdminRoute> | undefined;
-  return async (request) => {
-    loading ??= load().catch((error: unknown) => {
-      loading = undefined;
-      throw error;
-    });
-    return (await loading)(request);
-  };
-};
 
 const accounts = () => import('./accounts.js');
 const keys = () => import('./keys.js');
@@ -28,7 +10,7 @@ const models = () => import('./models.js');
 const members = () => import('./members.js');
 
 /** The admin API (DESIGN §3.2), by `METHOD resource` as API Gateway names the matched route. */
-const adminRoutes: Readonly<Record<string, AdminRoute>> = {
+const adminRoutes: Readonly<Record<string, Route>> = {
   'POST /admin/v1/accounts': onDemand(async () => (await accounts()).create),
   'GET /admin/v1/accounts': onDemand(async () => (await accounts()).list),
   'GET /admin/v1/accounts/{id}': onDemand(async () => (await accounts()).get),
@@ -67,7 +49,8 @@ const allowedMethods = (resource: string): string[] =>
 
 /**
  * Every `/admin/v1` route: one function, since they share the store and are rarely called. An admin
- * key or an operator's console session may call it.
+ * key or an operator's console session may call it. Since nearly every admin call meets a cold
+ * start, each route's module loads on its first request (`onDemand`).
  */
 export const handler = gatewayHandler(
   { auth: 'admin', optionalJsonBody: true, sessionPrincipal: operatorPrincipal },

@@ -1,33 +1,31 @@
 import { methodNotAllowed, unknownUrl } from '../shared/errors.js';
-import type { GatewayResponse } from '../shared/http/response.js';
-import { gatewayHandler, type GatewayRequest } from '../shared/middleware/gateway-handler.js';
-import * as keys from './keys.js';
-import { me } from './me.js';
-import * as models from './models.js';
-import * as session from './session.js';
-import * as usage from './usage.js';
+import { gatewayHandler } from '../shared/middleware/gateway-handler.js';
+import { onDemand, type Route } from '../shared/middleware/on-demand-route.js';
 import { redirect, webAsset } from './web-assets.js';
 
-type ConsoleRoute = (request: GatewayRequest<unknown>) => Promise<GatewayResponse>;
+const keys = () => import('./keys.js');
+const session = () => import('./session.js');
 
 /**
  * The console: its page and the API it calls. The API authenticates each request itself (a console
- * session, not an API key) and every route applies the rules of `authorize.ts`.
+ * session, not an API key) and every route applies the rules of `authorize.ts`. A cold start usually
+ * serves the page first: the API's routes (their schemas, their store reads) load on their first
+ * request (`onDemand`).
  */
-const consoleRoutes: Readonly<Record<string, ConsoleRoute>> = {
+const consoleRoutes: Readonly<Record<string, Route>> = {
   // `/console` → `/console/`, so that the page's relative links resolve under it (with any stage prefix).
   'GET /console': ({ event }) =>
     event.path.endsWith('/') ? webAsset(undefined) : Promise.resolve(redirect('console/')),
   'GET /console/{asset}': ({ pathParameters }) => webAsset(pathParameters.asset),
-  'GET /console/api/config': session.config,
-  'POST /console/api/session': session.signIn,
-  'DELETE /console/api/session': session.signOut,
-  'GET /console/api/me': me,
-  'GET /console/api/keys': keys.list,
-  'POST /console/api/keys': keys.create,
-  'DELETE /console/api/keys/{id}': keys.revoke,
-  'GET /console/api/models': models.list,
-  'GET /console/api/usage': usage.list,
+  'GET /console/api/config': onDemand(async () => (await session()).config),
+  'POST /console/api/session': onDemand(async () => (await session()).signIn),
+  'DELETE /console/api/session': onDemand(async () => (await session()).signOut),
+  'GET /console/api/me': onDemand(async () => (await import('./me.js')).me),
+  'GET /console/api/keys': onDemand(async () => (await keys()).list),
+  'POST /console/api/keys': onDemand(async () => (await keys()).create),
+  'DELETE /console/api/keys/{id}': onDemand(async () => (await keys()).revoke),
+  'GET /console/api/models': onDemand(async () => (await import('./models.js')).list),
+  'GET /console/api/usage': onDemand(async () => (await import('./usage.js')).list),
 };
 
 const allowedMethods = (resource: string): string[] =>

@@ -128,10 +128,10 @@ describe.each(allGroups)('the %s bundle', (group) => {
   });
 
   it('starts zod only if an endpoint that validates a body loads with it', () => {
-    // The models and fallback functions validate no body, and the admin function loads each route
-    // (and its schemas) on its first request: zod would be 20 KB of their cold start.
+    // The models and fallback functions validate no body, and the admin and console functions load
+    // each route (and its schemas) on its first request: zod would be 20 KB of their cold start.
     const zodAtInit = inputsOf(group, true).some((input) => input.includes('node_modules/zod/'));
-    expect(zodAtInit).toBe(!['models', 'fallback', 'admin'].includes(group));
+    expect(zodAtInit).toBe(!['models', 'fallback', 'admin', 'console'].includes(group));
   });
 
   it('carries the event-stream decoder only if it talks to Bedrock', () => {

@@ -1,9 +1,9 @@
-import { onDemand } from '../../functions/admin/handler.js';
+import { onDemand } from '../../functions/shared/middleware/on-demand-route.js';
 import type { GatewayRequest } from '../../functions/shared/middleware/gateway-handler.js';
 import type { GatewayResponse } from '../../functions/shared/http/response.js';
 
-/** The admin function's routes load on their first request: once, and again after a failed load. */
-describe('an admin route loaded on demand', () => {
+/** The admin and console functions' routes load on their first request: once, and again after a failed load. */
+describe('a route loaded on demand', () => {
   const request = {} as GatewayRequest<unknown>;
   const answer = { statusCode: 200, headers: {}, body: '{}' } as unknown as GatewayResponse;
 
