@@ -1,4 +1,5 @@
-import { onFirstRequest, routeStreamingByResource } from '../shared/middleware/route-by-resource.js';
+import { onFirstRequest } from '../shared/middleware/on-first-request.js';
+import { routeStreamingByResource } from '../shared/middleware/route-by-resource.js';
 import { chatCompletions } from './chat-completions.js';
 
 /**

@@ -1,6 +1,7 @@
 import { Writable } from 'node:stream';
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
-import { onFirstRequest, routeStreamingByResource } from '../../functions/shared/middleware/route-by-resource.js';
+import { onFirstRequest } from '../../functions/shared/middleware/on-first-request.js';
+import { routeStreamingByResource } from '../../functions/shared/middleware/route-by-resource.js';
 import { installLambdaStreamingGlobals } from '../../infra/local/lambda-streaming.js';
 
 /** Which route answered, and which deferred route modules were loaded, in order. */
@@ -57,9 +58,10 @@ describe('routing a streaming group by resource', () => {
       '/v1/chat/completions',
     );
 
-    await call(handler, '/v1/unknown');
+    // Names an object answers to are resources like any other: unknown here.
+    for (const resource of ['/v1/unknown', 'constructor', '__proto__', 'toString']) await call(handler, resource);
 
-    expect(answered).toEqual(['chat']);
+    expect(answered).toEqual(['chat', 'chat', 'chat', 'chat']);
   });
 
   it('tries a route whose module failed to load again on the next request', async () => {
