@@ -1,7 +1,7 @@
 import { parseJson } from '../../functions/shared/http/parse-json.js';
 import { setFakeAwsCredentials } from '../support/fake-aws-credentials.js';
 import { describeInProcess } from '../support/gateway-target.js';
-import { startScriptedUpstream, type ScriptedUpstream } from '../support/scripted-upstream.js';
+import { oneEscapeNames, startScriptedUpstream, type ScriptedUpstream } from '../support/scripted-upstream.js';
 import { startTestGateway, type TestGateway } from '../support/test-gateway.js';
 
 /**
@@ -58,14 +58,12 @@ run('member names in Bedrock answers', () => {
     return response.body.choices[0].message.tool_calls[0].function.arguments;
   };
 
-  it.each([
-    ['\\u540d', '名'],
-    ['\\t', '\t'],
-    ['\\"', '"'],
-  ])('relays a tool input member written %j as %j after an answer that named one \\', async (escaped, name) => {
-    const first = `names_${escaped.length}_${name.charCodeAt(0)}`;
-    expect(Object.keys(parseJson(await argumentsFor(`{"${first}":1,"\\\\":2}`)) as object)).toEqual([first, '\\']);
-    const relayed = parseJson(await argumentsFor(`{"${first}":1,"${escaped}":2}`)) as object;
-    expect(Object.keys(relayed)).toEqual([first, name]);
-  });
+  it.each(oneEscapeNames)(
+    'relays a tool input member written $escaped as $name after an answer that named one \\',
+    async ({ escaped, name, first }) => {
+      expect(Object.keys(parseJson(await argumentsFor(`{"${first}":1,"\\\\":2}`)) as object)).toEqual([first, '\\']);
+      const relayed = parseJson(await argumentsFor(`{"${first}":1,"${escaped}":2}`)) as object;
+      expect(Object.keys(relayed)).toEqual([first, name]);
+    },
+  );
 });
