@@ -75,6 +75,23 @@ describe('a request body parsed with the members it holds', () => {
     expect(sparse({ model: 'm', extra: [1] })).toMatchObject({ success: true, data: { model: 'm', n: 1, extra: [1] } });
   });
 
+  it('gives the whole parse past its key sets, and for a schema of more members than a key set holds', () => {
+    const names = Array.from({ length: 40 }, (_, index) => `m${index}`);
+    const wide = z.looseObject(Object.fromEntries(names.map((name) => [name, z.optional(z.number())])));
+    const narrow = z.looseObject(Object.fromEntries(names.slice(0, 10).map((name) => [name, z.optional(z.number())])));
+    const wideParse = sparseObjectParser(wide);
+    const narrowParse = sparseObjectParser(narrow);
+    // 1,024 key sets of the ten-member schema: four times what it keeps schemas for.
+    for (let set = 0; set < 1024; set += 1) {
+      const body = Object.fromEntries(
+        names.slice(0, 10).flatMap((name, index) => (set & (1 << index) ? [[name, set % 3 === 0 ? 'x' : index]] : [])),
+      );
+      expect(outcome(narrowParse(body))).toEqual(outcome(narrow.safeParse(body)));
+    }
+    const wideBody = { m0: 1, m35: 'x', m39: 2 };
+    expect(outcome(wideParse(wideBody))).toEqual(outcome(wide.safeParse(wideBody)));
+  });
+
   it('parses bodies that are not objects, and schemas it cannot narrow, as they are', () => {
     const strict = z.strictObject({ a: z.optional(z.string()) });
     expect(outcome(sparseObjectParser(strict)({ b: 1 }))).toEqual(outcome(strict.safeParse({ b: 1 })));

@@ -5,6 +5,8 @@ type Parse = (input: unknown) => ReturnType<z.ZodMiniType['safeParse']>;
 
 /** Key sets with a schema of their own, per request schema; past this, bodies are parsed whole. */
 const MAX_KEY_SETS = 256;
+/** Members a key set's bit mask can hold; a schema naming more is parsed whole (none does: 21 at most). */
+const MAX_MEMBERS = 31;
 
 /**
  * A loose object schema runs the schema of every member it names on every parse, present or not: a
@@ -12,37 +14,42 @@ const MAX_KEY_SETS = 256;
  * most of the parse. A body is parsed instead with the schema's members that it holds, plus those
  * that are required or defaulted, in the schema's order: the members it does not hold would each
  * have passed without a word and added nothing, so the result and the issues are the same (the
- * unknown members pass through either way). Schemas of other kinds, or with checks of their own
- * over the whole object, are parsed as they are.
+ * unknown members pass through either way). Schemas of other kinds, with checks of their own over
+ * the whole object, or with more than 31 members, are parsed as they are.
  */
 export const sparseObjectParser = (schema: z.ZodMiniType): Parse => {
   const def = (schema as ObjectSchema)._zod.def;
   const whole: Parse = (input) => schema.safeParse(input);
-  if (def.type !== 'object' || def.catchall?._zod.def.type !== 'unknown' || (def.checks?.length ?? 0) > 0) {
-    return whole;
-  }
+  const names = def.type === 'object' ? Object.keys(def.shape) : [];
+  // A key set is a bit mask of the schema's members: a number, not a string made on every request.
+  const narrowable =
+    def.type === 'object' &&
+    def.catchall?._zod.def.type === 'unknown' &&
+    (def.checks?.length ?? 0) === 0 &&
+    names.length <= MAX_MEMBERS;
+  if (!narrowable) return whole;
   const shape = def.shape;
-  const names = Object.keys(shape);
   // Always kept: a required member's absence is an issue, and a defaulted one's default is written.
-  const always = names.map((name) => {
+  let always = 0;
+  names.forEach((name, index) => {
     const member = shape[name]!._zod;
-    return member.optin !== 'optional' || member.optout !== 'optional';
+    if (member.optin !== 'optional' || member.optout !== 'optional') always |= 1 << index;
   });
-  const byKeySet = new Map<string, ObjectSchema>();
+  const byKeySet = new Map<number, ObjectSchema>();
   return (input) => {
     if (typeof input !== 'object' || input === null || Array.isArray(input)) return whole(input);
     const record = input as Record<string, unknown>;
-    let keySet = '';
+    let keySet = always;
     for (let index = 0; index < names.length; index += 1) {
-      keySet += always[index] || record[names[index]!] !== undefined ? '1' : '0';
+      if (record[names[index]!] !== undefined) keySet |= 1 << index;
     }
     let sparse = byKeySet.get(keySet);
     if (!sparse) {
       if (byKeySet.size >= MAX_KEY_SETS) return whole(input);
       const kept: z.core.$ZodLooseShape = {};
-      for (let index = 0; index < names.length; index += 1) {
-        if (keySet[index] === '1') kept[names[index]!] = shape[names[index]!]!;
-      }
+      names.forEach((name, index) => {
+        if (keySet & (1 << index)) kept[name] = shape[name]!;
+      });
       // A clone of the schema with fewer members: zod is not loaded by this module, so a function
       // whose endpoints validate no body does not load it either.
       sparse = (schema as ObjectSchema).clone({ ...def, shape: kept });

@@ -151,7 +151,7 @@ interface IdleWatch {
  * on each chunk of a relayed stream; this timer, when it fires, looks at the last touch and waits out
  * the rest of the silence allowed, if any.
  */
-export const watchIdle = (idleMs: number, onIdle: () => void): IdleWatch => {
+const watchIdle = (idleMs: number, onIdle: () => void): IdleWatch => {
   let touchedAt = performance.now();
   const check = () => {
     const quiet = performance.now() - touchedAt;
