@@ -44,10 +44,18 @@ export const withinFunctionTimeout = (
   // Callbacks rather than a race with a timer's promise: this wraps every request the runtime serves.
   new Promise<void>((resolve, reject) => {
     let over = false;
-    const ended = () => {
+    /** Settles with the invocation, once it is reported; a report that throws fails it instead. */
+    const ended = (settle: () => void) => {
+      if (over) return;
       over = true;
       clearTimeout(timer);
-      lambdaRuntimeEvents.emit('invocation-end', { ...timed, timedOut: false });
+      try {
+        lambdaRuntimeEvents.emit('invocation-end', { ...timed, timedOut: false });
+      } catch (error) {
+        reject(error);
+        return;
+      }
+      settle();
     };
     const timer = setTimeout(() => {
       over = true;
@@ -55,16 +63,8 @@ export const withinFunctionTimeout = (
       resolve();
     }, timed.timeoutSeconds * 1000);
     invocation.then(
-      () => {
-        if (over) return;
-        ended();
-        resolve();
-      },
-      (error: unknown) => {
-        if (over) return;
-        ended();
-        reject(error);
-      },
+      () => ended(resolve),
+      (error: unknown) => ended(() => reject(error)),
     );
   });
 

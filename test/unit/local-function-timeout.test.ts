@@ -90,3 +90,19 @@ it('reports a function that answered and ran on past its timeout as timed out, a
   expect(await response.text()).toBe('answered');
   expect((await ended).timedOut).toBe(true);
 });
+
+it('fails, rather than hangs, when reporting the end of an invocation throws', async () => {
+  const broken = new Error('a listener broke');
+  const throwing = () => {
+    throw broken;
+  };
+  lambdaRuntimeEvents.once('invocation-end', throwing);
+  const invocation = Promise.resolve();
+  await expect(
+    withinFunctionTimeout(
+      invocation,
+      { functionName: 'f', requestId: 'r', timeoutSeconds: 60 },
+      { response: undefined },
+    ),
+  ).rejects.toBe(broken);
+});
