@@ -6,6 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BuildOptions } from 'esbuild';
 import { builtinsFromProcess } from './builtins-from-process.js';
+import { initInOneChunk } from './init-in-one-chunk.js';
 
 /** DESIGN §6: each function bundle, AWS SDK clients included, at most 250 KB minified. */
 export const bundleSizeLimitBytes = 250 * 1024;
@@ -85,8 +86,9 @@ export const esbuildOptions = (group: string, outfile: string, entry = functionE
   sourcemap: false,
   external: [],
   alias: { ...moduleAliasesFor(group) },
-  // Node's built-ins from `process.getBuiltinModule`, imported or required alike: no module facade
-  // loads what is unused, and no chunk needs a `require` of its own.
-  plugins: [builtinsFromProcess],
+  // What init runs in one chunk, not one per set of lazy modules sharing it; and Node's built-ins
+  // from `process.getBuiltinModule`, imported or required alike: no module facade loads what is
+  // unused, and no chunk needs a `require` of its own. The first sees dynamic imports of built-ins.
+  plugins: [initInOneChunk(entry), builtinsFromProcess],
   logLevel: 'warning',
 });

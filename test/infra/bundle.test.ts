@@ -127,6 +127,12 @@ describe.each(allGroups)('the %s bundle', (group) => {
     expect(inputsOf(group).filter((input) => readers.some((reader) => input.endsWith(reader)))).toEqual([]);
   });
 
+  it('reads what its cold start runs from two files: the entry and one chunk', () => {
+    // Each module Node's loader reads at init costs about a third of a millisecond on its own
+    // (init-in-one-chunk.ts); lazily loaded routes and providers must not cut init into more.
+    expect(bundleOf(group).result.atInit.length).toBeLessThanOrEqual(2);
+  });
+
   it('starts zod only if an endpoint that validates a body loads with it', () => {
     // The models and fallback functions validate no body, and the admin and console functions load
     // each route (and its schemas) on its first request: zod would be 20 KB of their cold start.
