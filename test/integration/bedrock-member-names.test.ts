@@ -7,7 +7,8 @@ import { startTestGateway, type TestGateway } from '../support/test-gateway.js';
 /**
  * The AWS SDK parses Bedrock's answers itself, with the global `JSON.parse`. A tool input is a
  * model's to write: one named a member `\` must not change the member names of another answer's
- * tool input (the V8 bug of the Node 24 line that `parse-json.ts` works around).
+ * tool input (the V8 bug of the Node 24 line that `parse-json.ts` works around), and its numbers
+ * reach the client with the digits the model wrote.
  */
 const run = describeInProcess('the bug lives in the parsing process: the gateway must be this one');
 
@@ -57,6 +58,13 @@ run('member names in Bedrock answers', () => {
     expect(response.status).toBe(200);
     return response.body.choices[0].message.tool_calls[0].function.arguments;
   };
+
+  it("relays the digits of a tool input's numbers that a double cannot hold, on either parse path", async () => {
+    const numbers = '"id":12345678901234567890,"ratio":0.10000000000000000001,"small":1.5,"list":[9007199254740993,-2]';
+    expect(await argumentsFor(`{${numbers}}`)).toBe(`{${numbers}}`);
+    // A one-escape member name sends the SDK's parse down the guarded reader.
+    expect(await argumentsFor(`{"\\t":0,${numbers}}`)).toBe(`{"\\t":0,${numbers}}`);
+  });
 
   it.each(oneEscapeNames)(
     'relays a tool input member written $escaped as $name after an answer that named one \\',

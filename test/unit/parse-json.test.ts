@@ -101,6 +101,63 @@ describe('parseJson', () => {
     expect(seen).toEqual(['n', 'drop', '\t', '0', 'drop', '1', 'list', '']);
   });
 
+  test("gives a reviver each primitive's source text as JSON.parse does, digits a double cannot hold included", () => {
+    // Names that are no single escape: JSON.parse reads them right whatever was parsed before, so it
+    // is the reference; the text's first member, a one-escape name with nothing before it, sends the
+    // whole text down the guarded reader's path.
+    const name = fc
+      .string({ maxLength: 6 })
+      .filter((candidate) => !/^"\\(?:u[0-9A-Fa-f]{4}|[^u])"$/.test(JSON.stringify(candidate)));
+    const numberText = fc.oneof(
+      fc.double({ noNaN: true, noDefaultInfinity: true }).map((value) => JSON.stringify(value)),
+      fc.bigInt({ min: -(10n ** 30n), max: 10n ** 30n }).map(String),
+      fc.tuple(fc.nat(), fc.stringMatching(/^[0-9]{1,25}$/)).map(([whole, fraction]) => `${whole}.${fraction}`),
+      fc.constantFrom('1e400', '-0', '1E-7', '0.1e+2', '-12345678901234567890.5'),
+    );
+    const { text: valueText } = fc.letrec((tie) => ({
+      text: fc.oneof(
+        { depthSize: 'small', withCrossShrink: true },
+        fc.constantFrom('null', 'true', 'false'),
+        numberText,
+        fc.string({ maxLength: 6 }).map((value) => JSON.stringify(value)),
+        fc.array(tie('text'), { maxLength: 4 }).map((items) => `[${items.join(',')}]`),
+        fc
+          .array(fc.tuple(name, tie('text')), { maxLength: 4 })
+          .map((members) => `{ ${members.map(([key, value]) => `${JSON.stringify(key)}: ${value}`).join(' , ')} }`),
+      ),
+    }));
+    const callsOf = (parse: (text: string, reviver: never) => unknown, text: string) => {
+      const calls: unknown[] = [];
+      parse(text, ((key: string, value: unknown, context: unknown) => {
+        calls.push([key, value !== null && typeof value === 'object' ? 'object' : value, context]);
+        return value;
+      }) as never);
+      return calls;
+    };
+    fc.assert(
+      fc.property(valueText, (value) => {
+        const text = `{"\\t": ${value}}`;
+        expect(callsOf(parseJson, text)).toEqual(callsOf(JSON.parse, text));
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  test('withholds the source text of a member the reviver changed before reaching it, as JSON.parse does', () => {
+    const text = '{"\\t":[1,2,3]}';
+    const sources = (parse: (text: string, reviver: never) => unknown) => {
+      const seen: unknown[] = [];
+      parse(text, function (this: unknown[], key: string, value: unknown, context: { source?: string }) {
+        if (key === '0') this[1] = 20;
+        seen.push([key, context.source]);
+        return value;
+      } as never);
+      return seen;
+    };
+    expect(sources(parseJson)).toEqual(sources(JSON.parse));
+    expect(sources(parseJson)).toContainEqual(['1', undefined]);
+  });
+
   test('refuses text nested past the stack with a SyntaxError, not a RangeError', () => {
     const text = `{"\\t":${'['.repeat(200_000)}${']'.repeat(200_000)}}`;
     expect(() => parseJson(text)).toThrow(SyntaxError);

@@ -18,7 +18,21 @@ import {
   QUOTE,
 } from './json-characters.js';
 
-type Reviver = (this: unknown, key: string, value: unknown) => unknown;
+/** A reviver's third argument: the source text of a primitive value, as JSON.parse gives it. */
+interface ReviverContext {
+  readonly source?: string;
+}
+
+type Reviver = (this: unknown, key: string, value: unknown, context?: ReviverContext) => unknown;
+
+/** What a primitive member was when read, and its text: a reviver is given the text while it stands. */
+interface PrimitiveSource {
+  readonly value: unknown;
+  readonly text: string;
+}
+
+/** Per object or array read, the source of each primitive member, by name (an array's, by index). */
+type Sources = WeakMap<object, Map<string, PrimitiveSource>>;
 
 /** V8's own parse, kept before `guardGlobalJsonParse` may replace the global one. */
 const nativeParse = JSON.parse;
@@ -44,13 +58,34 @@ const setMember = (target: Record<string, unknown>, name: string, value: unknown
 /** Reads JSON text value by value; the strings (member names among them) through `JSON.parse` of each alone. */
 class JsonReader {
   private index = 0;
+  /** The root when it is a primitive, for the reviver's first call. */
+  rootSource: PrimitiveSource | undefined;
 
-  constructor(private readonly text: string) {}
+  /** `sources`, given only when a reviver will read them, collects each primitive's text. */
+  constructor(
+    private readonly text: string,
+    private readonly sources?: Sources,
+  ) {}
 
   readDocument(): unknown {
+    const start = this.skipWhitespace();
     const value = this.readValue();
+    if (this.sources && (value === null || typeof value !== 'object'))
+      this.rootSource = { value, text: this.text.slice(start, this.index) };
     this.skipWhitespace();
     if (this.index !== this.text.length) this.fail();
+    return value;
+  }
+
+  /** A member or element, its text noted when it is a primitive and sources are collected. */
+  private readMember(holder: object, name: string): unknown {
+    const start = this.skipWhitespace();
+    const value = this.readValue();
+    if (this.sources && (value === null || typeof value !== 'object')) {
+      let members = this.sources.get(holder);
+      if (!members) this.sources.set(holder, (members = new Map()));
+      members.set(name, { value, text: this.text.slice(start, this.index) });
+    }
     return value;
   }
 
@@ -76,7 +111,7 @@ class JsonReader {
       const name = this.readString();
       this.skipWhitespace();
       this.expect(COLON);
-      setMember(object, name, this.readValue());
+      setMember(object, name, this.readMember(object, name));
       if (this.endOfList(CLOSE_BRACE)) return object;
     }
   }
@@ -85,7 +120,7 @@ class JsonReader {
     const array: unknown[] = [];
     if (this.emptyList(CLOSE_BRACKET)) return array;
     for (;;) {
-      array.push(this.readValue());
+      array.push(this.readMember(array, String(array.length)));
       if (this.endOfList(CLOSE_BRACKET)) return array;
     }
   }
@@ -132,10 +167,12 @@ class JsonReader {
     return found[0];
   }
 
-  private skipWhitespace(): void {
+  /** Past any whitespace: the index of what follows. */
+  private skipWhitespace(): number {
     WHITESPACE.lastIndex = this.index;
     WHITESPACE.exec(this.text);
     this.index = WHITESPACE.lastIndex;
+    return this.index;
   }
 
   private expect(code: number): void {
@@ -150,26 +187,39 @@ class JsonReader {
   }
 }
 
-/** The reviver applied as `JSON.parse` applies it: members first, depth first, `undefined` deletes. */
-const revive = (holder: Record<string, unknown>, name: string, reviver: Reviver): unknown => {
+/**
+ * The reviver applied as `JSON.parse` applies it: members first, depth first, `undefined` deletes; a
+ * primitive's source text given while the value is still the one read (`source` of `holder[name]`).
+ */
+const revive = (
+  holder: Record<string, unknown>,
+  name: string,
+  reviver: Reviver,
+  sources: Sources,
+  source: PrimitiveSource | undefined,
+): unknown => {
   const value = holder[name];
   if (value !== null && typeof value === 'object') {
     const record = value as Record<string, unknown>;
+    const members = sources.get(record);
     for (const member of Array.isArray(value) ? value.keys() : Object.keys(value)) {
       const key = String(member);
-      const revived = revive(record, key, reviver);
+      const revived = revive(record, key, reviver, sources, members?.get(key));
       if (revived === undefined) delete record[key];
       else setMember(record, key, revived);
     }
+    return reviver.call(holder, name, value, {});
   }
-  return reviver.call(holder, name, value);
+  return reviver.call(holder, name, value, source && Object.is(source.value, value) ? { source: source.text } : {});
 };
 
 export const parseJson = (text: string, reviver?: Reviver): unknown => {
   if (!ONE_ESCAPE_NAME.test(text)) return reviver ? nativeParse(text, reviver) : nativeParse(text);
   try {
-    const value = new JsonReader(text).readDocument();
-    return reviver ? revive({ '': value }, '', reviver) : value;
+    const sources: Sources | undefined = reviver ? new WeakMap() : undefined;
+    const reader = new JsonReader(text, sources);
+    const value = reader.readDocument();
+    return reviver && sources ? revive({ '': value }, '', reviver, sources, reader.rootSource) : value;
   } catch (error) {
     // The reader recurses: text nested past the stack is refused like malformed text (a client's body
     // is held to 128 levels before it gets here; JSON.parse, which does not recurse, would read it).
@@ -182,9 +232,9 @@ export const parseJson = (text: string, reviver?: Reviver): unknown => {
  * Makes the process's `JSON.parse` the guarded one, for code that parses with the global: the AWS SDK
  * reads Bedrock's answers with it, and a model's tool input (whose member names a prompt can choose)
  * is in them. Unguarded, one such answer could poison the process, or be misread after a poisoning.
- * Called where an SDK client is loaded; the function's own code calls `parseJson`. A reviver's third
- * argument (the source text of a number) is not given on the guarded reader's path, which only text
- * holding a one-escape member name takes.
+ * Called where an SDK client is loaded; the function's own code calls `parseJson`. The SDK's reviver
+ * reads a number's source text (a reviver's third argument) to keep digits a double cannot hold; the
+ * guarded reader gives it as JSON.parse does.
  */
 export const guardGlobalJsonParse = (): void => {
   if (JSON.parse !== nativeParse) return;

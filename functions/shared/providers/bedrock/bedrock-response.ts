@@ -8,11 +8,32 @@ import { mapBedrockStopReason } from './map-bedrock-stop-reason.js';
 /** The parts of a Converse answer the gateway reads. */
 export type BedrockConverseOutput = Pick<ConverseCommandOutput, 'output' | 'stopReason' | 'usage'>;
 
-/** The SDK reads an integer past 2^53 in a tool's input as a bigint, which JSON has no text for: a number. */
-const withoutBigInts = (_name: string, value: unknown): unknown => (typeof value === 'bigint' ? Number(value) : value);
+/** `JSON.rawJSON` (V8 since Node 21): a value that `JSON.stringify` writes as the given text. */
+const rawJson = (JSON as unknown as { rawJSON(text: string): unknown }).rawJSON;
+
+const JSON_NUMBER = /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?$/;
+
+/**
+ * A number the SDK read from a tool's input without rounding it: an integer past 2^53 as a bigint,
+ * a decimal with more digits than a double holds as a class instance holding its text (Smithy's
+ * `NumericValue`, told from a plain object of the same members by its prototype).
+ */
+const exactDigitsOf = (value: unknown): string | undefined => {
+  if (typeof value === 'bigint') return value.toString();
+  if (value === null || typeof value !== 'object' || Object.getPrototypeOf(value) === Object.prototype)
+    return undefined;
+  const { type, string } = value as { type?: unknown; string?: unknown };
+  return type === 'bigDecimal' && typeof string === 'string' && JSON_NUMBER.test(string) ? string : undefined;
+};
+
+/** Such numbers written with the digits the model wrote: JSON has room for them, a double has not. */
+const exactNumbers = (_name: string, value: unknown): unknown => {
+  const digits = exactDigitsOf(value);
+  return digits === undefined ? value : rawJson(digits);
+};
 
 /** A tool call's input as the JSON text of OpenAI's `arguments`. */
-const toolInputText = (input: unknown): string => JSON.stringify(input ?? {}, withoutBigInts) ?? '{}';
+const toolInputText = (input: unknown): string => JSON.stringify(input ?? {}, exactNumbers) ?? '{}';
 
 /**
  * A whole Converse answer as an OpenAI chat completion. Converse names no response, so the caller
