@@ -1,6 +1,6 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { servesConcurrentInvocations } from '../aws/concurrent-invocations.js';
-import { toAttributeMap } from './attribute-values.js';
+import { attributeMapJson } from './attribute-map-json.js';
 import { fromStoreJson, sendSerialized, storeJson, THROTTLING_RETRIED_HERE } from './operations.js';
 import { BOOKKEEPING_RETRY, retryThrottled } from './throttle-retry.js';
 import { turnBatch, type Settled } from './turn-batch.js';
@@ -131,7 +131,7 @@ export const putInBatch = async (put: ItemPut): Promise<void> => {
   const stored = gathered(put.table, {
     table: put.table,
     key: JSON.stringify(put.keyNames.map((name) => put.item[name])),
-    item: storeJson(toAttributeMap(put.item)),
+    item: attributeMapJson(put.item),
   });
   unsettled.add(stored);
   const forget = () => unsettled.delete(stored);
