@@ -1,11 +1,13 @@
 import { marshall } from '@aws-sdk/util-dynamodb';
 import fc from 'fast-check';
-import { toAttributeMap } from '../../functions/shared/store/attribute-values.js';
+import { attributeMapJson, toAttributeMap } from '../../functions/shared/store/attribute-values.js';
 import { MARSHALL_OPTIONS } from '../../functions/shared/store/marshall-options.js';
+import { storeJson } from '../../functions/shared/store/operations.js';
 
 /**
  * The hot writes' marshaller must give exactly what util-dynamodb's `marshall` gives with the store's
- * options, for every item: the same attribute values, or an error where it refuses one.
+ * options, for every item: the same attribute values, or an error where it refuses one. Written
+ * straight to JSON, an item must read as the JSON of those attribute values, or be refused alike.
  */
 
 const outcome = (marshal: () => unknown) => {
@@ -16,8 +18,10 @@ const outcome = (marshal: () => unknown) => {
   }
 };
 
-const agree = (item: Record<string, unknown>) =>
+const agree = (item: Record<string, unknown>) => {
   expect(outcome(() => toAttributeMap(item))).toEqual(outcome(() => marshall(item, MARSHALL_OPTIONS)));
+  expect(outcome(() => attributeMapJson(item))).toEqual(outcome(() => storeJson(toAttributeMap(item))));
+};
 
 class Instance {
   constructor(
@@ -27,7 +31,7 @@ class Instance {
 }
 
 describe('attribute values of an item', () => {
-  it('are what marshall gives, for any nesting of plain values (special numbers and undefined included)', () => {
+  it('are what marshall gives, for any nesting of plain values (special numbers, undefined, numeric and __proto__ names included)', () => {
     const value = fc.anything({
       withNullPrototype: true,
       withBoxedValues: false,
@@ -39,9 +43,10 @@ describe('attribute values of an item', () => {
       withSparseArray: false,
       maxDepth: 3,
     });
+    const name = fc.oneof(fc.string(), fc.nat({ max: 20 }).map(String), fc.constantFrom('__proto__', 'B', 'N'));
     fc.assert(
-      fc.property(fc.dictionary(fc.string(), value), (item) => agree(item)),
-      { numRuns: 500 },
+      fc.property(fc.dictionary(name, value), (item) => agree(item)),
+      { numRuns: 2000 },
     );
   });
 
@@ -53,6 +58,8 @@ describe('attribute values of an item', () => {
     agree({ huge: Number.MAX_SAFE_INTEGER + 2 });
     agree({ tiny: -Number.MAX_SAFE_INTEGER - 2 });
     agree({ list: [1, undefined, 'two', () => 3, null] });
+    agree({ nested: { list: [1, new Uint8Array([4])] }, when: new Date(0) });
+    agree({ list: [-0, 1e21, 1.5e-300] });
     agree({ fraction: 0.1 + 0.2, negativeZero: -0, exponent: 1.5e-300 });
     agree({ special: Number.NaN });
     agree({ special: Number.POSITIVE_INFINITY });
@@ -69,6 +76,7 @@ describe('attribute values of an item', () => {
       cacheWriteTokens: undefined,
       partition: 'acct_1#3',
       expiresAt: 1_900_000_000,
+      note: 'quote " backslash \\ and 名',
     };
     agree(record);
     expect(toAttributeMap(record)).toEqual(marshall(record, MARSHALL_OPTIONS));

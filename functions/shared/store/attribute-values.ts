@@ -1,6 +1,7 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { convertToAttr } from '@aws-sdk/util-dynamodb';
 import { MARSHALL_OPTIONS } from './marshall-options.js';
+import { storeJson } from './operations.js';
 
 /**
  * Items in DynamoDB's attribute-value form, for the writes every request makes. What they hold is
@@ -17,14 +18,19 @@ const isPlainObject = (value: object): value is Record<string, unknown> => {
   return prototype === Object.prototype || prototype === null;
 };
 
+/** A number written as it stands; util-dynamodb's refusals (NaN, infinities, unsafe integers) are its own. */
+const isPlainNumber = (value: number) =>
+  Number.isSafeInteger(value) || (Number.isFinite(value) && !Number.isInteger(value));
+
+/** Members and elements `marshall` leaves out. */
+const isLeftOut = (value: unknown) => value === undefined || typeof value === 'function';
+
 const toAttribute = (value: unknown): AttributeValue => {
   switch (typeof value) {
     case 'string':
       return { S: value };
     case 'number':
-      if (Number.isSafeInteger(value) || (Number.isFinite(value) && !Number.isInteger(value))) {
-        return { N: String(value) };
-      }
+      if (isPlainNumber(value)) return { N: String(value) };
       break;
     case 'boolean':
       return { BOOL: value };
@@ -39,7 +45,7 @@ const toAttribute = (value: unknown): AttributeValue => {
 
 const toAttributeList = (values: readonly unknown[]): AttributeValue[] => {
   const list: AttributeValue[] = [];
-  for (const value of values) if (value !== undefined && typeof value !== 'function') list.push(toAttribute(value));
+  for (const value of values) if (!isLeftOut(value)) list.push(toAttribute(value));
   return list;
 };
 
@@ -48,7 +54,60 @@ export const toAttributeMap = (item: Readonly<Record<string, unknown>>): Record<
   const map: Record<string, AttributeValue> = {};
   for (const name in item) {
     const value = item[name];
-    if (value !== undefined && typeof value !== 'function') map[name] = toAttribute(value);
+    if (!isLeftOut(value)) map[name] = toAttribute(value);
   }
   return map;
+};
+
+/**
+ * An item's attribute map as the store's JSON protocol takes it, written straight from the item:
+ * every request puts a usage record of some twenty members, and building its attribute map first
+ * made an object per member only to serialize them all at once. Plain values are written here; an
+ * item holding anything else takes `storeJson(toAttributeMap(item))`, which this always equals.
+ */
+export const attributeMapJson = (item: Readonly<Record<string, unknown>>): string =>
+  mapJson(item) ?? storeJson(toAttributeMap(item));
+
+/** A plain value's attribute value as JSON, or undefined for a value the general path must take. */
+const attributeJson = (value: unknown): string | undefined => {
+  switch (typeof value) {
+    case 'string':
+      return `{"S":${JSON.stringify(value)}}`;
+    case 'number':
+      return isPlainNumber(value) ? `{"N":"${String(value)}"}` : undefined;
+    case 'boolean':
+      return value ? '{"BOOL":true}' : '{"BOOL":false}';
+    case 'object': {
+      if (value === null) return '{"NULL":true}';
+      const inner = Array.isArray(value) ? listJson(value) : isPlainObject(value) ? mapJson(value) : undefined;
+      return inner === undefined ? undefined : `{"${Array.isArray(value) ? 'L' : 'M'}":${inner}}`;
+    }
+    default:
+      return undefined;
+  }
+};
+
+/** Members in `for…in` order, the order of the map `toAttributeMap` builds. */
+const mapJson = (item: Readonly<Record<string, unknown>>): string | undefined => {
+  let text = '';
+  for (const name in item) {
+    const value = item[name];
+    if (isLeftOut(value)) continue;
+    // `toAttributeMap` assigns a __proto__ member, which sets its map's prototype: left to it.
+    const attribute = name === '__proto__' ? undefined : attributeJson(value);
+    if (attribute === undefined) return undefined;
+    text += `${text === '' ? '' : ','}${JSON.stringify(name)}:${attribute}`;
+  }
+  return `{${text}}`;
+};
+
+const listJson = (values: readonly unknown[]): string | undefined => {
+  let text = '';
+  for (const value of values) {
+    if (isLeftOut(value)) continue;
+    const attribute = attributeJson(value);
+    if (attribute === undefined) return undefined;
+    text += `${text === '' ? '' : ','}${attribute}`;
+  }
+  return `[${text}]`;
 };

@@ -1,6 +1,6 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { servesConcurrentInvocations } from '../aws/concurrent-invocations.js';
-import { attributeMapJson } from './attribute-map-json.js';
+import { attributeMapJson } from './attribute-values.js';
 import { fromStoreJson, sendSerialized, storeJson, THROTTLING_RETRIED_HERE } from './operations.js';
 import { BOOKKEEPING_RETRY, retryThrottled } from './throttle-retry.js';
 import { turnBatch, type Settled } from './turn-batch.js';
