@@ -40,4 +40,13 @@ describe("Bedrock's answers, as the gateway checks them", () => {
     );
     expect(completion.choices[0]!.message.tool_calls![0]!.function.arguments).toBe('{"id":9007199254740993}');
   });
+
+  it('writes a tool input object that only looks like an exact number (a plain object) as the object it is', () => {
+    const input = { amount: { string: '1.50', type: 'bigDecimal' } };
+    const completion = fromBedrockResponse(checkedConverseOutput(answer({ toolUseId: 't', name: 'pay', input })), {
+      id: 'r',
+      model: 'm',
+    });
+    expect(completion.choices[0]!.message.tool_calls![0]!.function.arguments).toBe(JSON.stringify(input));
+  });
 });

@@ -13,6 +13,7 @@ import {
   CLOSE_BRACKET,
   COLON,
   COMMA,
+  JSON_NUMBER,
   OPEN_BRACE,
   OPEN_BRACKET,
   QUOTE,
@@ -44,7 +45,7 @@ const nativeParse = JSON.parse;
 const ONE_ESCAPE_NAME = /"\\(?:u[0-9A-Fa-f]{4}|[^u])"[ \t\n\r]*:/;
 
 const WHITESPACE = /[ \t\n\r]*/y;
-const NUMBER = /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?/y;
+const NUMBER = new RegExp(JSON_NUMBER.source, 'y');
 const LITERAL = /true|false|null/y;
 const LITERALS: Record<string, unknown> = { true: true, false: false, null: null };
 
@@ -58,8 +59,6 @@ const setMember = (target: Record<string, unknown>, name: string, value: unknown
 /** Reads JSON text value by value; the strings (member names among them) through `JSON.parse` of each alone. */
 class JsonReader {
   private index = 0;
-  /** The root when it is a primitive, for the reviver's first call. */
-  rootSource: PrimitiveSource | undefined;
 
   /** `sources`, given only when a reviver will read them, collects each primitive's text. */
   constructor(
@@ -67,11 +66,9 @@ class JsonReader {
     private readonly sources?: Sources,
   ) {}
 
-  readDocument(): unknown {
-    const start = this.skipWhitespace();
-    const value = this.readValue();
-    if (this.sources && (value === null || typeof value !== 'object'))
-      this.rootSource = { value, text: this.text.slice(start, this.index) };
+  /** The whole text's value, read as the member `''` of `holder`, as a reviver first sees it. */
+  readDocument(holder: object = {}): unknown {
+    const value = this.readMember(holder, '');
     this.skipWhitespace();
     if (this.index !== this.text.length) this.fail();
     return value;
@@ -216,10 +213,11 @@ const revive = (
 export const parseJson = (text: string, reviver?: Reviver): unknown => {
   if (!ONE_ESCAPE_NAME.test(text)) return reviver ? nativeParse(text, reviver) : nativeParse(text);
   try {
-    const sources: Sources | undefined = reviver ? new WeakMap() : undefined;
-    const reader = new JsonReader(text, sources);
-    const value = reader.readDocument();
-    return reviver && sources ? revive({ '': value }, '', reviver, sources, reader.rootSource) : value;
+    if (!reviver) return new JsonReader(text).readDocument();
+    const sources: Sources = new WeakMap();
+    const holder: Record<string, unknown> = {};
+    holder[''] = new JsonReader(text, sources).readDocument(holder);
+    return revive(holder, '', reviver, sources, sources.get(holder)?.get(''));
   } catch (error) {
     // The reader recurses: text nested past the stack is refused like malformed text (a client's body
     // is held to 128 levels before it gets here; JSON.parse, which does not recurse, would read it).

@@ -2,6 +2,7 @@ import type { ConverseCommandOutput } from '@aws-sdk/client-bedrock-runtime';
 import type { ChatCompletion, ChatToolCall } from '../../protocols/openai-chat/chat-completion-result.js';
 import { singleChoiceCompletion } from '../assistant-choice.js';
 import type { ThinkingBlock } from '../../protocols/openai-chat/thinking-blocks.js';
+import { JSON_NUMBER } from '../../http/json-characters.js';
 import { toChatUsage } from './bedrock-usage.js';
 import { mapBedrockStopReason } from './map-bedrock-stop-reason.js';
 
@@ -11,7 +12,8 @@ export type BedrockConverseOutput = Pick<ConverseCommandOutput, 'output' | 'stop
 /** `JSON.rawJSON` (V8 since Node 21): a value that `JSON.stringify` writes as the given text. */
 const rawJson = (JSON as unknown as { rawJSON(text: string): unknown }).rawJSON;
 
-const JSON_NUMBER = /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?$/;
+/** Text `JSON.rawJSON` takes as a number: it throws on anything else. */
+const WHOLE_JSON_NUMBER = new RegExp(`^(?:${JSON_NUMBER.source})$`);
 
 /**
  * A number the SDK read from a tool's input without rounding it: an integer past 2^53 as a bigint,
@@ -23,7 +25,7 @@ const exactDigitsOf = (value: unknown): string | undefined => {
   if (value === null || typeof value !== 'object' || Object.getPrototypeOf(value) === Object.prototype)
     return undefined;
   const { type, string } = value as { type?: unknown; string?: unknown };
-  return type === 'bigDecimal' && typeof string === 'string' && JSON_NUMBER.test(string) ? string : undefined;
+  return type === 'bigDecimal' && typeof string === 'string' && WHOLE_JSON_NUMBER.test(string) ? string : undefined;
 };
 
 /** Such numbers written with the digits the model wrote: JSON has room for them, a double has not. */
