@@ -8,17 +8,19 @@
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { build } from 'esbuild';
+import { build, type Metafile } from 'esbuild';
 import { assertNoDynamicRequire } from './builtins-from-process.js';
 import { chunkDirectory, esbuildOptions } from './esbuild-options.js';
 
-export const writeSplitBundle = async (group: string, directory: string, entry?: string): Promise<void> => {
+/** Writes the bundle; its metafile says what it wrote. */
+export const writeSplitBundle = async (group: string, directory: string, entry?: string): Promise<Metafile> => {
   await rm(path.join(directory, chunkDirectory), { recursive: true, force: true });
   const { metafile } = await build({
     ...esbuildOptions(group, path.join(directory, 'index.mjs'), entry),
     metafile: true,
   });
   await assertNoDynamicRequire(metafile);
+  return metafile;
 };
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
