@@ -82,7 +82,13 @@ interface WatchedClient {
   readonly responseStream: Writable;
 }
 
-/** Per invocation (keyed by its Lambda context), on streaming functions. */
+/**
+ * Per invocation (keyed by its Lambda context), on streaming functions. Both maps drop an invocation's
+ * entry once its response is out (`requestEnd`) rather than leave it to the context's collection: the
+ * maps live in the old generation, and V8's young collections keep what their entries hold (the
+ * request's controller, and through its listeners the request) until a full collection. Under load
+ * that was every request's state copied and promoted: 4.4 KB a request at the models endpoint.
+ */
 const watchedClients = new WeakMap<object, WatchedClient>();
 /** Per invocation (keyed by its Lambda context): when it must wrap up, before Lambda stops it. */
 const deadlines = new WeakMap<object, FunctionDeadline>();
@@ -214,6 +220,8 @@ export const gatewayHandler = <Schema extends z.ZodMiniType | undefined = undefi
       if (!state) return refreshesSettled();
       // The body has gone out: no upstream work is left for the deadline to stop.
       deadlines.get(request.context)?.clear();
+      deadlines.delete(request.context);
+      watchedClients.delete(request.context);
       const finished: FinishedRequest = {
         method: request.event.httpMethod,
         path: request.event.path,
