@@ -1,3 +1,4 @@
+import { exactNumbersIn } from './exact-numbers.js';
 import { parseJson } from './parse-json.js';
 
 /**
@@ -8,6 +9,15 @@ import { parseJson } from './parse-json.js';
 export const MAX_JSON_DEPTH = 128;
 
 /**
+ * An array or object as parsing makes them; not a number kept as its text (`exact-numbers.ts`), which
+ * is an object too but no level of nesting.
+ */
+const isContainer = (value: unknown): value is object =>
+  value !== null &&
+  typeof value === 'object' &&
+  (Array.isArray(value) || Object.getPrototypeOf(value) === Object.prototype);
+
+/**
  * Whether a parsed JSON value nests arrays and objects deeper than `maxDepth`, checked before anything
  * recursive walks it. `JSON.parse` does not recurse, so the value is made whatever its depth; this
  * walks it with a list of its own, not the stack, and visits its arrays and objects rather than the
@@ -16,7 +26,7 @@ export const MAX_JSON_DEPTH = 128;
 export const exceedsJsonDepth = (value: unknown, maxDepth: number = MAX_JSON_DEPTH): boolean => {
   const pending: object[] = [];
   const depths: number[] = [];
-  if (value !== null && typeof value === 'object') {
+  if (isContainer(value)) {
     pending.push(value);
     depths.push(1);
   }
@@ -25,7 +35,7 @@ export const exceedsJsonDepth = (value: unknown, maxDepth: number = MAX_JSON_DEP
     const depth = depths.pop()!;
     if (depth > maxDepth) return true;
     for (const child of Array.isArray(container) ? container : Object.values(container)) {
-      if (child !== null && typeof child === 'object') {
+      if (isContainer(child)) {
         pending.push(child as object);
         depths.push(depth + 1);
       }
@@ -35,12 +45,15 @@ export const exceedsJsonDepth = (value: unknown, maxDepth: number = MAX_JSON_DEP
 };
 
 /**
- * `JSON.parse` for text a client sent inside a request (a tool call's arguments): text nested deeper
+ * `JSON.parse` for JSON text carried inside a message (a tool call's arguments): text nested deeper
  * than the limit is refused with the same SyntaxError a malformed text gets, so callers that keep
- * unparseable text as it is treat both alike.
+ * unparseable text as it is treat both alike. A number a double would change is kept as its text
+ * (`exact-numbers.ts`): as `JSON.rawJSON` by default, or as `exact` makes it for a serializer that
+ * does not know raw JSON.
  */
-export const parseNestedJson = (text: string): unknown => {
-  const value = parseJson(text);
+export const parseNestedJson = (text: string, exact?: (source: string) => unknown): unknown => {
+  const reviver = exactNumbersIn(text, exact);
+  const value = reviver ? parseJson(text, reviver) : parseJson(text);
   if (exceedsJsonDepth(value)) throw new SyntaxError(`JSON nested deeper than ${MAX_JSON_DEPTH} levels`);
   return value;
 };

@@ -15,6 +15,7 @@ import type {
   ContentPart,
 } from '../../protocols/openai-chat/chat-completion-request.js';
 import { toBedrockFile, toBedrockImage } from './bedrock-media.js';
+import { NumericValue } from '@smithy/core/serde';
 import { parseNestedJson } from '../../http/json-depth.js';
 import { DEFAULT_MAX_TOKENS, thinkingBudgets } from '../claude-thinking.js';
 import { bedrockChannelBetas } from './bedrock-betas.js';
@@ -91,10 +92,13 @@ const toolResultContent = (content: ChatMessage['content'], param: string): Tool
   return blocks.length > 0 ? blocks : [{ text: '' }];
 };
 
+/** A number a double would change, as the SDK writes a document's number: with the digits it was given. */
+const exactNumber = (source: string) => new NumericValue(source, 'bigDecimal');
+
 /** Converse wants the tool input as a JSON object; arguments that are not one are wrapped, not lost. */
 const parseArguments = (text: string): Document => {
   try {
-    const parsed: unknown = parseNestedJson(text || '{}');
+    const parsed: unknown = parseNestedJson(text || '{}', exactNumber);
     return (
       parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? parsed : { value: parsed }
     ) as Document;
