@@ -19,7 +19,7 @@ import { authenticate, type KeyCarrier } from './authenticate.js';
 import { cors } from './cors.js';
 import { errorEnvelope } from './error-envelope.js';
 import { watchDeadline, type FunctionDeadline } from './function-deadline.js';
-import type { GatewayContext, GatewayMiddyRequest } from './gateway-context.js';
+import type { GatewayContext, GatewayMiddyRequest, GatewayState } from './gateway-context.js';
 import { jsonBody } from './json-body.js';
 import { normalizeHeaders } from './normalize-headers.js';
 import { requestId } from './request-id.js';
@@ -172,6 +172,52 @@ const endAfter = (work: readonly Promise<unknown>[], finished: FinishedRequest):
     return refreshesSettled();
   });
 
+/** A request's `defer`, made out here: a closure made in the constructor kept the request in the same way. */
+const deferInto =
+  (state: GatewayState) =>
+  (work: Promise<unknown> | (() => Promise<unknown>)): void => {
+    state.pending.push(deferred(work, state.requestId));
+  };
+
+/**
+ * The request a handler is given. A class for the sake of its one accessor: an object literal whose
+ * getter is a new closure gets a hidden class of its own each time, and V8 keeps that class in the
+ * old generation, with the getter and all it reaches (the request's state), until a full collection.
+ * Every request's state then outlived young collections and was copied and promoted. `defer` stays a
+ * closure of its own: handlers take it out of the request.
+ */
+class HandlerRequest<RequestBody> implements GatewayRequest<RequestBody> {
+  readonly requestId: string;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly query: Readonly<Record<string, string>>;
+  readonly body: RequestBody;
+  readonly startedAt: number;
+  readonly trace: RequestTrace;
+  readonly defer: (work: Promise<unknown> | (() => Promise<unknown>)) => void;
+  readonly #principal: Principal | undefined;
+
+  constructor(
+    readonly event: APIGatewayProxyEvent,
+    state: GatewayState,
+    readonly pathParameters: Readonly<Record<string, string>>,
+    readonly signal: AbortSignal,
+  ) {
+    this.requestId = state.requestId;
+    this.headers = state.headers;
+    this.query = state.query;
+    this.body = state.body as RequestBody;
+    this.startedAt = state.startedAt;
+    this.trace = state.trace;
+    this.#principal = state.principal;
+    this.defer = deferInto(state);
+  }
+
+  get principal(): Principal {
+    if (!this.#principal) throw internalError(new Error('principal read on an endpoint without auth'));
+    return this.#principal;
+  }
+}
+
 /**
  * Wraps an endpoint's handler in the shared middleware stack: request id, header normalisation,
  * error envelope, JSON body, authentication, validation. The handler sees only a clean request.
@@ -187,25 +233,9 @@ export const gatewayHandler = <Schema extends z.ZodMiniType | undefined = undefi
     const client = watchedClients.get(context);
     const controller = client?.request ?? new AbortController();
     deadlines.set(context, watchDeadline(context, controller));
-    const principal = state.principal;
-    const response = await handle({
-      event,
-      requestId: state.requestId,
-      headers: state.headers,
-      query: state.query,
-      pathParameters: decodedPathParameters(event.pathParameters),
-      body: state.body as Body<Schema>,
-      get principal(): Principal {
-        if (!principal) throw internalError(new Error('principal read on an endpoint without auth'));
-        return principal;
-      },
-      signal: controller.signal,
-      startedAt: state.startedAt,
-      trace: state.trace,
-      defer: (work) => {
-        state.pending.push(deferred(work, state.requestId));
-      },
-    });
+    const response = await handle(
+      new HandlerRequest<Body<Schema>>(event, state, decodedPathParameters(event.pathParameters), controller.signal),
+    );
     return discardWhenClientGone(response, client);
   };
 

@@ -35,6 +35,8 @@ export interface RequestMeter {
   recordWhenStreamEnds(estimate: () => TokenUsage): (outcome: StreamOutcome) => void;
 }
 
+type Mutable<Shape> = { -readonly [Member in keyof Shape]: Shape[Member] };
+
 /** The record's status for a request that ended in `error`. */
 export const usageStatusFor = (error: unknown): UsageStatus =>
   error instanceof ClientAbortedError
@@ -122,7 +124,10 @@ export const startMeter = (
       }),
     );
   };
-  const meter: RequestMeter = {
+  // `reported` is a member kept up to date, not a getter: an object literal whose getter is a new
+  // closure gets a hidden class of its own each time, which V8 keeps in the old generation with all
+  // the getter reaches (this request) until a full collection.
+  const meter: Mutable<RequestMeter> = {
     served(channel, count) {
       channelId = channel.id;
       attempts = count;
@@ -130,13 +135,12 @@ export const startMeter = (
     upstreamTime: request.trace.upstreamTime,
     usage(usage) {
       reported = usableUsage(usage);
+      meter.reported = reported;
     },
     admitted(value) {
       admission = value;
     },
-    get reported() {
-      return reported;
-    },
+    reported: undefined,
     record(status, httpStatus, fallbackUsage) {
       written ??= storeRecord(status, httpStatus, fallbackUsage);
       return written;

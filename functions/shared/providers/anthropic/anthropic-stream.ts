@@ -30,7 +30,6 @@ export const createAnthropicStreamTranslator = (created = Math.floor(Date.now() 
   let model = '';
   let usage: AnthropicWireUsage = {};
   let finishReason: FinishReason | null = null;
-  let done = false;
   const toolIndexByBlock = new Map<number, number>();
 
   const chunk = (
@@ -102,7 +101,7 @@ export const createAnthropicStreamTranslator = (created = Math.floor(Date.now() 
         finishReason = mapAnthropicStopReason(event.delta.stop_reason) ?? finishReason;
         return finishReason ? [chunk({}, finishReason)] : [];
       case 'message_stop':
-        done = true;
+        translator.done = true;
         return [{ id, object: 'chat.completion.chunk', created, model, choices: [], usage: toChatUsage(usage) }];
       case 'content_block_stop':
       case 'ping':
@@ -115,5 +114,8 @@ export const createAnthropicStreamTranslator = (created = Math.floor(Date.now() 
       }
     }
   };
-  return Object.defineProperty(translate, 'done', { get: () => done }) as AnthropicStreamTranslator;
+  // `done` is a member set in place, not an accessor: an accessor whose getter is a new closure gives
+  // the function a hidden class of its own each time, kept in the old generation with the stream's state.
+  const translator = Object.assign(translate, { done: false });
+  return translator;
 };

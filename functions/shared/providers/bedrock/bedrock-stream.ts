@@ -51,7 +51,6 @@ export const createBedrockStreamTranslator = (options: {
   const created = options.created ?? Math.floor(Date.now() / 1000);
   const toolIndexByBlock = new Map<number, number>();
   let usage: Partial<TokenUsage> | undefined;
-  let done = false;
 
   const chunk = (
     delta: ChatCompletionChunk['choices'][number]['delta'],
@@ -113,7 +112,7 @@ export const createBedrockStreamTranslator = (options: {
       case 'contentBlockStop':
         return [];
       case 'messageStop':
-        done = true;
+        translator.done = true;
         return [chunk({}, mapBedrockStopReason(event.messageStop!.stopReason) ?? 'stop')];
       case 'metadata':
         usage = event.metadata!.usage ?? usage;
@@ -135,7 +134,9 @@ export const createBedrockStreamTranslator = (options: {
     }
   };
 
-  return {
+  // `done` is a member set in place, not a getter: an object literal whose getter is a new closure
+  // gets a hidden class of its own each time, kept in the old generation with the stream's state.
+  const translator: { -readonly [Member in keyof BedrockStreamTranslator]: BedrockStreamTranslator[Member] } = {
     push,
     end: () =>
       usage
@@ -150,8 +151,7 @@ export const createBedrockStreamTranslator = (options: {
             },
           ]
         : [],
-    get done() {
-      return done;
-    },
+    done: false,
   };
+  return translator;
 };
