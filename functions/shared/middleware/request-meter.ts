@@ -132,7 +132,9 @@ export const startMeter = (
       channelId = channel.id;
       attempts = count;
     },
-    upstreamTime: request.trace.upstreamTime,
+    upstreamTime(milliseconds) {
+      request.trace.upstreamTime(milliseconds);
+    },
     usage(usage) {
       reported = usableUsage(usage);
       meter.reported = reported;
