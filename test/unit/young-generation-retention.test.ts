@@ -6,6 +6,7 @@ import type { CatalogModel } from '../../functions/shared/catalog/model-catalog.
 import { json } from '../../functions/shared/http/response.js';
 import { gatewayHandler, type GatewayRequest } from '../../functions/shared/middleware/gateway-handler.js';
 import { startMeter } from '../../functions/shared/middleware/request-meter.js';
+import { attributeMapJson } from '../../functions/shared/store/attribute-values.js';
 import { RequestTrace } from '../../functions/shared/observability/request-trace.js';
 import { createAnthropicStreamTranslator } from '../../functions/shared/providers/anthropic/anthropic-stream.js';
 import { createBedrockStreamTranslator } from '../../functions/shared/providers/bedrock/bedrock-stream.js';
@@ -111,5 +112,28 @@ describe('what a request makes dies young', () => {
     };
     expect(await promotedPerCall(anthropic, CALLS)).toBeLessThan(BOUND);
     expect(await promotedPerCall(bedrock, CALLS)).toBeLessThan(BOUND);
+  });
+
+  it("a usage record's text, which waits for its batch, weighs about its length", () => {
+    const record = (index: number) => ({
+      requestId: `req-${index}-${Math.random()}`,
+      time: new Date().toISOString(),
+      accountId: 'acct_young',
+      keyId: 'key_young',
+      model: 'young-model',
+      stream: false,
+      httpStatus: 200,
+      promptTokens: index,
+      cost: 0.000025,
+      usageSource: 'upstream',
+    });
+    gc({ type: 'major', execution: 'sync' });
+    const before = oldSpaceUsed();
+    const waiting = Array.from({ length: CALLS }, (_, index) => attributeMapJson(record(index)));
+    gc({ type: 'minor', execution: 'sync' });
+    gc({ type: 'minor', execution: 'sync' });
+    const length = waiting.reduce((sum, text) => sum + text.length, 0) / waiting.length;
+    // A text added up piece by piece stayed a tree of its pieces, four to five times its length.
+    expect((oldSpaceUsed() - before) / waiting.length).toBeLessThan(2 * length + 100);
   });
 });

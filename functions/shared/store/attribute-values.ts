@@ -94,30 +94,25 @@ const attributeJson = (value: unknown): string | undefined => {
  * size, outlived young collections and was copied by each. A join writes one flat string.
  */
 const mapJson = (item: Readonly<Record<string, unknown>>): string | undefined => {
-  const members = ['{'];
+  const members: string[] = [];
   for (const name in item) {
     const value = item[name];
     if (isLeftOut(value)) continue;
     // `toAttributeMap` assigns a __proto__ member, which sets its map's prototype: left to it.
     const attribute = name === '__proto__' ? undefined : attributeJson(value);
     if (attribute === undefined) return undefined;
-    members.push(JSON.stringify(name), ':', attribute, ',');
+    members.push(`${JSON.stringify(name)}:${attribute}`);
   }
-  // The last member's comma closes the map instead.
-  if (members.length === 1) members.push('}');
-  else members[members.length - 1] = '}';
-  return members.join('');
+  return `{${members.join(',')}}`;
 };
 
 const listJson = (values: readonly unknown[]): string | undefined => {
-  const elements = ['['];
+  const elements: string[] = [];
   for (const value of values) {
     if (isLeftOut(value)) continue;
     const attribute = attributeJson(value);
     if (attribute === undefined) return undefined;
-    elements.push(attribute, ',');
+    elements.push(attribute);
   }
-  if (elements.length === 1) elements.push(']');
-  else elements[elements.length - 1] = ']';
-  return elements.join('');
+  return `[${elements.join(',')}]`;
 };
