@@ -37,7 +37,6 @@ export const buildProxyEvent = ({
   const { rawHeaders } = request;
   const headers = nullPrototypeRecord<string>();
   for (let index = 0; index < rawHeaders.length; index += 2) headers[rawHeaders[index]!] = rawHeaders[index + 1]!;
-  let multiValueHeaders: Record<string, string[]> | undefined;
   let query: Record<string, string> | null = null;
   let multiValueQuery: Record<string, string[]> | null = null;
   for (const [name, value] of target.query ?? []) {
@@ -53,11 +52,11 @@ export const buildProxyEvent = ({
     path,
     httpMethod: request.method ?? 'GET',
     headers,
-    // Made when first read, the same map every time: few handlers read repeated headers (the Messages
-    // endpoints' beta flags), and every request would otherwise build an array for each header.
-    get multiValueHeaders() {
-      return (multiValueHeaders ??= multiValued(rawHeaders));
-    },
+    // Built with the event, as API Gateway sends it. A getter made here, reading the request's raw
+    // headers when first called, cost more than the arrays it saved: an object literal whose getter is
+    // a new closure gets a hidden class of its own, which V8 keeps in the old generation with all the
+    // getter reaches until a full collection, so every event outlived young collections.
+    multiValueHeaders: multiValued(rawHeaders),
     queryStringParameters: query,
     multiValueQueryStringParameters: multiValueQuery,
     pathParameters,

@@ -7,6 +7,9 @@ import { json } from '../../functions/shared/http/response.js';
 import { gatewayHandler, type GatewayRequest } from '../../functions/shared/middleware/gateway-handler.js';
 import { startMeter } from '../../functions/shared/middleware/request-meter.js';
 import { attributeMapJson } from '../../functions/shared/store/attribute-values.js';
+import { buildProxyEvent } from '../../infra/local/proxy-event.js';
+import { parseRequestTarget } from '../../infra/local/request-target.js';
+import type { IncomingMessage } from 'node:http';
 import { RequestTrace } from '../../functions/shared/observability/request-trace.js';
 import { createAnthropicStreamTranslator } from '../../functions/shared/providers/anthropic/anthropic-stream.js';
 import { createBedrockStreamTranslator } from '../../functions/shared/providers/bedrock/bedrock-stream.js';
@@ -135,5 +138,26 @@ describe('what a request makes dies young', () => {
     const length = waiting.reduce((sum, text) => sum + text.length, 0) / waiting.length;
     // A text added up piece by piece stayed a tree of its pieces, four to five times its length.
     expect((oldSpaceUsed() - before) / waiting.length).toBeLessThan(2 * length + 100);
+  });
+
+  it("the local runtime's event of a request", async () => {
+    const eventOf = async () => {
+      const event = buildProxyEvent({
+        request: {
+          method: 'POST',
+          httpVersion: '1.1',
+          rawHeaders: ['x-note', freshText(TEXT), 'content-type', 'application/json'],
+          headers: { 'content-type': 'application/json' },
+          socket: { remoteAddress: '127.0.0.1' },
+        } as unknown as IncomingMessage,
+        target: parseRequestTarget('/v1/chat/completions'),
+        body: Buffer.from('{}'),
+        resource: '/v1/chat/completions',
+        pathParameters: null,
+        requestId: 'req-young',
+      });
+      return event.headers['x-note']?.length;
+    };
+    expect(await promotedPerCall(eventOf, CALLS)).toBeLessThan(BOUND);
   });
 });
