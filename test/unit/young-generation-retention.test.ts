@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import { setFlagsFromString, getHeapSpaceStatistics } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import type { TokenUsage } from '../../functions/shared/accounting/token-usage.js';
@@ -7,6 +8,10 @@ import { json } from '../../functions/shared/http/response.js';
 import { gatewayHandler, type GatewayRequest } from '../../functions/shared/middleware/gateway-handler.js';
 import { startMeter } from '../../functions/shared/middleware/request-meter.js';
 import { attributeMapJson } from '../../functions/shared/store/attribute-values.js';
+import { putInBatch } from '../../functions/shared/store/batched-puts.js';
+import { storeRequestHandler } from '../../functions/shared/store/connection.js';
+import { physicalTableName } from '../../functions/shared/store/tables.js';
+import { useInMemoryStore } from '../support/in-memory-store.js';
 import { buildProxyEvent } from '../../infra/local/proxy-event.js';
 import { parseRequestTarget } from '../../infra/local/request-target.js';
 import type { IncomingMessage } from 'node:http';
@@ -23,6 +28,8 @@ import { lambdaContextStub, proxyEvent } from '../support/proxy-event.js';
  * made in a class constructor did the same), and then every request's state was copied and promoted,
  * for a full collection to free. Measured here as the old generation's growth over young collections.
  */
+
+useInMemoryStore();
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as (options?: { type: 'minor' | 'major'; execution?: 'sync' }) => void;
@@ -159,5 +166,43 @@ describe('what a request makes dies young', () => {
       return event.headers['x-note']?.length;
     };
     expect(await promotedPerCall(eventOf, CALLS)).toBeLessThan(BOUND);
+  });
+
+  it('a put waiting for its batch keeps its text, not the item it was made from', async () => {
+    // The store's wire held until released, and answered without reading what was sent.
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const handler = storeRequestHandler() as unknown as { handle: (...args: unknown[]) => Promise<unknown> };
+    const send = handler.handle;
+    handler.handle = async () => {
+      await held;
+      const body = Buffer.from('{}');
+      const headers = { 'content-type': 'application/x-amz-json-1.0', 'content-length': String(body.length) };
+      return { response: { statusCode: 200, headers, body: Readable.from([body]) } };
+    };
+    const stop = () => {
+      handler.handle = send;
+    };
+    try {
+      gc({ type: 'major', execution: 'sync' });
+      const before = oldSpaceUsed();
+      const puts = Array.from({ length: CALLS }, (_, index) =>
+        putInBatch({
+          table: physicalTableName('usage'),
+          item: { id: `item-${index}-${Math.random()}`, note: freshText(TEXT) },
+          keyNames: ['id'],
+        }),
+      );
+      await new Promise((resolve) => setImmediate(resolve));
+      gc({ type: 'minor', execution: 'sync' });
+      gc({ type: 'minor', execution: 'sync' });
+      const kept = (oldSpaceUsed() - before) / CALLS;
+      release();
+      await Promise.all(puts);
+      // The text holds the note once; the item would hold it again.
+      expect(kept).toBeLessThan(1.5 * TEXT);
+    } finally {
+      stop();
+    }
   });
 });

@@ -133,6 +133,15 @@ export const putInBatch = async (put: ItemPut): Promise<void> => {
     key: JSON.stringify(put.keyNames.map((name) => put.item[name])),
     item: attributeMapJson(put.item),
   });
+  return tracked(stored);
+};
+
+/**
+ * A put followed until it settles, for `putsSettled`. Made apart from `putInBatch`: a callback made
+ * there would share its scope with the one reading the item's keys, and keep the item (an object the
+ * put's text has replaced) alive while the put waits for its batch.
+ */
+const tracked = (stored: Promise<void>): Promise<void> => {
   unsettled.add(stored);
   const forget = () => unsettled.delete(stored);
   stored.then(forget, forget);
