@@ -74,11 +74,21 @@ const canonicalValue = (value: string): string =>
     : value;
 
 /** `20261126T054500Z` */
-const amzDateOf = (date: Date) =>
-  date
-    .toISOString()
-    .replace(/[-:]/g, '')
-    .replace(/\.\d{3}/, '');
+/** The last second written as an `x-amz-date`: every store call signs, and most in the same second. */
+let lastSecond = Number.NaN;
+let lastAmzDate = '';
+
+const amzDateOf = (date: Date): string => {
+  const second = Math.floor(date.getTime() / 1000);
+  if (second !== lastSecond) {
+    lastAmzDate = date
+      .toISOString()
+      .replace(/[-:]/g, '')
+      .replace(/\.\d{3}/, '');
+    lastSecond = second;
+  }
+  return lastAmzDate;
+};
 
 /** Signs `request` in place for `service` in `region` at `date`; the payload's hash is signed too. */
 export const signRequest = (
