@@ -1,4 +1,4 @@
-import { Readable } from 'node:stream';
+import { Readable, Writable } from 'node:stream';
 import { setFlagsFromString, getHeapSpaceStatistics } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import type { TokenUsage } from '../../functions/shared/accounting/token-usage.js';
@@ -7,6 +7,7 @@ import type { CatalogModel } from '../../functions/shared/catalog/model-catalog.
 import { json } from '../../functions/shared/http/response.js';
 import { gatewayHandler, type GatewayRequest } from '../../functions/shared/middleware/gateway-handler.js';
 import { startMeter } from '../../functions/shared/middleware/request-meter.js';
+import { pumpInto } from '../../functions/shared/middleware/streamed-execution.js';
 import { attributeMapJson } from '../../functions/shared/store/attribute-values.js';
 import { putInBatch } from '../../functions/shared/store/batched-puts.js';
 import { storeRequestHandler } from '../../functions/shared/store/connection.js';
@@ -214,5 +215,25 @@ describe('what a request makes dies young', () => {
     } finally {
       stop();
     }
+  });
+
+  it('a streamed body, once copied into the response stream', async () => {
+    // Node keeps each writable stream past young collections itself; what it must not keep is the
+    // body copied into it, and all that body reaches. Read as the difference a big body state makes.
+    const pumped = (state: () => string | undefined) => async () => {
+      const body = Object.assign(new Readable({ read() {} }), { state: state() });
+      body.push('data: {}\n\n');
+      body.push(null);
+      await pumpInto(body, new Writable({ write: (_chunk, _encoding, callback) => callback() }));
+    };
+    const withoutState = await promotedPerCall(
+      pumped(() => undefined),
+      CALLS,
+    );
+    const withState = await promotedPerCall(
+      pumped(() => freshText(8 * TEXT)),
+      CALLS,
+    );
+    expect(withState - withoutState).toBeLessThan(BOUND);
   });
 });

@@ -27,15 +27,25 @@ class PrematureCloseError extends Error {
   override readonly name = 'PrematureCloseError';
 }
 
+/** What hears a stream's late error once its copy is over: made once, it reaches nothing. */
+const ignoreError = (): void => undefined;
+
 /** Copies `body` into `destination` and ends it; rejects, with both streams destroyed, if either fails. */
 export const pumpInto = (body: Readable, destination: Writable): Promise<void> =>
   new Promise<void>((resolve, reject) => {
     let settled = false;
-    // The listeners stay: a stream destroyed with an error emits it, and an error nobody hears would
-    // bring the process down. Settling twice does nothing.
+    // An error listener stays on each stream: a stream destroyed with an error emits it, and an error
+    // nobody hears would bring the process down. Settling twice does nothing.
     const settle = (error?: Error) => {
       if (settled) return;
       settled = true;
+      // Neither stream keeps this copy once it is over: Node keeps a writable stream itself past
+      // young collections (its state holds a closure made in its constructor), and the listeners
+      // on it would keep the body, and all a stream's state behind it, there too.
+      body.off('error', settle);
+      destination.off('error', settle);
+      body.on('error', ignoreError);
+      destination.on('error', ignoreError);
       if (!error) return resolve();
       body.unpipe(destination);
       body.destroy(error);
@@ -57,7 +67,12 @@ export const pumpInto = (body: Readable, destination: Writable): Promise<void> =
 const writeWhole = (destination: Writable, body: string): Promise<void> =>
   new Promise<void>((resolve, reject) => {
     destination.once('error', reject);
-    destination.end(body, () => resolve());
+    destination.end(body, () => {
+      // Written: the stream, which Node keeps past young collections, no longer holds this promise.
+      destination.off('error', reject);
+      destination.on('error', ignoreError);
+      resolve();
+    });
   });
 
 /** Settles as the invocation ends: with the body's failure if it had one, else with requestEnd's. */
