@@ -2,6 +2,7 @@ import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import type { Principal } from '../auth/principal.js';
 import type { ErrorFormat } from '../http/error-response.js';
 import type { RequestTrace } from '../observability/request-trace.js';
+import type { FunctionDeadline } from './function-deadline.js';
 
 /** What the shared middlewares learn about a request, for the next middleware and the handler. */
 export interface GatewayState {
@@ -21,6 +22,8 @@ export interface GatewayState {
    * gone out (a streaming function's; a buffered one's response goes out when the function returns).
    */
   pending: (Promise<unknown> | (() => Promise<unknown>))[];
+  /** When the handler must wrap up, before Lambda stops the function; cleared once the response is out. */
+  deadline?: FunctionDeadline;
 }
 
 export type GatewayContext = Context & { gateway: GatewayState };

@@ -18,7 +18,7 @@ import { refreshesSettled } from '../store/ttl-cache.js';
 import { authenticate, type KeyCarrier } from './authenticate.js';
 import { cors } from './cors.js';
 import { errorEnvelope } from './error-envelope.js';
-import { watchDeadline, type FunctionDeadline } from './function-deadline.js';
+import { watchDeadline } from './function-deadline.js';
 import type { GatewayContext, GatewayMiddyRequest, GatewayState } from './gateway-context.js';
 import { jsonBody } from './json-body.js';
 import { normalizeHeaders } from './normalize-headers.js';
@@ -83,15 +83,13 @@ interface WatchedClient {
 }
 
 /**
- * Per invocation (keyed by its Lambda context), on streaming functions. Both maps drop an invocation's
- * entry once its response is out (`requestEnd`) rather than leave it to the context's collection: the
- * maps live in the old generation, and V8's young collections keep what their entries hold (the
- * request's controller, and through its listeners the request) until a full collection. Under load
- * that was every request's state copied and promoted: 4.4 KB a request at the models endpoint.
+ * Per invocation (keyed by its Lambda context), on streaming functions: set before the middlewares
+ * make the invocation's state. The entry is dropped once the response is out (`requestEnd`) rather
+ * than left to the context's collection: the map lives in the old generation, and V8's young
+ * collections keep what its entries hold (the request's controller, and through its listeners the
+ * request) until a full collection; under load, every request's state was copied and promoted.
  */
 const watchedClients = new WeakMap<object, WatchedClient>();
-/** Per invocation (keyed by its Lambda context): when it must wrap up, before Lambda stops it. */
-const deadlines = new WeakMap<object, FunctionDeadline>();
 
 /** Whether the client went away: its stream closed before the response had finished. */
 const leftEarly = (responseStream: Writable) => !responseStream.writableFinished;
@@ -232,7 +230,7 @@ export const gatewayHandler = <Schema extends z.ZodMiniType | undefined = undefi
     const state = context.gateway;
     const client = watchedClients.get(context);
     const controller = client?.request ?? new AbortController();
-    deadlines.set(context, watchDeadline(context, controller));
+    state.deadline = watchDeadline(context, controller);
     const response = await handle(
       new HandlerRequest<Body<Schema>>(event, state, decodedPathParameters(event.pathParameters), controller.signal),
     );
@@ -249,8 +247,8 @@ export const gatewayHandler = <Schema extends z.ZodMiniType | undefined = undefi
       const state = request.context.gateway;
       if (!state) return refreshesSettled();
       // The body has gone out: no upstream work is left for the deadline to stop.
-      deadlines.get(request.context)?.clear();
-      deadlines.delete(request.context);
+      state.deadline?.clear();
+      state.deadline = undefined;
       watchedClients.delete(request.context);
       const finished: FinishedRequest = {
         method: request.event.httpMethod,
