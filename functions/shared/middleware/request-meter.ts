@@ -71,7 +71,6 @@ export const startMeter = (
 ): RequestMeter => {
   let channelId: string | null = null;
   let attempts = 0;
-  let reported: TokenUsage | undefined;
   let written: Promise<void> | undefined;
   let admission: Admission | undefined;
   /**
@@ -80,7 +79,7 @@ export const startMeter = (
    * the meter's closure reaches.
    */
   const storeRecord = async (status: UsageStatus, httpStatus: number, fallbackUsage?: TokenUsage): Promise<void> => {
-    const usage = reported ?? fallbackUsage;
+    const usage = meter.reported ?? fallbackUsage;
     // Priced here too, so a record keeps its cost even when settling the admission fails.
     const cost = usageCost(model.settings?.pricing, usage ?? { promptTokens: 0, completionTokens: 0 });
     const trace = request.trace;
@@ -136,8 +135,7 @@ export const startMeter = (
       request.trace.upstreamTime(milliseconds);
     },
     usage(usage) {
-      reported = usableUsage(usage);
-      meter.reported = reported;
+      meter.reported = usableUsage(usage);
     },
     admitted(value) {
       admission = value;
