@@ -6,7 +6,7 @@
  */
 
 /** `JSON.rawJSON` (V8 since Node 21): a value that `JSON.stringify` writes as the given text. */
-const rawJson = (JSON as unknown as { rawJSON(text: string): unknown }).rawJSON;
+export const rawJson = (JSON as unknown as { rawJSON(text: string): unknown }).rawJSON;
 
 /**
  * Whether a text may hold a number a double rounds: sixteen or more digits in a row (a decimal point

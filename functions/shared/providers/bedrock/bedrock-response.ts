@@ -2,6 +2,8 @@ import type { ConverseCommandOutput } from '@aws-sdk/client-bedrock-runtime';
 import type { ChatCompletion, ChatToolCall } from '../../protocols/openai-chat/chat-completion-result.js';
 import { singleChoiceCompletion } from '../assistant-choice.js';
 import type { ThinkingBlock } from '../../protocols/openai-chat/thinking-blocks.js';
+import { NumericValue } from '@smithy/core/serde';
+import { rawJson } from '../../http/exact-numbers.js';
 import { JSON_NUMBER } from '../../http/json-characters.js';
 import { toChatUsage } from './bedrock-usage.js';
 import { mapBedrockStopReason } from './map-bedrock-stop-reason.js';
@@ -9,23 +11,20 @@ import { mapBedrockStopReason } from './map-bedrock-stop-reason.js';
 /** The parts of a Converse answer the gateway reads. */
 export type BedrockConverseOutput = Pick<ConverseCommandOutput, 'output' | 'stopReason' | 'usage'>;
 
-/** `JSON.rawJSON` (V8 since Node 21): a value that `JSON.stringify` writes as the given text. */
-const rawJson = (JSON as unknown as { rawJSON(text: string): unknown }).rawJSON;
-
 /** Text `JSON.rawJSON` takes as a number: it throws on anything else. */
 const WHOLE_JSON_NUMBER = new RegExp(`^(?:${JSON_NUMBER.source})$`);
 
 /**
- * A number the SDK read from a tool's input without rounding it: an integer past 2^53 as a bigint,
- * a decimal with more digits than a double holds as a class instance holding its text (Smithy's
- * `NumericValue`, told from a plain object of the same members by its prototype).
+ * A number the SDK read from a tool's input without rounding it: an integer past 2^53 as a bigint, a
+ * decimal with more digits than a double holds as Smithy's `NumericValue`, told by its prototype
+ * (its own `instanceof` also takes any plain object of the same members, which a tool input may be).
  */
 const exactDigitsOf = (value: unknown): string | undefined => {
   if (typeof value === 'bigint') return value.toString();
-  if (value === null || typeof value !== 'object' || Object.getPrototypeOf(value) === Object.prototype)
+  if (value === null || typeof value !== 'object' || Object.getPrototypeOf(value) !== NumericValue.prototype)
     return undefined;
-  const { type, string } = value as { type?: unknown; string?: unknown };
-  return type === 'bigDecimal' && typeof string === 'string' && WHOLE_JSON_NUMBER.test(string) ? string : undefined;
+  const { string } = value as NumericValue;
+  return WHOLE_JSON_NUMBER.test(string) ? string : undefined;
 };
 
 /** Such numbers written with the digits the model wrote: JSON has room for them, a double has not. */
