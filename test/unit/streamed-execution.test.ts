@@ -78,6 +78,23 @@ describe('pumping a stream body into the response stream', () => {
     expect(bodyDestroyed).toBe(true);
   });
 
+  it('hears a late error on either stream, once the copy is over, whichever way it ended', async () => {
+    // An error event nobody listens to is thrown by the stream that emits it: it would end the process.
+    const finished = slowDestination(16);
+    const finishedBody = Readable.from(['done']);
+    await pumpInto(finishedBody, finished.destination);
+    expect(() => finished.destination.emit('error', new Error('late'))).not.toThrow();
+    expect(() => finishedBody.emit('error', new Error('late'))).not.toThrow();
+
+    const failedBody = heldBody(['first']);
+    const failed = slowDestination(16);
+    const pumped = pumpInto(failedBody, failed.destination);
+    failed.destination.destroy(new Error('socket reset'));
+    await expect(pumped).rejects.toThrow('socket reset');
+    expect(() => failed.destination.emit('error', new Error('late'))).not.toThrow();
+    expect(() => failedBody.emit('error', new Error('late'))).not.toThrow();
+  });
+
   it('fails, and destroys the body, when the response stream fails', async () => {
     const body = heldBody(['first']);
     const { destination } = slowDestination(16);
@@ -125,6 +142,8 @@ describe("the streaming functions' execution mode", () => {
     expect(received).toBe('{"ok":true}');
     expect(destination.writableFinished).toBe(true);
     expect(hooks).toEqual(['start', 'end']);
+    // A late error on the response stream is heard, not thrown out of the process.
+    expect(() => destination.emit('error', new Error('late'))).not.toThrow();
   });
 
   it('pumps a stream body to its end', async () => {

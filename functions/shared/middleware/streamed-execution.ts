@@ -27,8 +27,18 @@ class PrematureCloseError extends Error {
   override readonly name = 'PrematureCloseError';
 }
 
-/** What hears a stream's late error once its copy is over: made once, it reaches nothing. */
 const ignoreError = (): void => undefined;
+
+/**
+ * Once a copy into a stream is over, its error listener gives way to a no-op made once: a late error
+ * is still heard (an unheard one would bring the process down), and the stream, which Node keeps past
+ * young collections (its state holds a closure made in its constructor), no longer keeps the copy's
+ * listener and all it reaches (the body, and a stream's whole state behind it).
+ */
+const letGo = (stream: Readable | Writable, listener: (error: Error) => void): void => {
+  stream.off('error', listener);
+  stream.on('error', ignoreError);
+};
 
 /** Copies `body` into `destination` and ends it; rejects, with both streams destroyed, if either fails. */
 export const pumpInto = (body: Readable, destination: Writable): Promise<void> =>
@@ -39,13 +49,8 @@ export const pumpInto = (body: Readable, destination: Writable): Promise<void> =
     const settle = (error?: Error) => {
       if (settled) return;
       settled = true;
-      // Neither stream keeps this copy once it is over: Node keeps a writable stream itself past
-      // young collections (its state holds a closure made in its constructor), and the listeners
-      // on it would keep the body, and all a stream's state behind it, there too.
-      body.off('error', settle);
-      destination.off('error', settle);
-      body.on('error', ignoreError);
-      destination.on('error', ignoreError);
+      letGo(body, settle);
+      letGo(destination, settle);
       if (!error) return resolve();
       body.unpipe(destination);
       body.destroy(error);
@@ -68,9 +73,7 @@ const writeWhole = (destination: Writable, body: string): Promise<void> =>
   new Promise<void>((resolve, reject) => {
     destination.once('error', reject);
     destination.end(body, () => {
-      // Written: the stream, which Node keeps past young collections, no longer holds this promise.
-      destination.off('error', reject);
-      destination.on('error', ignoreError);
+      letGo(destination, reject);
       resolve();
     });
   });
