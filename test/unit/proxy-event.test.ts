@@ -34,8 +34,7 @@ describe('the proxy event of a request', () => {
       'anthropic-beta': ['one-2025-01-01', 'two-2025-01-01,three-2025-01-01'],
       'X-Api-Key': ['sk-x'],
     });
-    // The same map on every read, and in the event as a whole.
-    expect(event.multiValueHeaders).toBe(event.multiValueHeaders);
+    // A member of the event as API Gateway sends it, in its serialization too.
     expect(JSON.parse(JSON.stringify(event)).multiValueHeaders).toEqual(event.multiValueHeaders);
   });
 

@@ -73,11 +73,11 @@ const canonicalValue = (value: string): string =>
         .trim()
     : value;
 
-/** `20261126T054500Z` */
 /** The last second written as an `x-amz-date`: every store call signs, and most in the same second. */
 let lastSecond = Number.NaN;
 let lastAmzDate = '';
 
+/** `20261126T054500Z` */
 const amzDateOf = (date: Date): string => {
   const second = Math.floor(date.getTime() / 1000);
   if (second !== lastSecond) {
