@@ -1,7 +1,8 @@
 import { parseJson } from '../../functions/shared/http/parse-json.js';
 import { setFakeAwsCredentials } from '../support/fake-aws-credentials.js';
 import { describeInProcess } from '../support/gateway-target.js';
-import { oneEscapeNames, startScriptedUpstream, type ScriptedUpstream } from '../support/scripted-upstream.js';
+import { oneEscapeNames } from '../support/json-parse-hazard.js';
+import { startScriptedUpstream, type ScriptedUpstream } from '../support/scripted-upstream.js';
 import { startTestGateway, type TestGateway } from '../support/test-gateway.js';
 
 /**

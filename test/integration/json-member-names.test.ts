@@ -1,5 +1,6 @@
 import { describeInProcess } from '../support/gateway-target.js';
-import { oneEscapeNames, startScriptedUpstream, type ScriptedUpstream } from '../support/scripted-upstream.js';
+import { oneEscapeNames } from '../support/json-parse-hazard.js';
+import { startScriptedUpstream, type ScriptedUpstream } from '../support/scripted-upstream.js';
 import { startTestGateway, type TestGateway } from '../support/test-gateway.js';
 
 /**

@@ -7,3 +7,18 @@
  */
 export const misreadByJsonParse = (name: string): boolean =>
   [...name].length === 1 && JSON.stringify(name) !== `"${name}"`;
+
+/**
+ * Member names written with one escape, and what they mean: the names the JSON.parse bug reads as `\`
+ * once an object at the same place had a member named `\`. `first` is a plain name that goes before
+ * each, distinct per case, so that the two members sit where the bug looks.
+ */
+export const oneEscapeNames: readonly { readonly escaped: string; readonly name: string; readonly first: string }[] = [
+  ['\\u540d', '名'],
+  ['\\t', '\t'],
+  ['\\"', '"'],
+].map(([escaped, name]) => ({
+  escaped: escaped!,
+  name: name!,
+  first: `names_${escaped!.length}_${name!.charCodeAt(0)}`,
+}));
