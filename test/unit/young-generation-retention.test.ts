@@ -76,8 +76,15 @@ describe('what a request makes dies young', () => {
   beforeAll(async () => {
     baseline = await promotedPerCall(async () => ({ note: freshText(TEXT) }).note.length, CALLS);
   });
-  const keptPerCall = async (call: (index: number) => Promise<unknown>): Promise<number> =>
-    (await promotedPerCall(call, CALLS)) - baseline;
+  /**
+   * The least of three readings: what a call keeps shows in each, while the old generation's other
+   * growth (code, feedback, a busy machine's timing) comes in bursts that can fill one of them.
+   */
+  const keptPerCall = async (call: (index: number) => Promise<unknown>): Promise<number> => {
+    const readings: number[] = [];
+    for (let reading = 0; reading < 3; reading += 1) readings.push(await promotedPerCall(call, CALLS));
+    return Math.min(...readings) - baseline;
+  };
 
   it('an invocation of a handler, and the request it gives the handler', async () => {
     const handle = async (request: GatewayRequest<unknown>) => {
@@ -217,23 +224,24 @@ describe('what a request makes dies young', () => {
     }
   });
 
-  it('a streamed body, once copied into the response stream', async () => {
-    // Node keeps each writable stream past young collections itself; what it must not keep is the
-    // body copied into it, and all that body reaches. Read as the difference a big body state makes.
-    const pumped = (state: () => string | undefined) => async () => {
-      const body = Object.assign(new Readable({ read() {} }), { state: state() });
+  it('a streamed body, once copied into the response stream, is not reached from it', async () => {
+    // Node keeps each writable stream past young collections itself, so what the response stream
+    // still reaches once the copy is over is promoted with it: the body must not be among it. Read
+    // as reachability (a full collection with the response stream held) rather than as bytes, which
+    // one body's worth of difference would not show above the old generation's other growth.
+    const response = new Writable({ write: (_chunk, _encoding, callback) => callback() });
+    const copied = async (): Promise<WeakRef<Readable>> => {
+      const body = new Readable({ read() {} });
       body.push('data: {}\n\n');
       body.push(null);
-      await pumpInto(body, new Writable({ write: (_chunk, _encoding, callback) => callback() }));
+      await pumpInto(body, response);
+      return new WeakRef(body);
     };
-    const withoutState = await promotedPerCall(
-      pumped(() => undefined),
-      CALLS,
-    );
-    const withState = await promotedPerCall(
-      pumped(() => freshText(8 * TEXT)),
-      CALLS,
-    );
-    expect(withState - withoutState).toBeLessThan(BOUND);
+    const body = await copied();
+    // A weak reference holds its target until the task that made it is over.
+    await new Promise((resolve) => setImmediate(resolve));
+    gc({ type: 'major', execution: 'sync' });
+    expect(response.writableFinished).toBe(true);
+    expect(body.deref()).toBeUndefined();
   });
 });
