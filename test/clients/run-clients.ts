@@ -7,7 +7,7 @@
 // First: the gateway's own JSON lines would bury the results (GATEWAY_LOG_LEVEL turns them back on).
 import '../support/quiet-logs.js';
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -106,13 +106,13 @@ const main = async () => {
   });
   const { key, account } = await gateway.createAccountWithKey();
 
-  const context = (): ClientContext => ({
-    clientsDir,
-    gateway: local.url,
-    key,
-    home: mkdtempSync(join(tmpdir(), 'gateway-client-')),
-    node: process.execPath,
-  });
+  // Each client runs with a home of its own (its settings and caches), removed at the end.
+  const homes: string[] = [];
+  const context = (): ClientContext => {
+    const home = mkdtempSync(join(tmpdir(), 'gateway-client-'));
+    homes.push(home);
+    return { clientsDir, gateway: local.url, key, home, node: process.execPath };
+  };
   const types = ['openai', 'anthropic', 'gemini'] as const;
   const only = process.env.CLIENTS?.split(',');
   const runs: ClientRun[] = [
@@ -141,6 +141,7 @@ const main = async () => {
 
   await gateway.close();
   await Promise.all([openAi.close(), anthropic.close(), gemini.close()]);
+  for (const home of homes) rmSync(home, { recursive: true, force: true });
   const failed = results.filter((result) => !result.passed);
   for (const { run, detail } of failed) console.log(`\n--- ${run.client} on ${run.model} ---\n${detail}`);
   console.log(`\n${results.length - failed.length} of ${results.length} client runs passed.`);

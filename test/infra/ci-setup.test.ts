@@ -7,13 +7,14 @@ import { adminKeyTableActions, CiSetupStack, type CiSetupStackProps } from '../.
 import { bootstrapAdminKey } from '../../infra/local/bootstrap.js';
 import { startTestGateway } from '../support/test-gateway.js';
 import { requiredPermissions } from './required-permissions.js';
+import { cdkOutdir } from '../support/cdk-outdir.js';
 
 /** The CI account setup (infra/ci-setup): an OIDC deploy role for main only, with the least it needs. */
 
 type Resources = Record<string, { Type: string; Properties: Record<string, any> }>;
 
 const synthesize = (props: Partial<CiSetupStackProps> = {}) => {
-  const app = new App();
+  const app = new App({ outdir: cdkOutdir() });
   const stack = new CiSetupStack(app, 'ModelGatewayCiSetup', {
     githubRepository: 'example-org/model-gateway',
     ...props,

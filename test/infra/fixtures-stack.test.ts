@@ -5,13 +5,14 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { projectRoot } from '../../infra/build/esbuild-options.js';
 import { addFixturesStack } from '../../infra/fixtures/fixtures-stage.js';
+import { cdkOutdir } from '../support/cdk-outdir.js';
 
 /** The fixtures stack of a stage, as `cdk synth -c stage=…` builds it (without running esbuild). */
 const cdkContext = (
   JSON.parse(readFileSync(path.join(projectRoot, 'cdk.json'), 'utf8')) as { context: Record<string, unknown> }
 ).context;
 const fixturesOf = (stage: string) =>
-  addFixturesStack(new App({ context: { ...cdkContext, stage, 'aws:cdk:bundling-stacks': [] } }));
+  addFixturesStack(new App({ outdir: cdkOutdir(), context: { ...cdkContext, stage, 'aws:cdk:bundling-stacks': [] } }));
 
 type Resources = Record<string, { Type: string; Properties: Record<string, any>; DeletionPolicy?: string }>;
 

@@ -4,6 +4,7 @@ import { functionGroups } from '../../functions/shared/routes.js';
 import { metricNames, METRICS_NAMESPACE_VARIABLE } from '../../functions/shared/observability/embedded-metrics.js';
 import { ModelGatewayStack } from '../../infra/gateway-stack.js';
 import { synthesizeGatewayStack } from './synthesize.js';
+import { cdkOutdir } from '../support/cdk-outdir.js';
 
 let stack: ModelGatewayStack;
 let template: Template;
@@ -95,7 +96,10 @@ describe('gateway monitoring', () => {
 
   test('subscribes the address given as alarmEmail context, and none without it', () => {
     template.resourceCountIs('AWS::SNS::Subscription', 0);
-    const app = new App({ context: { 'aws:cdk:bundling-stacks': [], alarmEmail: 'ops@example.com' } });
+    const app = new App({
+      outdir: cdkOutdir(),
+      context: { 'aws:cdk:bundling-stacks': [], alarmEmail: 'ops@example.com' },
+    });
     const withEmail = Template.fromStack(new ModelGatewayStack(app, 'ModelGateway'));
     withEmail.hasResourceProperties('AWS::SNS::Subscription', { Protocol: 'email', Endpoint: 'ops@example.com' });
   });

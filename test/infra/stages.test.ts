@@ -7,6 +7,7 @@ import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { projectRoot } from '../../infra/build/esbuild-options.js';
 import { addStageStack, stageFromContext } from '../../infra/stage.js';
+import { cdkOutdir } from '../support/cdk-outdir.js';
 
 /**
  * Stages: `-c stage=<name>` names the stack and, through it, everything else; `ci-*` stages and
@@ -24,7 +25,7 @@ type Resources = Record<
 
 /** The template of one stage, as `cdk synth -c …` builds it (without running esbuild). */
 const synthesizeStage = (context: Record<string, string>) => {
-  const app = new App({ context: { ...cdkContext, ...context, 'aws:cdk:bundling-stacks': [] } });
+  const app = new App({ outdir: cdkOutdir(), context: { ...cdkContext, ...context, 'aws:cdk:bundling-stacks': [] } });
   const stack = addStageStack(app);
   return { stack, resources: Template.fromStack(stack).toJSON().Resources as Resources };
 };
@@ -33,7 +34,8 @@ const ofType = (resources: Resources, ...types: string[]) =>
   Object.values(resources).filter((resource) => types.includes(resource.Type));
 
 describe('stage settings from the context', () => {
-  const settings = (context: Record<string, string>) => stageFromContext(new App({ context }).node);
+  const settings = (context: Record<string, string>) =>
+    stageFromContext(new App({ outdir: cdkOutdir(), context }).node);
 
   it('deploys the prod stage, kept, when no stage is given', () => {
     expect(settings({})).toEqual({ stage: 'prod', stackName: 'ModelGateway-prod', ephemeral: false });

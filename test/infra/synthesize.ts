@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { App } from 'aws-cdk-lib';
 import { ModelGatewayStack, type ModelGatewayStackProps } from '../../infra/gateway-stack.js';
+import { cdkOutdir } from '../support/cdk-outdir.js';
 
 /** The feature flags `cdk synth` runs with, so the tests see the template that is deployed. */
 const cdkContext = (
@@ -23,6 +24,6 @@ export const synthesizeGatewayStack = (
 ): ModelGatewayStack => {
   const base = options.bundle ? cdkContext : { ...cdkContext, 'aws:cdk:bundling-stacks': [] };
   const context = { ...base, ...options.context };
-  const app = new App({ context });
+  const app = new App({ outdir: cdkOutdir(), context });
   return new ModelGatewayStack(app, 'ModelGateway', props);
 };

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { startTestGateway, type TestGateway } from '../support/test-gateway.js';
@@ -42,6 +42,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await gateway?.close();
+  if (elsewhere) await rm(elsewhere, { recursive: true, force: true });
 });
 
 describe('gatewayctl run from another folder', () => {

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -52,6 +52,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await gateway?.close();
+  if (folder) await rm(folder, { recursive: true, force: true });
 });
 
 describe('gatewayctl', () => {
