@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
+import { rmSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { buildConsoleWeb } from '../build/console-web.js';
 import { projectRoot } from '../build/esbuild-options.js';
@@ -43,6 +45,21 @@ export const keepConsoleBuild = async (files: Map<string, string>, cacheDirector
   }
 };
 
+/**
+ * Where the project's folder cannot be written (an install owned by another user, a read-only file
+ * system): a temporary folder of this process, removed when it exits.
+ */
+const temporaryConsoleFolder = async (files: Map<string, string>): Promise<string> => {
+  const directory = await mkdtemp(path.join(tmpdir(), 'model-gateway-console-'));
+  process.once('exit', () => rmSync(directory, { recursive: true, force: true }));
+  await Promise.all([...files].map(([name, content]) => writeFile(path.join(directory, name), content)));
+  return directory;
+};
+
+/** The folder a build is served from: the project's cache, or failing that a temporary folder. */
+export const consoleFolderFor = (files: Map<string, string>, cacheDirectory = consoleCache): Promise<string> =>
+  keepConsoleBuild(files, cacheDirectory).catch(() => temporaryConsoleFolder(files));
+
 let prepared: Promise<string> | undefined;
 
 /**
@@ -54,7 +71,7 @@ let prepared: Promise<string> | undefined;
  * killed leaves nothing new behind.
  */
 export const prepareLocalConsole = (): Promise<string> => {
-  prepared ??= buildConsoleWeb().then((files) => keepConsoleBuild(files));
+  prepared ??= buildConsoleWeb().then((files) => consoleFolderFor(files));
   return prepared.then((directory) => {
     process.env.GATEWAY_CONSOLE_WEB_DIR = directory;
     process.env.GATEWAY_CONSOLE_AUTH = 'local';

@@ -1,7 +1,7 @@
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { keepConsoleBuild } from '../../infra/local/console-web.js';
+import { consoleFolderFor, keepConsoleBuild } from '../../infra/local/console-web.js';
 
 /** The local runtime's console is kept in a folder named by its content, so runs do not pile up folders. */
 describe('the folder the local runtime serves its console from', () => {
@@ -49,5 +49,19 @@ describe('the folder the local runtime serves its console from', () => {
     expect(path.dirname(kept)).toBe(nested);
     await mkdir(nested, { recursive: true });
     expect(await readFile(path.join(kept, 'index.html'), 'utf8')).toContain('app.js');
+  });
+
+  it('is a temporary folder of its own where the cache cannot be written', async () => {
+    // A file where the cache folder would go: nothing can be made under it, whoever runs this.
+    const blocked = path.join(cache, 'not-a-folder');
+    await writeFile(blocked, '');
+    await expect(keepConsoleBuild(build('one()'), path.join(blocked, 'cache'))).rejects.toThrow();
+    const folder = await consoleFolderFor(build('one()'), path.join(blocked, 'cache'));
+    try {
+      expect(path.dirname(folder)).toBe(tmpdir());
+      expect(await readFile(path.join(folder, 'app.js'), 'utf8')).toBe('one()');
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
   });
 });
