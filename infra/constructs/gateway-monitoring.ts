@@ -6,7 +6,10 @@ import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as sns from 'aws-cdk-lib/aws-sns';
 import * as subscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
 import { Construct } from 'constructs';
-import { METRICS_NAMESPACE_VARIABLE } from '../../functions/shared/observability/embedded-metrics.js';
+import {
+  ACCOUNT_METRICS_VARIABLE,
+  METRICS_NAMESPACE_VARIABLE,
+} from '../../functions/shared/observability/embedded-metrics.js';
 
 export interface GatewayMonitoringProps {
   /** The functions whose request lines carry the metrics; each is told the namespace to use. */
@@ -21,7 +24,19 @@ export interface GatewayMonitoringProps {
   readonly upstreamErrorPercent?: number;
   /** 5xx answers from the API within five minutes that raise the alarm. */
   readonly serverErrorCount?: number;
+  /**
+   * Whether request lines carry the per-account metrics (4 billed custom metrics per account); by
+   * default the `accountMetrics` context value (`-c accountMetrics=false` turns them off), else on.
+   */
+  readonly accountMetrics?: boolean;
 }
+
+/** `-c accountMetrics=…`: true or false, on when absent. */
+const accountMetricsFrom = (value: unknown): boolean => {
+  if (value === undefined || value === true || value === 'true') return true;
+  if (value === false || value === 'false') return false;
+  throw new Error(`-c accountMetrics takes true or false, not '${String(value)}'.`);
+};
 
 const PERIOD = Duration.minutes(5);
 
@@ -42,8 +57,11 @@ export class GatewayMonitoring extends Construct {
     super(scope, id);
     const stack = Stack.of(this);
     this.namespace = `ModelGateway/${stack.stackName}`;
-    for (const handler of Object.values(props.functions))
+    const accountMetrics = props.accountMetrics ?? accountMetricsFrom(this.node.tryGetContext('accountMetrics'));
+    for (const handler of Object.values(props.functions)) {
       handler.addEnvironment(METRICS_NAMESPACE_VARIABLE, this.namespace);
+      if (!accountMetrics) handler.addEnvironment(ACCOUNT_METRICS_VARIABLE, 'off');
+    }
 
     const metric = (metricName: string, statistic: string, dimensionsMap?: Record<string, string>) =>
       new cloudwatch.Metric({
@@ -150,11 +168,15 @@ export class GatewayMonitoring extends Construct {
           graph('Latency p90 by model (ms)', [searchBy('model', 'latencyMs', 'p90')]),
           graph('Tokens by model', [searchBy('model', 'totalTokens', 'Sum')]),
         ],
-        [
-          graph('Requests by account', [searchBy('accountId', 'requests', 'Sum')]),
-          graph('Cost by account (USD)', [searchBy('accountId', 'cost', 'Sum')]),
-          graph('Throttled (429) by account', [searchBy('accountId', 'throttled', 'Sum')]),
-        ],
+        ...(accountMetrics
+          ? [
+              [
+                graph('Requests by account', [searchBy('accountId', 'requests', 'Sum')]),
+                graph('Cost by account (USD)', [searchBy('accountId', 'cost', 'Sum')]),
+                graph('Throttled (429) by account', [searchBy('accountId', 'throttled', 'Sum')]),
+              ],
+            ]
+          : []),
       ],
     });
   }

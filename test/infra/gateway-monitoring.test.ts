@@ -1,7 +1,11 @@
 import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { functionGroups } from '../../functions/shared/routes.js';
-import { metricNames, METRICS_NAMESPACE_VARIABLE } from '../../functions/shared/observability/embedded-metrics.js';
+import {
+  ACCOUNT_METRICS_VARIABLE,
+  metricNames,
+  METRICS_NAMESPACE_VARIABLE,
+} from '../../functions/shared/observability/embedded-metrics.js';
 import { ModelGatewayStack } from '../../infra/gateway-stack.js';
 import { synthesizeGatewayStack } from './synthesize.js';
 import { cdkOutdir } from '../support/cdk-outdir.js';
@@ -15,8 +19,8 @@ beforeAll(() => {
 });
 
 /** The dashboard body with its CloudFormation joins flattened into one string. */
-const dashboardBody = (): string => {
-  const [dashboard] = Object.values(template.findResources('AWS::CloudWatch::Dashboard'));
+const dashboardBody = (of: Template = template): string => {
+  const [dashboard] = Object.values(of.findResources('AWS::CloudWatch::Dashboard'));
   const body = (dashboard as { Properties: { DashboardBody: unknown } }).Properties.DashboardBody;
   const flatten = (value: unknown): string =>
     typeof value === 'string'
@@ -102,5 +106,25 @@ describe('gateway monitoring', () => {
     });
     const withEmail = Template.fromStack(new ModelGatewayStack(app, 'ModelGateway'));
     withEmail.hasResourceProperties('AWS::SNS::Subscription', { Protocol: 'email', Endpoint: 'ops@example.com' });
+  });
+
+  test('leaves out the per-account metrics and their graphs with accountMetrics=false, and keeps them by default', () => {
+    const variablesOf = (of: ModelGatewayStack) =>
+      Object.keys(functionGroups).map(
+        (group) =>
+          Template.fromStack(of).toJSON().Resources[
+            of.getLogicalId(of.functions.functionFor(group).node.defaultChild as never)
+          ].Properties.Environment.Variables as Record<string, string>,
+      );
+    for (const variables of variablesOf(stack)) expect(variables[ACCOUNT_METRICS_VARIABLE]).toBeUndefined();
+    expect(dashboardBody()).toContain('accountId');
+
+    const off = synthesizeGatewayStack({}, { context: { accountMetrics: 'false' } });
+    for (const variables of variablesOf(off)) expect(variables[ACCOUNT_METRICS_VARIABLE]).toBe('off');
+    const body = dashboardBody(Template.fromStack(off));
+    expect(body).not.toContain('accountId');
+    expect(body).toContain('model');
+
+    expect(() => synthesizeGatewayStack({}, { context: { accountMetrics: 'no' } })).toThrow(/accountMetrics/);
   });
 });

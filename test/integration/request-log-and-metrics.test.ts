@@ -1,4 +1,8 @@
-import { metricDirectives, metricsMember } from '../../functions/shared/observability/embedded-metrics.js';
+import {
+  ACCOUNT_METRICS_VARIABLE,
+  metricDirectives,
+  metricsMember,
+} from '../../functions/shared/observability/embedded-metrics.js';
 import { captureLogLines, type CapturedLogLines, type LogLine } from '../support/captured-log-lines.js';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream/fake-upstream.js';
 import { startTestGateway, type HttpResult, type TestGateway } from '../support/test-gateway.js';
@@ -210,5 +214,19 @@ describe('embedded metric directives', () => {
         });
       }
     }
+  });
+
+  test('leave out the per-account set where the stack turned account metrics off, and nothing else', () => {
+    process.env[ACCOUNT_METRICS_VARIABLE] = 'off';
+    try {
+      for (const model of [false, true]) {
+        expect(JSON.parse(`{${metricsMember(model, true, 1795681330230)}}`)).toEqual({
+          _aws: { Timestamp: 1795681330230, CloudWatchMetrics: metricDirectives(model, false) },
+        });
+      }
+    } finally {
+      delete process.env[ACCOUNT_METRICS_VARIABLE];
+    }
+    expect(JSON.parse(`{${metricsMember(true, true, 1)}}`)._aws.CloudWatchMetrics).toHaveLength(3);
   });
 });

@@ -14,6 +14,14 @@ import type { RequestMetrics } from './request-metrics.js';
  */
 export const METRICS_NAMESPACE_VARIABLE = 'GATEWAY_METRICS_NAMESPACE';
 export const DEFAULT_METRICS_NAMESPACE = 'ModelGateway';
+/**
+ * `off` leaves out the per-account set: 4 billed metrics per account add up once a gateway serves
+ * hundreds of teams, whose usage the usage API reports anyway. The stack sets it from
+ * `-c accountMetrics=false`; the line keeps its `accountId` field for Logs Insights either way.
+ */
+export const ACCOUNT_METRICS_VARIABLE = 'GATEWAY_ACCOUNT_METRICS';
+
+const accountMetricsOn = (): boolean => process.env[ACCOUNT_METRICS_VARIABLE] !== 'off';
 
 type Unit = 'Count' | 'Milliseconds' | 'None';
 
@@ -87,6 +95,6 @@ export const metricsMember = (hasModel: boolean, hasAccount: boolean, timestamp:
     );
     prepared.set(namespace, variants);
   }
-  const directives = variants[(hasModel ? 2 : 0) + (hasAccount ? 1 : 0)]!;
+  const directives = variants[(hasModel ? 2 : 0) + (hasAccount && accountMetricsOn() ? 1 : 0)]!;
   return `"_aws":{"Timestamp":${Math.trunc(timestamp)},"CloudWatchMetrics":${directives}}`;
 };
