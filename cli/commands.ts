@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { CliError, type AdminClient } from './admin-client.js';
+import { CliError, listAll, type AdminClient } from './admin-client.js';
 import { metricsCommand } from './metrics-command.js';
 import { listModelsCommand } from './models-command.js';
 import { formatRecord, formatTable, type Column } from './table.js';
@@ -120,7 +120,7 @@ const accountBody = (options: Options) =>
 
 export const commands: Readonly<Record<string, Readonly<Record<string, Command>>>> = {
   accounts: {
-    list: async (context) => show(context, await context.client.request('GET', '/admin/v1/accounts'), accountColumns),
+    list: async (context) => show(context, await listAll(context.client, '/admin/v1/accounts'), accountColumns),
     create: async (context) => {
       const body = accountBody(context.options);
       required(body.name as string | undefined, '--name');
@@ -160,7 +160,7 @@ export const commands: Readonly<Record<string, Readonly<Record<string, Command>>
       const accountId = required(text(context.options, 'account'), '--account');
       show(
         context,
-        await context.client.request('GET', `/admin/v1/keys?accountId=${encodeURIComponent(accountId)}`),
+        await listAll(context.client, `/admin/v1/keys?accountId=${encodeURIComponent(accountId)}`),
         keyColumns,
       );
     },

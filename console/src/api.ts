@@ -89,3 +89,22 @@ export const query = (parameters: Record<string, string | number | undefined>): 
   const text = search.toString();
   return text ? `?${text}` : '';
 };
+
+/**
+ * A whole admin list, a page at a time (`limit`, `nextCursor`): answered in one piece, a list of
+ * thousands of accounts passes what the deployed gateway may answer at once.
+ */
+export const callList = async <T>(path: string): Promise<{ data: T[] }> => {
+  const data: T[] = [];
+  let cursor: string | undefined;
+  do {
+    const separator = path.includes('?') ? '&' : '?';
+    const page = await call<{ data: T[]; nextCursor?: string }>(
+      'GET',
+      `${path}${separator}limit=1000${cursor === undefined ? '' : `&cursor=${encodeURIComponent(cursor)}`}`,
+    );
+    data.push(...page.data);
+    cursor = page.nextCursor;
+  } while (cursor !== undefined);
+  return { data };
+};

@@ -5,6 +5,7 @@ import { notFound } from '../shared/errors.js';
 import { json } from '../shared/http/response.js';
 import type { GatewayRequest } from '../shared/middleware/gateway-handler.js';
 import { createAccount, getAccount, listAccounts, updateAccount, type Account } from '../shared/store/accounts.js';
+import { byCreation, pageOf, pageQuery } from './list-page.js';
 import { parseWith } from './parse-with.js';
 import { accountCreate, accountPatch, idPath } from './schemas.js';
 import { accountView, listView } from './views.js';
@@ -32,10 +33,18 @@ export const create = async ({ body }: Request) => {
   return json(201, await shown(account));
 };
 
-/** GET /admin/v1/accounts: two reads of the store (accounts, spending), however many accounts there are. */
-export const list = async () => {
+/**
+ * GET /admin/v1/accounts?limit=&cursor=: oldest first, whole or a page at a time (list-page.ts); two
+ * reads of the store (accounts, spending), however many accounts there are.
+ */
+export const list = async ({ query }: Request) => {
+  const asked = parseWith(pageQuery, query ?? {});
   const [accounts, spending] = await Promise.all([listAccounts(), readEverySpend()]);
-  return json(200, listView(accounts.map((account) => withSpending(account, spending.get(account.id)?.used ?? 0))));
+  const page = pageOf(accounts, byCreation, 'accounts', asked);
+  return json(200, {
+    ...listView(page.data.map((account) => withSpending(account, spending.get(account.id)?.used ?? 0))),
+    ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}),
+  });
 };
 
 /** GET /admin/v1/accounts/{id} */

@@ -12,6 +12,7 @@ import {
   type ApiKeyRecord,
 } from '../shared/store/keys.js';
 import { requireAccount } from './accounts.js';
+import { byCreation, pageOf } from './list-page.js';
 import { parseWith } from './parse-with.js';
 import { idPath, keyCreate, keyListQuery, keyPatch } from './schemas.js';
 import { issuedKeyView, keyView, listView } from './views.js';
@@ -36,13 +37,15 @@ export const create = async ({ body }: Request) => {
   return json(201, issuedKeyView(record, issued.key));
 };
 
-/** GET /admin/v1/keys?accountId= */
+/** GET /admin/v1/keys?accountId=&limit=&cursor=: oldest first, whole or a page at a time (list-page.ts). */
 export const list = async ({ query }: Request) => {
-  const { accountId } = parseWith(keyListQuery, query);
+  const { accountId, ...asked } = parseWith(keyListQuery, query);
   await requireAccount(accountId);
-  const records = await listKeysOfAccount(accountId);
-  records.sort((a, b) => a.createdAt.localeCompare(b.createdAt));
-  return json(200, listView(records.map(keyView)));
+  const page = pageOf(await listKeysOfAccount(accountId), byCreation, `keys ${accountId}`, asked);
+  return json(200, {
+    ...listView(page.data.map(keyView)),
+    ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}),
+  });
 };
 
 /** GET /admin/v1/keys/{id} */

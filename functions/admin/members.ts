@@ -17,13 +17,14 @@ import {
   type Member,
 } from '../shared/store/members.js';
 import { requireAccount } from './accounts.js';
+import { pageFields, pageOf } from './list-page.js';
 import { parseWith } from './parse-with.js';
 import { deletedView, listView } from './views.js';
 
 type Request = GatewayRequest<unknown>;
 
 const memberPath = lazySchema(() => z.object({ id: z.email().check(z.maxLength(254)) }));
-const memberListQuery = lazySchema(() => z.object({ accountId: z.optional(resourceId()) }));
+const memberListQuery = lazySchema(() => z.object({ accountId: z.optional(resourceId()), ...pageFields() }));
 const memberPut = lazySchema(() =>
   z.strictObject({
     accountId: resourceId(),
@@ -43,11 +44,16 @@ const memberView = (member: Member) => ({
   updatedAt: member.updatedAt,
 });
 
-/** GET /admin/v1/members?accountId= */
+/** GET /admin/v1/members?accountId=&limit=&cursor= */
 export const list = async ({ query }: Request) => {
-  const { accountId } = parseWith(memberListQuery, query);
+  const { accountId, ...asked } = parseWith(memberListQuery, query);
   const members = accountId ? await listMembersOfAccount(accountId) : await listMembers();
-  return json(200, listView(members.map(memberView)));
+  // By e-mail address, whole or a page at a time (list-page.ts).
+  const page = pageOf(members, (member) => member.id, `members ${accountId ?? ''}`, asked);
+  return json(200, {
+    ...listView(page.data.map(memberView)),
+    ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}),
+  });
 };
 
 /**

@@ -1,5 +1,6 @@
 import * as z from '../shared/schemas/zod.js';
 import { lazySchema } from '../shared/schemas/lazy-schema.js';
+import { pageFields } from './list-page.js';
 import {
   accountFields,
   accountStatus,
@@ -53,4 +54,4 @@ export const modelPut = lazySchema(() => z.strictObject(modelFields()));
 // Path and query parameters: lenient objects (API Gateway adds its own entries), strict values.
 export const idPath = lazySchema(() => z.object({ id: resourceId() }));
 export const modelPath = lazySchema(() => z.object({ model: modelId() }));
-export const keyListQuery = lazySchema(() => z.object({ accountId: resourceId() }));
+export const keyListQuery = lazySchema(() => z.object({ accountId: resourceId(), ...pageFields() }));

@@ -1,4 +1,4 @@
-import { call, query } from '../api.js';
+import { call, callList, query } from '../api.js';
 import { formatCost, formatTime, h, replaceChildren } from '../dom.js';
 
 /**
@@ -100,7 +100,7 @@ const actionForm = (
 const field = (label: string, input: HTMLElement): HTMLElement => h('label', {}, label, input);
 
 const accountsPage = async (root: HTMLElement): Promise<void> => {
-  const accounts = await call<{ data: Account[] }>('GET', '/admin/v1/accounts');
+  const accounts = await callList<Account>('/admin/v1/accounts');
   const name = h('input', { id: 'account-name', required: true });
   const models = h('input', { id: 'account-models', placeholder: 'empty: every model' });
   const quota = h('input', {
@@ -145,8 +145,8 @@ const accountsPage = async (root: HTMLElement): Promise<void> => {
 
 const membersPage = async (root: HTMLElement): Promise<void> => {
   const [members, accounts, config] = await Promise.all([
-    call<{ data: Member[] }>('GET', '/admin/v1/members'),
-    call<{ data: Account[] }>('GET', '/admin/v1/accounts'),
+    callList<Member>('/admin/v1/members'),
+    callList<Account>('/admin/v1/accounts'),
     call<{ auth: string }>('GET', '/console/api/config'),
   ]);
   const email = h('input', { id: 'member-email', type: 'email', required: true });
