@@ -427,6 +427,17 @@ out(
     `${ms(g.pacedFirstByteMs - f.pacedFirstByteMs)} to the first byte and ${ms(g.pacedSpanMs - f.pacedSpanMs)} ` +
     `from it to the last, over the floor; the first-byte target above is measured on the saturated streams`,
 );
+// Requests/s is the server's only when its core is the one that is full: the load core also runs the
+// fake upstream and, for the gateway, the store's stand-in, and can fill first.
+const busyShare = (figures: Figures) => (figures.cpuMs / 1000) * figures.perSecond;
+out(
+  `requests/s at c=32, what bounded it: the gateway's core was busy ${(busyShare(g) * 100).toFixed(0)} % of the ` +
+    `time (the floor's ${(busyShare(f) * 100).toFixed(0)} %` +
+    (p ? `, Portkey's ${(busyShare(p) * 100).toFixed(0)} %` : '') +
+    `); below 100 %, the load core (load, fake upstream, the store's stand-in) was the full one. At its CPU ` +
+    `per request, one full core would serve ${(1000 / g.cpuMs).toFixed(0)} requests/s` +
+    (p ? ` (${(1000 / g.cpuMs / (1000 / p.cpuMs)).toFixed(2)}× Portkey's at its own)` : ''),
+);
 for (const note of notes) out(note);
 out('figures measure the store as a separate process (as deployed), not the embedded default of `npm start`');
 
