@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 
 /** CPU time and peak memory of another process, read from /proc (Linux), and CPU pinning. */
 
@@ -11,12 +11,35 @@ const clockTicksPerSecond = (() => {
   }
 })();
 
-/** User + system CPU of a process in microseconds (fields 14 and 15 of /proc/PID/stat). */
-export const cpuMicros = (pid: number): number => {
+/** User + system CPU of a process in microseconds, in clock ticks (fields 14 and 15 of /proc/PID/stat). */
+const tickedCpuMicros = (pid: number): number => {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return ((Number(fields[11]) + Number(fields[12])) / clockTicksPerSecond) * 1e6;
 };
+
+/**
+ * The CPU time of every thread of a process (the first field of each /proc/PID/task/TID/schedstat,
+ * in nanoseconds), in microseconds; undefined where the kernel does not keep it. /proc/PID/stat
+ * counts in clock ticks (10 ms here): a slice of a thousand requests at 0.09 ms each is 90 ms of CPU,
+ * read to ±10 % from ticks, and the floor's small figure divides every ratio.
+ */
+const scheduledCpuMicros = (pid: number): number | undefined => {
+  try {
+    let nanoseconds = 0;
+    for (const thread of readdirSync(`/proc/${pid}/task`)) {
+      const ran = Number(readFileSync(`/proc/${pid}/task/${thread}/schedstat`, 'utf8').split(' ')[0]);
+      if (!Number.isFinite(ran)) return undefined;
+      nanoseconds += ran;
+    }
+    return nanoseconds / 1000;
+  } catch {
+    return undefined;
+  }
+};
+
+/** User + system CPU of a process (all its threads) in microseconds. */
+export const cpuMicros = (pid: number): number => scheduledCpuMicros(pid) ?? tickedCpuMicros(pid);
 
 /** The peak resident set of a process so far, in MB (VmHWM). */
 export const peakRssMb = (pid: number): number => {
