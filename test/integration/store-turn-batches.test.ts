@@ -281,6 +281,42 @@ describe('puts where one process serves many invocations', () => {
   });
 });
 
+describe('additions where one process serves many invocations', () => {
+  beforeEach(() => {
+    process.env[CONCURRENT_INVOCATIONS_VARIABLE] = 'true';
+    jest.useFakeTimers({ doNotFake: ['setImmediate', 'nextTick', 'queueMicrotask', 'Date', 'performance'] });
+  });
+  afterEach(() => {
+    jest.useRealTimers();
+    delete process.env[CONCURRENT_INVOCATIONS_VARIABLE];
+  });
+  const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+  it('wait for the additions of later turns within the linger, and go out with them as one sum', async () => {
+    const id = freshId('lingered');
+    const additions = [addToItem({ table: counters(), key: { id }, add: { count: 3 } })];
+    await nextTurn();
+    additions.push(addToItem({ table: counters(), key: { id }, add: { count: -1 } }));
+    await nextTurn();
+    expect(calls).toHaveLength(0);
+
+    jest.advanceTimersByTime(SHARED_PROCESS_LINGER_MS);
+    await Promise.all(additions);
+
+    expect(calls.map((call) => call.operation)).toEqual(['UpdateItem']);
+    expect(Number((await read(counters(), { id }))?.count)).toBe(2);
+  });
+
+  it('go out at the end of their turn where the process serves one invocation at a time', async () => {
+    delete process.env[CONCURRENT_INVOCATIONS_VARIABLE];
+    const id = freshId('unlingered');
+
+    await addToItem({ table: counters(), key: { id }, add: { count: 1 } });
+
+    expect(calls.map((call) => call.operation)).toEqual(['UpdateItem']);
+  });
+});
+
 describe('puts where the SDK resolves the store', () => {
   let restoreAwsEnvironment: () => void = () => undefined;
   let endpoint: string | undefined;

@@ -113,9 +113,12 @@ const sendPuts = async (puts: readonly MarshalledPut[]): Promise<readonly Settle
  */
 export const SHARED_PROCESS_LINGER_MS = 20;
 
+/** The linger of writes no answer waits on: `SHARED_PROCESS_LINGER_MS` where the process is shared, else none. */
+export const lingerWhereShared = (): number => (servesConcurrentInvocations() ? SHARED_PROCESS_LINGER_MS : 0);
+
 const gathered = turnBatch(sendPuts, {
   followInFlight: true,
-  lingerMs: () => (servesConcurrentInvocations() ? SHARED_PROCESS_LINGER_MS : 0),
+  lingerMs: lingerWhereShared,
   fullAt: BATCH_LIMIT,
 });
 

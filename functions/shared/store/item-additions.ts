@@ -1,4 +1,5 @@
 import { toAttributeMap } from './attribute-values.js';
+import { lingerWhereShared } from './batched-puts.js';
 import { sendOperation, THROTTLING_RETRIED_HERE } from './operations.js';
 import { retryThrottled } from './throttle-retry.js';
 import { turnBatch, type Settled } from './turn-batch.js';
@@ -6,8 +7,8 @@ import { turnBatch, type Settled } from './turn-batch.js';
 /**
  * Unconditional additions to numeric attributes of one item (a counter's correction, a quota's
  * settlement, a refused admission's give-back). Addition commutes, so the additions that requests
- * make to the same item in one loop turn are summed into one UpdateItem: the item ends exactly where
- * the separate updates would have left it.
+ * make to the same item in one loop turn (where the process is shared, within a linger) are summed
+ * into one UpdateItem: the item ends exactly where the separate updates would have left it.
  */
 export interface ItemAddition {
   readonly table: string;
@@ -60,7 +61,10 @@ const sendSummed = async (additions: readonly ItemAddition[]): Promise<readonly 
   return done;
 };
 
-const gathered = turnBatch(sendSummed, { followInFlight: true });
+// No answer waits on an addition (corrections and settlements come after the response, give-backs
+// after a refusal): where one process serves many invocations they linger like usage records, and
+// one write carries what the requests of those milliseconds added to the item.
+const gathered = turnBatch(sendSummed, { followInFlight: true, lingerMs: lingerWhereShared });
 
 /**
  * Adds to an item, together with the other additions to the same item asked for in this loop turn.
