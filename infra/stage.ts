@@ -1,5 +1,6 @@
 import type { App } from 'aws-cdk-lib';
 import type { Node } from 'constructs';
+import { contextFlag } from './context-flag.js';
 import { ModelGatewayStack } from './gateway-stack.js';
 
 /**
@@ -26,20 +27,13 @@ const stagePattern = /^[a-z][a-z0-9-]{0,38}[a-z0-9]$|^[a-z]$/;
 /** The stack name of a stage: `ModelGateway-prod`, `ModelGateway-ci-1234`. */
 export const stackNameForStage = (stage: string): string => `ModelGateway-${stage}`;
 
-const contextFlag = (value: unknown): boolean | undefined => {
-  if (value === undefined) return undefined;
-  if (value === true || value === 'true') return true;
-  if (value === false || value === 'false') return false;
-  throw new Error(`-c ephemeral takes true or false, not '${String(value)}'.`);
-};
-
 /** The stage settings from the app's context (`-c stage=…`, `-c ephemeral=…`). */
 export const stageFromContext = (node: Node): StageSettings => {
   const stage = String(node.tryGetContext('stage') ?? defaultStage);
   if (!stagePattern.test(stage)) {
     throw new Error(`-c stage='${stage}': use 1 to 40 lower-case letters, digits and hyphens, starting with a letter.`);
   }
-  const ephemeral = contextFlag(node.tryGetContext('ephemeral')) ?? stage.startsWith(ciStagePrefix);
+  const ephemeral = contextFlag(node, 'ephemeral') ?? stage.startsWith(ciStagePrefix);
   return { stage, stackName: stackNameForStage(stage), ephemeral };
 };
 

@@ -6,6 +6,7 @@ import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as sns from 'aws-cdk-lib/aws-sns';
 import * as subscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
 import { Construct } from 'constructs';
+import { contextFlag } from '../context-flag.js';
 import {
   ACCOUNT_METRICS_VARIABLE,
   METRICS_NAMESPACE_VARIABLE,
@@ -31,13 +32,6 @@ export interface GatewayMonitoringProps {
   readonly accountMetrics?: boolean;
 }
 
-/** `-c accountMetrics=…`: true or false, on when absent. */
-const accountMetricsFrom = (value: unknown): boolean => {
-  if (value === undefined || value === true || value === 'true') return true;
-  if (value === false || value === 'false') return false;
-  throw new Error(`-c accountMetrics takes true or false, not '${String(value)}'.`);
-};
-
 const PERIOD = Duration.minutes(5);
 
 /**
@@ -57,7 +51,7 @@ export class GatewayMonitoring extends Construct {
     super(scope, id);
     const stack = Stack.of(this);
     this.namespace = `ModelGateway/${stack.stackName}`;
-    const accountMetrics = props.accountMetrics ?? accountMetricsFrom(this.node.tryGetContext('accountMetrics'));
+    const accountMetrics = props.accountMetrics ?? contextFlag(this.node, 'accountMetrics') ?? true;
     for (const handler of Object.values(props.functions)) {
       handler.addEnvironment(METRICS_NAMESPACE_VARIABLE, this.namespace);
       if (!accountMetrics) handler.addEnvironment(ACCOUNT_METRICS_VARIABLE, 'off');
