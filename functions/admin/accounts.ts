@@ -5,10 +5,10 @@ import { notFound } from '../shared/errors.js';
 import { json } from '../shared/http/response.js';
 import type { GatewayRequest } from '../shared/middleware/gateway-handler.js';
 import { createAccount, getAccount, listAccounts, updateAccount, type Account } from '../shared/store/accounts.js';
-import { byCreation, pageOf, pageQuery } from './list-page.js';
+import { byCreation, pageOf, pageQuery, pageView } from './list-page.js';
 import { parseWith } from './parse-with.js';
 import { accountCreate, accountPatch, idPath } from './schemas.js';
-import { accountView, listView } from './views.js';
+import { accountView } from './views.js';
 
 type Request = GatewayRequest<unknown>;
 
@@ -41,10 +41,10 @@ export const list = async ({ query }: Request) => {
   const asked = parseWith(pageQuery, query ?? {});
   const [accounts, spending] = await Promise.all([listAccounts(), readEverySpend()]);
   const page = pageOf(accounts, byCreation, 'accounts', asked);
-  return json(200, {
-    ...listView(page.data.map((account) => withSpending(account, spending.get(account.id)?.used ?? 0))),
-    ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}),
-  });
+  return json(
+    200,
+    pageView(page, (account) => withSpending(account, spending.get(account.id)?.used ?? 0)),
+  );
 };
 
 /** GET /admin/v1/accounts/{id} */

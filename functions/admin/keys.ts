@@ -12,10 +12,10 @@ import {
   type ApiKeyRecord,
 } from '../shared/store/keys.js';
 import { requireAccount } from './accounts.js';
-import { byCreation, pageOf } from './list-page.js';
+import { byCreation, pageOf, pageView } from './list-page.js';
 import { parseWith } from './parse-with.js';
 import { idPath, keyCreate, keyListQuery, keyPatch } from './schemas.js';
-import { issuedKeyView, keyView, listView } from './views.js';
+import { issuedKeyView, keyView } from './views.js';
 
 type Request = GatewayRequest<unknown>;
 
@@ -42,10 +42,7 @@ export const list = async ({ query }: Request) => {
   const { accountId, ...asked } = parseWith(keyListQuery, query);
   await requireAccount(accountId);
   const page = pageOf(await listKeysOfAccount(accountId), byCreation, `keys ${accountId}`, asked);
-  return json(200, {
-    ...listView(page.data.map(keyView)),
-    ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}),
-  });
+  return json(200, pageView(page, keyView));
 };
 
 /** GET /admin/v1/keys/{id} */

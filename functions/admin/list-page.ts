@@ -2,6 +2,7 @@ import { decodeCursor, encodeCursor } from '../shared/accounting/usage-cursor.js
 import { invalidValue } from '../shared/errors.js';
 import * as z from '../shared/schemas/zod.js';
 import { lazySchema } from '../shared/schemas/lazy-schema.js';
+import { listView } from './views.js';
 
 /**
  * Pages of the admin lists (accounts, keys, members): `limit` items at a time, from where `cursor`
@@ -44,7 +45,6 @@ export const pageOf = <T>(
   positioned.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   let start = 0;
   if (cursor !== undefined) {
-    // The cursor format is the usage API's; these lists have no time range.
     const after = decodeCursor(cursor, list)?.after;
     if (after === undefined) {
       throw invalidValue(
@@ -57,9 +57,15 @@ export const pageOf = <T>(
   const end = limit === undefined ? positioned.length : Math.min(positioned.length, start + limit);
   const data = positioned.slice(start, end).map(([, item]) => item);
   if (end >= positioned.length || end === start) return { data };
-  return { data, nextCursor: encodeCursor({ query: list, after: positioned[end - 1]![0], from: '', to: '' }) };
+  return { data, nextCursor: encodeCursor({ query: list, after: positioned[end - 1]![0] }) };
 };
 
 /** An item's position by creation: its time, then its id (creation times can be equal). */
 export const byCreation = (item: { readonly createdAt: string; readonly id: string }): string =>
   `${item.createdAt} ${item.id}`;
+
+/** A page as the admin API answers it: its items through `view`, and `nextCursor` while more remain. */
+export const pageView = <T, V>(page: Page<T>, view: (item: T) => V) => ({
+  ...listView(page.data.map(view)),
+  ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}),
+});

@@ -17,9 +17,9 @@ import {
   type Member,
 } from '../shared/store/members.js';
 import { requireAccount } from './accounts.js';
-import { pageFields, pageOf } from './list-page.js';
+import { pageFields, pageOf, pageView } from './list-page.js';
 import { parseWith } from './parse-with.js';
-import { deletedView, listView } from './views.js';
+import { deletedView } from './views.js';
 
 type Request = GatewayRequest<unknown>;
 
@@ -50,10 +50,7 @@ export const list = async ({ query }: Request) => {
   const members = accountId ? await listMembersOfAccount(accountId) : await listMembers();
   // By e-mail address, whole or a page at a time (list-page.ts).
   const page = pageOf(members, (member) => member.id, `members ${accountId ?? ''}`, asked);
-  return json(200, {
-    ...listView(page.data.map(memberView)),
-    ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}),
-  });
+  return json(200, pageView(page, memberView));
 };
 
 /**

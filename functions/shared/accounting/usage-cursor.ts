@@ -1,10 +1,10 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
 /**
- * The `cursor` of a usage page: where the next page starts (the sort key of the last record
- * returned; sort keys are unique) and a fingerprint of the query it belongs to, signed so that an
- * edited or foreign cursor is refused (400) instead of silently reading elsewhere. The signature
- * guards integrity, not secrecy: the admin who holds a cursor may read every record anyway.
+ * The `cursor` of a page of the usage API or an admin list: where the next page starts (the sort key
+ * of the last item returned; sort keys are unique) and a fingerprint of the query it belongs to,
+ * signed so that an edited or foreign cursor is refused (400) instead of silently reading elsewhere.
+ * The signature guards integrity, not secrecy: the admin who holds a cursor may read every item anyway.
  */
 
 const signingKey = () => process.env.GATEWAY_CURSOR_SECRET ?? 'model-gateway usage cursor v1';
@@ -16,9 +16,9 @@ export interface CursorContent {
   readonly query: string;
   /** The sort key of the last record returned: the next page holds older records only. */
   readonly after: string;
-  /** The range as the first page resolved it (an absent `to` is "now" once, not on every page). */
-  readonly from: string;
-  readonly to: string;
+  /** The usage range as the first page resolved it (an absent `to` is "now" once, not on every page). */
+  readonly from?: string;
+  readonly to?: string;
 }
 
 export const encodeCursor = (content: CursorContent): string => {
@@ -38,9 +38,9 @@ export const decodeCursor = (cursor: string, query: string): CursorContent | und
   try {
     const content = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as Record<string, unknown>;
     const { v, q, a, f, t } = content;
-    if (v !== 1 || q !== query || typeof a !== 'string' || typeof f !== 'string' || typeof t !== 'string')
-      return undefined;
-    return { query, after: a, from: f, to: t };
+    const range = (value: unknown) => value === undefined || typeof value === 'string';
+    if (v !== 1 || q !== query || typeof a !== 'string' || !range(f) || !range(t)) return undefined;
+    return { query, after: a, from: f as string | undefined, to: t as string | undefined };
   } catch {
     return undefined;
   }
