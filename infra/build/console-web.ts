@@ -42,11 +42,16 @@ export const buildConsoleWeb = async (): Promise<Map<string, string>> => {
   ]);
 };
 
+/** Writes a built console's files into a folder, made if missing. */
+export const writeConsoleFiles = async (directory: string, files: ReadonlyMap<string, string>): Promise<void> => {
+  await mkdir(directory, { recursive: true });
+  await Promise.all([...files].map(([name, content]) => writeFile(path.join(directory, name), content)));
+};
+
 /** Writes the built console into a folder. */
 export const writeConsoleWeb = async (directory: string): Promise<string[]> => {
   const files = await buildConsoleWeb();
-  await mkdir(directory, { recursive: true });
-  await Promise.all([...files].map(([name, content]) => writeFile(path.join(directory, name), content)));
+  await writeConsoleFiles(directory, files);
   return [...files.keys()];
 };
 

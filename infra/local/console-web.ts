@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { rmSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rename, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { buildConsoleWeb } from '../build/console-web.js';
+import { buildConsoleWeb, writeConsoleFiles } from '../build/console-web.js';
 import { projectRoot } from '../build/esbuild-options.js';
 
 /** Where built consoles are kept: the project's own cache folder, which only its owner writes to. */
@@ -32,7 +32,7 @@ export const keepConsoleBuild = async (files: Map<string, string>, cacheDirector
   if (await holds(directory, files)) return directory;
   await mkdir(cacheDirectory, { recursive: true });
   const staging = await mkdtemp(path.join(cacheDirectory, 'staging-'));
-  await Promise.all([...files].map(([name, content]) => writeFile(path.join(staging, name), content)));
+  await writeConsoleFiles(staging, files);
   try {
     await rename(staging, directory);
     return directory;
@@ -52,7 +52,7 @@ export const keepConsoleBuild = async (files: Map<string, string>, cacheDirector
 const temporaryConsoleFolder = async (files: Map<string, string>): Promise<string> => {
   const directory = await mkdtemp(path.join(tmpdir(), 'model-gateway-console-'));
   process.once('exit', () => rmSync(directory, { recursive: true, force: true }));
-  await Promise.all([...files].map(([name, content]) => writeFile(path.join(directory, name), content)));
+  await writeConsoleFiles(directory, files);
   return directory;
 };
 
