@@ -226,7 +226,7 @@ describe('puts asked for while a batch of their table is in flight', () => {
   });
 });
 
-describe('puts where one process serves many invocations', () => {
+describe('where one process serves many invocations', () => {
   beforeEach(() => {
     process.env[CONCURRENT_INVOCATIONS_VARIABLE] = 'true';
     jest.useFakeTimers({ doNotFake: ['setImmediate', 'nextTick', 'queueMicrotask', 'Date', 'performance'] });
@@ -237,83 +237,75 @@ describe('puts where one process serves many invocations', () => {
   });
   const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-  it('wait for the puts of later turns within the linger, and go out with them in one call', async () => {
-    const [first, second] = [usageItem('first-of-two'), usageItem('second-of-two')];
-    const puts = [putInBatch({ table: usage(), item: first, keyNames: ['partition', 'sk'] })];
-    await nextTurn();
-    puts.push(putInBatch({ table: usage(), item: second, keyNames: ['partition', 'sk'] }));
-    await nextTurn();
-    expect(calls).toHaveLength(0);
+  describe('puts', () => {
+    it('wait for the puts of later turns within the linger, and go out with them in one call', async () => {
+      const [first, second] = [usageItem('first-of-two'), usageItem('second-of-two')];
+      const puts = [putInBatch({ table: usage(), item: first, keyNames: ['partition', 'sk'] })];
+      await nextTurn();
+      puts.push(putInBatch({ table: usage(), item: second, keyNames: ['partition', 'sk'] }));
+      await nextTurn();
+      expect(calls).toHaveLength(0);
 
-    jest.advanceTimersByTime(SHARED_PROCESS_LINGER_MS);
-    await Promise.all(puts);
+      jest.advanceTimersByTime(SHARED_PROCESS_LINGER_MS);
+      await Promise.all(puts);
 
-    expect(calls.map((call) => call.operation)).toEqual(['BatchWriteItem']);
-    for (const item of [first, second])
-      expect(await read(usage(), { partition: item.partition, sk: item.sk })).toEqual(item);
+      expect(calls.map((call) => call.operation)).toEqual(['BatchWriteItem']);
+      for (const item of [first, second])
+        expect(await read(usage(), { partition: item.partition, sk: item.sk })).toEqual(item);
+    });
+
+    it('are all settled, stored or refused, when putsSettled resolves', async () => {
+      const good = usageItem('settled-good');
+      const outcomes = Promise.allSettled([
+        putInBatch({ table: usage(), item: good, keyNames: ['partition', 'sk'] }),
+        putInBatch({ table: 'no-such-table', item: usageItem('settled-lost'), keyNames: ['partition', 'sk'] }),
+      ]);
+      let settled = false;
+      const allSettled = putsSettled().then(() => (settled = true));
+      await nextTurn();
+      expect(settled).toBe(false);
+
+      jest.advanceTimersByTime(SHARED_PROCESS_LINGER_MS);
+      await allSettled;
+
+      expect((await outcomes).map((outcome) => outcome.status)).toEqual(['fulfilled', 'rejected']);
+      expect(await read(usage(), { partition: good.partition, sk: good.sk })).toEqual(good);
+    });
+
+    it('go out at the end of their turn where the process serves one invocation at a time', async () => {
+      delete process.env[CONCURRENT_INVOCATIONS_VARIABLE];
+      const item = usageItem('one-at-a-time');
+
+      await putInBatch({ table: usage(), item, keyNames: ['partition', 'sk'] });
+
+      expect(calls.map((call) => call.operation)).toEqual(['PutItem']);
+    });
   });
 
-  it('are all settled, stored or refused, when putsSettled resolves', async () => {
-    const good = usageItem('settled-good');
-    const outcomes = Promise.allSettled([
-      putInBatch({ table: usage(), item: good, keyNames: ['partition', 'sk'] }),
-      putInBatch({ table: 'no-such-table', item: usageItem('settled-lost'), keyNames: ['partition', 'sk'] }),
-    ]);
-    let settled = false;
-    const allSettled = putsSettled().then(() => (settled = true));
-    await nextTurn();
-    expect(settled).toBe(false);
+  describe('additions', () => {
+    it('wait for the additions of later turns within the linger, and go out with them as one sum', async () => {
+      const id = freshId('lingered');
+      const additions = [addToItem({ table: counters(), key: { id }, add: { count: 3 } })];
+      await nextTurn();
+      additions.push(addToItem({ table: counters(), key: { id }, add: { count: -1 } }));
+      await nextTurn();
+      expect(calls).toHaveLength(0);
 
-    jest.advanceTimersByTime(SHARED_PROCESS_LINGER_MS);
-    await allSettled;
+      jest.advanceTimersByTime(SHARED_PROCESS_LINGER_MS);
+      await Promise.all(additions);
 
-    expect((await outcomes).map((outcome) => outcome.status)).toEqual(['fulfilled', 'rejected']);
-    expect(await read(usage(), { partition: good.partition, sk: good.sk })).toEqual(good);
-  });
+      expect(calls.map((call) => call.operation)).toEqual(['UpdateItem']);
+      expect(Number((await read(counters(), { id }))?.count)).toBe(2);
+    });
 
-  it('go out at the end of their turn where the process serves one invocation at a time', async () => {
-    delete process.env[CONCURRENT_INVOCATIONS_VARIABLE];
-    const item = usageItem('one-at-a-time');
+    it('go out at the end of their turn where the process serves one invocation at a time', async () => {
+      delete process.env[CONCURRENT_INVOCATIONS_VARIABLE];
+      const id = freshId('unlingered');
 
-    await putInBatch({ table: usage(), item, keyNames: ['partition', 'sk'] });
+      await addToItem({ table: counters(), key: { id }, add: { count: 1 } });
 
-    expect(calls.map((call) => call.operation)).toEqual(['PutItem']);
-  });
-});
-
-describe('additions where one process serves many invocations', () => {
-  beforeEach(() => {
-    process.env[CONCURRENT_INVOCATIONS_VARIABLE] = 'true';
-    jest.useFakeTimers({ doNotFake: ['setImmediate', 'nextTick', 'queueMicrotask', 'Date', 'performance'] });
-  });
-  afterEach(() => {
-    jest.useRealTimers();
-    delete process.env[CONCURRENT_INVOCATIONS_VARIABLE];
-  });
-  const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
-
-  it('wait for the additions of later turns within the linger, and go out with them as one sum', async () => {
-    const id = freshId('lingered');
-    const additions = [addToItem({ table: counters(), key: { id }, add: { count: 3 } })];
-    await nextTurn();
-    additions.push(addToItem({ table: counters(), key: { id }, add: { count: -1 } }));
-    await nextTurn();
-    expect(calls).toHaveLength(0);
-
-    jest.advanceTimersByTime(SHARED_PROCESS_LINGER_MS);
-    await Promise.all(additions);
-
-    expect(calls.map((call) => call.operation)).toEqual(['UpdateItem']);
-    expect(Number((await read(counters(), { id }))?.count)).toBe(2);
-  });
-
-  it('go out at the end of their turn where the process serves one invocation at a time', async () => {
-    delete process.env[CONCURRENT_INVOCATIONS_VARIABLE];
-    const id = freshId('unlingered');
-
-    await addToItem({ table: counters(), key: { id }, add: { count: 1 } });
-
-    expect(calls.map((call) => call.operation)).toEqual(['UpdateItem']);
+      expect(calls.map((call) => call.operation)).toEqual(['UpdateItem']);
+    });
   });
 });
 
