@@ -78,14 +78,18 @@ const PAGE_SIZE = 1000;
  * A whole admin list, read a page at a time: a list answered in one piece can pass what the deployed
  * gateway may answer at once (thousands of accounts).
  */
-export const listAll = async (client: AdminClient, path: string): Promise<{ data: unknown[] }> => {
+export const listAll = async (
+  client: AdminClient,
+  path: string,
+  pageSize = PAGE_SIZE,
+): Promise<{ data: unknown[] }> => {
   const data: unknown[] = [];
   let cursor: string | undefined;
   do {
     const separator = path.includes('?') ? '&' : '?';
     const page = (await client.request(
       'GET',
-      `${path}${separator}limit=${PAGE_SIZE}${cursor === undefined ? '' : `&cursor=${encodeURIComponent(cursor)}`}`,
+      `${path}${separator}limit=${pageSize}${cursor === undefined ? '' : `&cursor=${encodeURIComponent(cursor)}`}`,
     )) as { data: unknown[]; nextCursor?: string };
     data.push(...page.data);
     cursor = page.nextCursor;

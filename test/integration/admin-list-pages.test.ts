@@ -1,3 +1,4 @@
+import { adminClient, listAll } from '../../cli/admin-client.js';
 import { startTestGateway, type HttpResult, type TestGateway } from '../support/test-gateway.js';
 
 /**
@@ -117,5 +118,14 @@ describe('admin list pages', () => {
     for (const limit of ['0', '1001', '2.5', 'ten']) {
       expectInvalid(await gateway.admin('GET', `/admin/v1/accounts?limit=${limit}`), 'limit');
     }
+  });
+
+  test("gatewayctl's reader of a whole list follows every page to the same list", async () => {
+    const { body: account } = await gateway.admin('POST', '/admin/v1/accounts', { name: 'paged by the CLI' });
+    for (let index = 0; index < 5; index += 1) await gateway.admin('POST', '/admin/v1/keys', { accountId: account.id });
+    const whole = await gateway.admin('GET', `/admin/v1/keys?accountId=${account.id}`);
+    const read = await listAll(adminClient(gateway.url, gateway.adminKey), `/admin/v1/keys?accountId=${account.id}`, 2);
+    expect(read.data).toEqual(whole.body.data);
+    expect(read.data).toHaveLength(5);
   });
 });
