@@ -89,7 +89,8 @@ export class GatewayMonitoring extends Construct {
     const notify = new actions.SnsAction(this.alarmTopic);
 
     const upstreamErrorRate = new cloudwatch.MathExpression({
-      expression: 'IF(requests > 0, 100 * upstreamErrors / requests, 0)',
+      // A line reports an error counter only when it is 1: a period with no failure has no data for it.
+      expression: 'IF(requests > 0, 100 * FILL(upstreamErrors, 0) / requests, 0)',
       usingMetrics: { requests, upstreamErrors },
       label: 'upstream error %',
       period: PERIOD,

@@ -79,7 +79,7 @@ describe('gateway monitoring', () => {
     }
     template.hasResourceProperties('AWS::CloudWatch::Alarm', {
       Metrics: Match.arrayWith([
-        Match.objectLike({ Expression: 'IF(requests > 0, 100 * upstreamErrors / requests, 0)' }),
+        Match.objectLike({ Expression: 'IF(requests > 0, 100 * FILL(upstreamErrors, 0) / requests, 0)' }),
         Match.objectLike({
           Id: 'upstreamErrors',
           MetricStat: Match.objectLike({

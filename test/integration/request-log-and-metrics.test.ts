@@ -3,6 +3,7 @@ import {
   metricDirectives,
   metricsMember,
 } from '../../functions/shared/observability/embedded-metrics.js';
+import { errorCounters, reportedMetrics } from '../../functions/shared/observability/request-metrics.js';
 import { captureLogLines, type CapturedLogLines, type LogLine } from '../support/captured-log-lines.js';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream/fake-upstream.js';
 import { startTestGateway, type HttpResult, type TestGateway } from '../support/test-gateway.js';
@@ -103,9 +104,9 @@ describe('the request log line', () => {
       totalTokens: 18,
       cost: (11 * 1 + 7 * 2) / 1e6,
       requests: 1,
-      serverErrors: 0,
-      upstreamErrors: 0,
     });
+    // A zero counter is left out of the line and of its directives: it adds nothing to a sum.
+    for (const counter of errorCounters) expect(line).not.toHaveProperty(counter);
     for (const field of ['latencyMs', 'firstByteMs', 'upstreamMs', 'overheadMs'])
       expect(line[field]).toBeGreaterThanOrEqual(0);
     expect(JSON.stringify(line)).not.toContain(key);
@@ -143,9 +144,12 @@ describe('the request log line', () => {
       requests: 1,
       serverErrors: 1,
       upstreamErrors: 1,
-      clientErrors: 0,
     });
-    expectValidEmf(line);
+    for (const counter of ['clientErrors', 'throttled', 'clientAborts']) expect(line).not.toHaveProperty(counter);
+    const named = expectValidEmf(line).map((directive) => directive.Metrics.map((metric) => metric.Name));
+    expect(named[0]).toEqual(expect.arrayContaining(['serverErrors', 'upstreamErrors']));
+    expect(named[1]).toEqual(expect.arrayContaining(['serverErrors', 'upstreamErrors']));
+    expect(named.flat()).not.toContain('clientErrors');
   });
 
   test('a refused key logs a client error without model or account dimensions', async () => {
@@ -203,30 +207,81 @@ describe('the gateway overhead headers', () => {
 });
 
 describe('embedded metric directives', () => {
+  const success = reportedMetrics({
+    requests: 1,
+    clientErrors: 0,
+    throttled: 0,
+    serverErrors: 0,
+    upstreamErrors: 0,
+    clientAborts: 0,
+    latencyMs: 12.5,
+    firstByteMs: 12.5,
+    upstreamMs: 12,
+    overheadMs: 0.5,
+    promptTokens: 11,
+    completionTokens: 7,
+    totalTokens: 18,
+    cost: 0.000025,
+  });
+  const throttled = { ...success, throttled: 1 };
+  const directiveNames = (directives: { Metrics: { Name: string }[] }[]) =>
+    directives.map((directive) => directive.Metrics.map((metric) => metric.Name));
+
   test('name only metrics CloudWatch can take: at most 100 per directive, dimension sets chosen, not per request', () => {
-    const all = metricDirectives(true, true);
+    const all = metricDirectives(success, true, true);
     expect(all).toHaveLength(3);
     for (const directive of all) expect(directive.Metrics.length).toBeLessThanOrEqual(100);
-    for (const model of [false, true]) {
-      for (const account of [false, true]) {
-        expect(JSON.parse(`{${metricsMember(model, account, 1795681330230)}}`)).toEqual({
-          _aws: { Timestamp: 1795681330230, CloudWatchMetrics: metricDirectives(model, account) },
-        });
+    for (const reported of [success, throttled]) {
+      for (const model of [false, true]) {
+        for (const account of [false, true]) {
+          expect(JSON.parse(`{${metricsMember(reported, model, account, 1795681330230)}}`)).toEqual({
+            _aws: { Timestamp: 1795681330230, CloudWatchMetrics: metricDirectives(reported, model, account) },
+          });
+        }
       }
     }
+  });
+
+  test('name the error counters a line holds and no other, and give units to times alone', () => {
+    expect(directiveNames(metricDirectives(success, true, true))).toEqual([
+      [
+        'requests',
+        'latencyMs',
+        'firstByteMs',
+        'upstreamMs',
+        'overheadMs',
+        'promptTokens',
+        'completionTokens',
+        'totalTokens',
+        'cost',
+      ],
+      ['requests', 'latencyMs', 'firstByteMs', 'overheadMs', 'totalTokens', 'cost'],
+      ['requests', 'totalTokens', 'cost'],
+    ]);
+    const named = directiveNames(metricDirectives(throttled, true, true));
+    expect(named[0]).toContain('throttled');
+    expect(named[1]).not.toContain('throttled');
+    expect(named[2]).toEqual(['requests', 'throttled', 'totalTokens', 'cost']);
+    for (const metric of metricDirectives(throttled, true, true).flatMap((directive) => directive.Metrics)) {
+      expect(metric).toEqual(
+        metric.Name.endsWith('Ms') ? { Name: metric.Name, Unit: 'Milliseconds' } : { Name: metric.Name },
+      );
+    }
+    // Each variant is its own text, not the first one made reused for another.
+    expect(metricsMember(throttled, true, true, 1)).not.toEqual(metricsMember(success, true, true, 1));
   });
 
   test('leave out the per-account set where the stack turned account metrics off, and nothing else', () => {
     process.env[ACCOUNT_METRICS_VARIABLE] = 'off';
     try {
       for (const model of [false, true]) {
-        expect(JSON.parse(`{${metricsMember(model, true, 1795681330230)}}`)).toEqual({
-          _aws: { Timestamp: 1795681330230, CloudWatchMetrics: metricDirectives(model, false) },
+        expect(JSON.parse(`{${metricsMember(throttled, model, true, 1795681330230)}}`)).toEqual({
+          _aws: { Timestamp: 1795681330230, CloudWatchMetrics: metricDirectives(throttled, model, false) },
         });
       }
     } finally {
       delete process.env[ACCOUNT_METRICS_VARIABLE];
     }
-    expect(JSON.parse(`{${metricsMember(true, true, 1)}}`)._aws.CloudWatchMetrics).toHaveLength(3);
+    expect(JSON.parse(`{${metricsMember(throttled, true, true, 1)}}`)._aws.CloudWatchMetrics).toHaveLength(3);
   });
 });

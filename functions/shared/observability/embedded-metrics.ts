@@ -1,4 +1,4 @@
-import type { RequestMetrics } from './request-metrics.js';
+import { errorCounters, type RequestMetrics } from './request-metrics.js';
 
 /**
  * CloudWatch embedded metric format (EMF): a log line whose `_aws` member tells CloudWatch Logs which
@@ -23,20 +23,12 @@ export const ACCOUNT_METRICS_VARIABLE = 'GATEWAY_ACCOUNT_METRICS';
 
 const accountMetricsOn = (): boolean => process.env[ACCOUNT_METRICS_VARIABLE] !== 'off';
 
-type Unit = 'Count' | 'Milliseconds' | 'None';
-
 const times: readonly (keyof RequestMetrics)[] = ['latencyMs', 'firstByteMs', 'upstreamMs', 'overheadMs'];
-const unitOf = (name: keyof RequestMetrics): Unit =>
-  times.includes(name) ? 'Milliseconds' : name === 'cost' ? 'None' : 'Count';
 
 /** Every metric of a request line, in the order of `RequestMetrics`. */
 export const metricNames: readonly (keyof RequestMetrics)[] = [
   'requests',
-  'clientErrors',
-  'throttled',
-  'serverErrors',
-  'upstreamErrors',
-  'clientAborts',
+  ...errorCounters,
   ...times,
   'promptTokens',
   'completionTokens',
@@ -57,44 +49,76 @@ export const modelMetricNames: readonly (keyof RequestMetrics)[] = [
 /** The metrics kept per account: what an account uses and is billed, and how often it hits its limits. */
 export const accountMetricNames: readonly (keyof RequestMetrics)[] = ['requests', 'throttled', 'totalTokens', 'cost'];
 
-const definitions = (names: readonly (keyof RequestMetrics)[]) =>
-  names.map((name) => ({ Name: name, Unit: unitOf(name) }));
+/**
+ * A metric as a directive names it. Only times carry a unit (graphs label their axis with it): a unit
+ * is optional, and `"Unit":"Count"` on each count was 15 bytes of every line for nothing a sum shows.
+ */
+interface MetricDefinition {
+  readonly Name: string;
+  readonly Unit?: 'Milliseconds';
+}
+const definitionOf = (name: keyof RequestMetrics): MetricDefinition =>
+  times.includes(name) ? { Name: name, Unit: 'Milliseconds' } : { Name: name };
 
 interface MetricDirective {
   readonly Namespace: string;
   readonly Dimensions: string[][];
-  readonly Metrics: { Name: string; Unit: Unit }[];
+  readonly Metrics: MetricDefinition[];
 }
 
-const directivesFor = (namespace: string, hasModel: boolean, hasAccount: boolean): MetricDirective[] => [
-  { Namespace: namespace, Dimensions: [[]], Metrics: definitions(metricNames) },
-  ...(hasModel ? [{ Namespace: namespace, Dimensions: [['model']], Metrics: definitions(modelMetricNames) }] : []),
-  ...(hasAccount
-    ? [{ Namespace: namespace, Dimensions: [['accountId']], Metrics: definitions(accountMetricNames) }]
-    : []),
-];
+/** Which metrics a line reports: the error counters it holds, as bits in `errorCounters` order. */
+type Reported = Partial<Record<keyof RequestMetrics, number>>;
+const countersOf = (reported: Reported): number =>
+  errorCounters.reduce((bits, counter, index) => (reported[counter] === undefined ? bits : bits | (1 << index)), 0);
 
-/** The four possible directive lists as JSON text, built once per namespace: a request only picks one. */
-const prepared = new Map<string, readonly string[]>();
+const directivesFor = (namespace: string, counters: number, hasModel: boolean, hasAccount: boolean) => {
+  const named = (names: readonly (keyof RequestMetrics)[]) =>
+    names
+      .filter((name) => {
+        const counter = (errorCounters as readonly string[]).indexOf(name);
+        return counter < 0 || (counters & (1 << counter)) !== 0;
+      })
+      .map(definitionOf);
+  const directives: MetricDirective[] = [{ Namespace: namespace, Dimensions: [[]], Metrics: named(metricNames) }];
+  if (hasModel) directives.push({ Namespace: namespace, Dimensions: [['model']], Metrics: named(modelMetricNames) });
+  if (hasAccount)
+    directives.push({ Namespace: namespace, Dimensions: [['accountId']], Metrics: named(accountMetricNames) });
+  return directives;
+};
 
-/** The directives of a request line: `model` and `accountId` must be fields of the same line when present. */
-export const metricDirectives = (hasModel: boolean, hasAccount: boolean): MetricDirective[] =>
-  directivesFor(process.env[METRICS_NAMESPACE_VARIABLE] || DEFAULT_METRICS_NAMESPACE, hasModel, hasAccount);
+const namespaceNow = () => process.env[METRICS_NAMESPACE_VARIABLE] || DEFAULT_METRICS_NAMESPACE;
+
+/**
+ * The directives of a request line that reports `reported` (`reportedMetrics`): `model` and `accountId`
+ * must be fields of the same line when present.
+ */
+export const metricDirectives = (reported: Reported, hasModel: boolean, hasAccount: boolean): MetricDirective[] =>
+  directivesFor(namespaceNow(), countersOf(reported), hasModel, hasAccount && accountMetricsOn());
+
+/** Directive lists as JSON text, per namespace and variant, built when first used: a request only picks one. */
+const prepared = new Map<string, Map<number, string>>();
 
 /**
  * The `_aws` member of a request line, as JSON text. Its directives are the longest part of every
- * line and never change, so they are serialized once; the line's writer puts the member in as it is
- * (it holds only the gateway's own names and a number: nothing to scan for secrets).
+ * line and come in a few variants only, so each is serialized once; the line's writer puts the member
+ * in as it is (it holds only the gateway's own names and a number: nothing to scan for secrets).
  */
-export const metricsMember = (hasModel: boolean, hasAccount: boolean, timestamp: number): string => {
-  const namespace = process.env[METRICS_NAMESPACE_VARIABLE] || DEFAULT_METRICS_NAMESPACE;
+export const metricsMember = (
+  reported: Reported,
+  hasModel: boolean,
+  hasAccount: boolean,
+  timestamp: number,
+): string => {
+  const namespace = namespaceNow();
   let variants = prepared.get(namespace);
-  if (!variants) {
-    variants = [false, true].flatMap((model) =>
-      [false, true].map((account) => JSON.stringify(directivesFor(namespace, model, account))),
-    );
-    prepared.set(namespace, variants);
+  if (!variants) prepared.set(namespace, (variants = new Map()));
+  const withAccount = hasAccount && accountMetricsOn();
+  const counters = countersOf(reported);
+  const variant = (counters << 2) | (hasModel ? 2 : 0) | (withAccount ? 1 : 0);
+  let directives = variants.get(variant);
+  if (directives === undefined) {
+    directives = JSON.stringify(directivesFor(namespace, counters, hasModel, withAccount));
+    variants.set(variant, directives);
   }
-  const directives = variants[(hasModel ? 2 : 0) + (hasAccount && accountMetricsOn() ? 1 : 0)]!;
   return `"_aws":{"Timestamp":${Math.trunc(timestamp)},"CloudWatchMetrics":${directives}}`;
 };

@@ -57,3 +57,28 @@ export const requestMetrics = (
     cost: metered?.cost ?? 0,
   };
 };
+
+/** The counters of a failure: each is 1 on the request it names, and 0 on every other. */
+export const errorCounters = ['clientErrors', 'throttled', 'serverErrors', 'upstreamErrors', 'clientAborts'] as const;
+
+/**
+ * The metrics a request line reports: every figure, and of the error counters only those that are 1.
+ * A zero adds nothing to a sum (the only statistic the counters are read with), and every member costs
+ * bytes on every line, which CloudWatch Logs bills per GB ingested: the counters and their directive
+ * entries were a fifth of a successful request's line. A counter left out of a line is left out of
+ * its directive too (EMF requires a named metric to be a member of the line), and a metric with no
+ * data in an hour is not billed for that hour.
+ */
+export const reportedMetrics = (metrics: RequestMetrics): Partial<RequestMetrics> => {
+  const reported: Partial<Record<keyof RequestMetrics, number>> = { requests: metrics.requests };
+  for (const counter of errorCounters) if (metrics[counter] !== 0) reported[counter] = metrics[counter];
+  reported.latencyMs = metrics.latencyMs;
+  reported.firstByteMs = metrics.firstByteMs;
+  reported.upstreamMs = metrics.upstreamMs;
+  reported.overheadMs = metrics.overheadMs;
+  reported.promptTokens = metrics.promptTokens;
+  reported.completionTokens = metrics.completionTokens;
+  reported.totalTokens = metrics.totalTokens;
+  reported.cost = metrics.cost;
+  return reported;
+};
