@@ -34,7 +34,16 @@ const PACED_STREAMS = Number(process.env.BENCH_PACED_STREAMS ?? 320);
 const PACE_MS = Number(process.env.BENCH_PACE_MS ?? 5);
 /** Fresh processes per bundle (and per hello-world) when timing cold starts. */
 const COLD_STARTS = Math.max(1, Number(process.env.BENCH_COLD_STARTS ?? 7));
-const WARM_UP = Number(process.env.BENCH_WARM_UP ?? 300);
+/**
+ * Requests each server serves, 32 at a time, before anything is measured: V8 compiles a server's hot
+ * paths over its first ten thousand requests or so (traced with `--trace-opt`, Node's own HTTP client
+ * functions got optimized code around the gateway's 9,700th request, and a `perf` profile of requests
+ * 1,000 to 17,000 spent 13 % of the gateway's CPU in the optimizing compiler). Measured sooner, every
+ * figure would carry the compiler's work along with the server's. Every server gets the same.
+ */
+const WARM_UP = Number(process.env.BENCH_WARM_UP ?? 12_000);
+/** Streams each server serves, 16 at a time, before its streams are measured; likewise. */
+const STREAM_WARM_UP = Number(process.env.BENCH_STREAM_WARM_UP ?? 2_000);
 const SERVER_CPU = 1;
 const LOAD_CPU = 0;
 
@@ -239,7 +248,7 @@ const measureHandlerPath = async (count: number): Promise<void> => {
 const measured = new Map<Target, Measured>();
 const targetsInTurn = [floor, ...(portkeyTarget ? [portkeyTarget] : []), gateway, gatewayLimited];
 for (const target of targetsInTurn) {
-  await run(target, WARM_UP, 8, false, true);
+  await run(target, WARM_UP, 32, false, true);
   measured.set(target, {
     sequential: new Phase(),
     latency: new Phase(),
@@ -259,7 +268,7 @@ for (let round = 0; round < ROUNDS; round += 1) {
     figures.peakRssMb = Math.max(figures.peakRssMb, peakRssMb(target.pid));
     if (figures.streamsFailed) continue;
     try {
-      if (round === 0) await run(target, WARM_UP, 8, true, true);
+      if (round === 0) await run(target, STREAM_WARM_UP, 16, true, true);
       figures.streams.add(await run(target, slice(STREAMS), 16, true));
       const paced = pacedTargets.get(target.name);
       if (paced) {
