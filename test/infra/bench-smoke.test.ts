@@ -17,6 +17,7 @@ test('the bench runs end to end with tiny settings and prints every target', asy
       BENCH_STREAMS: '8',
       BENCH_PACED_STREAMS: '8',
       BENCH_WARM_UP: '4',
+      BENCH_STREAM_WARM_UP: '4',
       BENCH_COLD_STARTS: '1',
     },
     timeout: 240_000,
