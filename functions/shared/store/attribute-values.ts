@@ -68,51 +68,93 @@ export const toAttributeMap = (item: Readonly<Record<string, unknown>>): Record<
 export const attributeMapJson = (item: Readonly<Record<string, unknown>>): string =>
   mapJson(item) ?? storeJson(toAttributeMap(item));
 
-/** A plain value's attribute value as JSON, or undefined for a value the general path must take. */
-const attributeJson = (value: unknown): string | undefined => {
+/**
+ * Member names as JSON text, kept: the items a process writes share their members' names, and quoting
+ * each name anew made a string per member of every record. Bounded, since a map member (a model's
+ * settings, say) may hold names of an admin's choosing.
+ */
+const quotedNames = new Map<string, string>();
+const QUOTED_NAMES_KEPT = 1024;
+const quotedName = (name: string): string => {
+  let quoted = quotedNames.get(name);
+  if (quoted === undefined) {
+    quoted = JSON.stringify(name);
+    if (quotedNames.size < QUOTED_NAMES_KEPT) quotedNames.set(name, quoted);
+  }
+  return quoted;
+};
+
+/**
+ * Writes a plain value's attribute value as JSON text into `parts`; false for a value the general
+ * path must take (what was written is then dropped). The text is made of the parts in one join: the
+ * pieces are constants, quoted names and the values' own text, where building each member's text of
+ * its own made some five strings per member, every record.
+ */
+const writeAttribute = (parts: string[], value: unknown): boolean => {
   switch (typeof value) {
     case 'string':
-      return `{"S":${JSON.stringify(value)}}`;
+      parts.push('{"S":', JSON.stringify(value), '}');
+      return true;
     case 'number':
-      return isPlainNumber(value) ? `{"N":"${String(value)}"}` : undefined;
+      if (!isPlainNumber(value)) return false;
+      parts.push('{"N":"', String(value), '"}');
+      return true;
     case 'boolean':
-      return value ? '{"BOOL":true}' : '{"BOOL":false}';
+      parts.push(value ? '{"BOOL":true}' : '{"BOOL":false}');
+      return true;
     case 'object': {
-      if (value === null) return '{"NULL":true}';
-      const inner = Array.isArray(value) ? listJson(value) : isPlainObject(value) ? mapJson(value) : undefined;
-      return inner === undefined ? undefined : `{"${Array.isArray(value) ? 'L' : 'M'}":${inner}}`;
+      if (value === null) {
+        parts.push('{"NULL":true}');
+        return true;
+      }
+      const list = Array.isArray(value);
+      if (!list && !isPlainObject(value)) return false;
+      parts.push(list ? '{"L":' : '{"M":');
+      if (!(list ? writeList(parts, value) : writeMap(parts, value as Record<string, unknown>))) return false;
+      parts.push('}');
+      return true;
     }
     default:
-      return undefined;
+      return false;
   }
 };
 
 /**
- * Members in `for…in` order, the order of the map `toAttributeMap` builds. Joined from parts, not
- * added up: `+=` makes a tree of string pieces that stays a tree until read, and a record's text waits
- * for its batch (a linger and a call) with it: under load that tree, three to four times the text's
- * size, outlived young collections and was copied by each. A join writes one flat string.
+ * Members in `for…in` order, the order of the map `toAttributeMap` builds. The text is one flat string
+ * (a join), not a tree of pieces (`+=`): a record's text waits for its batch (a linger and a call), and
+ * a tree three to four times its size outlived young collections with it and was copied by each.
  */
-const mapJson = (item: Readonly<Record<string, unknown>>): string | undefined => {
-  const members: string[] = [];
+const writeMap = (parts: string[], item: Readonly<Record<string, unknown>>): boolean => {
+  parts.push('{');
+  let separator = '';
   for (const name in item) {
     const value = item[name];
     if (isLeftOut(value)) continue;
     // `toAttributeMap` assigns a __proto__ member, which sets its map's prototype: left to it.
-    const attribute = name === '__proto__' ? undefined : attributeJson(value);
-    if (attribute === undefined) return undefined;
-    members.push(`${JSON.stringify(name)}:${attribute}`);
+    if (name === '__proto__') return false;
+    parts.push(separator, quotedName(name), ':');
+    separator = ',';
+    if (!writeAttribute(parts, value)) return false;
   }
-  return `{${members.join(',')}}`;
+  parts.push('}');
+  return true;
 };
 
-const listJson = (values: readonly unknown[]): string | undefined => {
-  const elements: string[] = [];
+const writeList = (parts: string[], values: readonly unknown[]): boolean => {
+  parts.push('[');
+  let separator = '';
   for (const value of values) {
     if (isLeftOut(value)) continue;
-    const attribute = attributeJson(value);
-    if (attribute === undefined) return undefined;
-    elements.push(attribute);
+    parts.push(separator);
+    separator = ',';
+    if (!writeAttribute(parts, value)) return false;
   }
-  return `[${elements.join(',')}]`;
+  parts.push(']');
+  return true;
+};
+
+/** A plain object's attribute map as JSON, or undefined for an item the general path must take. */
+const mapJson = (item: Readonly<Record<string, unknown>>): string | undefined => {
+  const parts: string[] = [];
+  return writeMap(parts, item) ? parts.join('') : undefined;
 };
