@@ -1,3 +1,5 @@
+import { MAX_PAGE_SIZE, readAllPages, type ListPage } from '../functions/admin/read-all-pages.js';
+
 /** A failure the CLI reports in one line and exits on, without a stack trace. */
 export class CliError extends Error {
   constructor(
@@ -71,28 +73,6 @@ export const adminClient = (baseUrl: string, adminKey: string): AdminClient => {
   };
 };
 
-/** The most a list page holds (the admin API's `limit` bound). */
-const PAGE_SIZE = 1000;
-
-/**
- * A whole admin list, read a page at a time: a list answered in one piece can pass what the deployed
- * gateway may answer at once (thousands of accounts).
- */
-export const listAll = async (
-  client: AdminClient,
-  path: string,
-  pageSize = PAGE_SIZE,
-): Promise<{ data: unknown[] }> => {
-  const data: unknown[] = [];
-  let cursor: string | undefined;
-  do {
-    const separator = path.includes('?') ? '&' : '?';
-    const page = (await client.request(
-      'GET',
-      `${path}${separator}limit=${pageSize}${cursor === undefined ? '' : `&cursor=${encodeURIComponent(cursor)}`}`,
-    )) as { data: unknown[]; nextCursor?: string };
-    data.push(...page.data);
-    cursor = page.nextCursor;
-  } while (cursor !== undefined);
-  return { data };
-};
+/** A whole admin list, read a page at a time (`readAllPages`). */
+export const listAll = (client: AdminClient, path: string, pageSize = MAX_PAGE_SIZE): Promise<{ data: unknown[] }> =>
+  readAllPages(path, (pagePath) => client.request('GET', pagePath) as Promise<ListPage<unknown>>, pageSize);

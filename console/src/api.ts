@@ -1,3 +1,5 @@
+import { readAllPages, type ListPage } from '../../functions/admin/read-all-pages.js';
+
 /**
  * The console's calls to its own origin. The session token lives in sessionStorage (this tab only)
  * and travels in the Authorization header, never in a cookie: another site cannot make the browser
@@ -90,21 +92,6 @@ export const query = (parameters: Record<string, string | number | undefined>): 
   return text ? `?${text}` : '';
 };
 
-/**
- * A whole admin list, a page at a time (`limit`, `nextCursor`): answered in one piece, a list of
- * thousands of accounts passes what the deployed gateway may answer at once.
- */
-export const callList = async <T>(path: string): Promise<{ data: T[] }> => {
-  const data: T[] = [];
-  let cursor: string | undefined;
-  do {
-    const separator = path.includes('?') ? '&' : '?';
-    const page = await call<{ data: T[]; nextCursor?: string }>(
-      'GET',
-      `${path}${separator}limit=1000${cursor === undefined ? '' : `&cursor=${encodeURIComponent(cursor)}`}`,
-    );
-    data.push(...page.data);
-    cursor = page.nextCursor;
-  } while (cursor !== undefined);
-  return { data };
-};
+/** A whole admin list, a page at a time (`readAllPages`). */
+export const callList = <T>(path: string): Promise<{ data: T[] }> =>
+  readAllPages(path, (pagePath) => call<ListPage<T>>('GET', pagePath));

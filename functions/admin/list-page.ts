@@ -2,6 +2,7 @@ import { decodeCursor, encodeCursor } from '../shared/accounting/usage-cursor.js
 import { invalidValue } from '../shared/errors.js';
 import * as z from '../shared/schemas/zod.js';
 import { lazySchema } from '../shared/schemas/lazy-schema.js';
+import { MAX_PAGE_SIZE } from './read-all-pages.js';
 import { listView } from './views.js';
 
 /**
@@ -10,7 +11,6 @@ import { listView } from './views.js';
  * it always did; with thousands of items that whole answer passes what a buffered Lambda answer may
  * carry (refused as `response_too_large`), and paging is how to read it.
  */
-export const MAX_PAGE_SIZE = 1000;
 
 export const pageFields = () => ({
   limit: z.optional(z.coerce.number().check(z.int(), z.gte(1), z.lte(MAX_PAGE_SIZE))),
