@@ -76,9 +76,17 @@ export const startMeter = (
   /**
    * Built at once, then stored: the stores' promise is returned, not awaited, so that what waits on
    * the store holds the record and the settlement alone, not the request (its event and body) that
-   * the meter's closure reaches.
+   * the meter's closure reaches. A failure to build it is the promise's rejection, as an async
+   * function's would be, without an async function's own promise waiting on the store's.
    */
-  const storeRecord = async (status: UsageStatus, httpStatus: number, fallbackUsage?: TokenUsage): Promise<void> => {
+  const storeRecord = (status: UsageStatus, httpStatus: number, fallbackUsage?: TokenUsage): Promise<void> => {
+    try {
+      return buildAndStore(status, httpStatus, fallbackUsage);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  };
+  const buildAndStore = (status: UsageStatus, httpStatus: number, fallbackUsage?: TokenUsage): Promise<void> => {
     const usage = meter.reported ?? fallbackUsage;
     // Priced here too, so a record keeps its cost even when settling the admission fails.
     const cost = usageCost(model.settings?.pricing, usage ?? { promptTokens: 0, completionTokens: 0 });

@@ -79,13 +79,18 @@ const writeWhole = (destination: Writable, body: string): Promise<void> =>
   });
 
 /** Settles as the invocation ends: with the body's failure if it had one, else with requestEnd's. */
-const endInvocation = async (ending: Promise<void>, failure: { readonly error: unknown } | undefined) => {
+const endInvocation = (ending: Promise<void>, failure: { readonly error: unknown } | undefined): Promise<void> =>
+  // Without a failure, `ending` itself: an async function waiting on it was one more suspended frame
+  // for every invocation waiting on its usage record.
+  failure ? endAfterFailure(ending, failure.error) : ending;
+
+const endAfterFailure = async (ending: Promise<void>, error: unknown): Promise<void> => {
   try {
     await ending;
-  } catch (hookError) {
-    if (!failure) throw hookError;
+  } catch {
+    // The body's failure is the invocation's: the hook's own comes second.
   }
-  if (failure) throw failure.error;
+  throw error;
 };
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- middy's execution-mode contract is untyped */

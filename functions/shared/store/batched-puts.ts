@@ -130,12 +130,18 @@ const unsettled = new Set<Promise<void>>();
  * the process serves many invocations, within `SHARED_PROCESS_LINGER_MS`).
  */
 // Marshalled here, once, before it joins a batch: a refused value (a NaN, say) fails this put alone.
-export const putInBatch = async (put: ItemPut): Promise<void> => {
-  const stored = gathered(put.table, {
-    table: put.table,
-    key: JSON.stringify(put.keyNames.map((name) => put.item[name])),
-    item: attributeMapJson(put.item),
-  });
+export const putInBatch = (put: ItemPut): Promise<void> => {
+  let stored: Promise<void>;
+  try {
+    stored = gathered(put.table, {
+      table: put.table,
+      key: JSON.stringify(put.keyNames.map((name) => put.item[name])),
+      item: attributeMapJson(put.item),
+    });
+  } catch (error) {
+    return Promise.reject(error);
+  }
+  // The put's own promise, not an async function's wrapping it: one less for every put waiting on its batch.
   return tracked(stored);
 };
 
