@@ -19,6 +19,7 @@ import { writeError } from './invoke-handler.js';
 import { errorFormatForTarget } from '../../functions/shared/http/error-format.js';
 import { installLambdaStreamingGlobals } from './lambda-streaming.js';
 import { listen } from './listen.js';
+import { RunningRequests } from './running-requests.js';
 import { shuttingDown, storeReachable, storeUnavailable } from './store-health.js';
 
 export interface LocalGatewayOptions {
@@ -66,18 +67,6 @@ const DRAIN_MS = 10_000;
 /** How long aborted requests may take to write their usage records before the store goes. */
 const RECORD_MS = 5000;
 
-/** Waits until every promise in `pending` (as it is now) has settled, or `ms` have passed. */
-const settledWithin = async (pending: ReadonlySet<Promise<void>>, ms: number): Promise<void> => {
-  let timer: NodeJS.Timeout | undefined;
-  await Promise.race([
-    Promise.allSettled([...pending]),
-    new Promise((resolve) => {
-      timer = setTimeout(resolve, ms);
-    }),
-  ]);
-  clearTimeout(timer);
-};
-
 /**
  * Starts the gateway on this machine: the embedded store (or an external endpoint), the same handler
  * modules Lambda runs behind an HTTP server that speaks API Gateway's proxy events, the admin key,
@@ -114,44 +103,49 @@ export const startLocalGateway = async (options: LocalGatewayOptions = {}): Prom
     await prepareLocalConsole();
 
     // Requests still running (their usage writes included): close() lets them finish before the store goes.
-    const inFlight = new Set<Promise<void>>();
+    const running = new RunningRequests();
     let stopping = false;
-    /** Answered here rather than by a handler: requests during shutdown, and /health without a store. */
-    const refusalOf = async (request: IncomingMessage) => {
-      if (stopping) return shuttingDown();
-      if (
-        request.method === 'GET' &&
-        request.url?.split('?')[0] === '/health' &&
-        !(await storeReachable(endpoint, embedded))
-      ) {
-        return storeUnavailable();
-      }
-      return undefined;
-    };
-    /** One request, refused here or handled; settles when its invocation has ended. */
-    const serve = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
-      let refusal: Awaited<ReturnType<typeof refusalOf>>;
+    const refuse = (request: IncomingMessage, response: ServerResponse, refusal: Error) =>
+      writeError(response, refusal, randomUUID(), errorFormatForTarget(request.url ?? '/'));
+    /** /health answered here when the store is not there: a handler would fail on it instead. */
+    const serveHealth = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
+      let reachable: boolean;
       try {
-        refusal = await refusalOf(request);
+        reachable = await storeReachable(endpoint, embedded);
       } catch (error) {
         log.error('local runtime failed a request', { error: String(error) });
         response.destroy();
         return;
       }
-      if (refusal) {
-        writeError(response, refusal, randomUUID(), errorFormatForTarget(request.url ?? '/'));
-        return;
-      }
-      // Returned, not awaited: an invocation that runs on after its response does not hold this frame.
+      if (!reachable) return refuse(request, response, storeUnavailable());
       return handleRequest(request, response, options);
     };
+    /**
+     * One request, refused here or handled; settles when its invocation has ended. Not an async
+     * function: its promise is the invocation's own, where an async one's would wait on it.
+     */
+    const serve = (request: IncomingMessage, response: ServerResponse): Promise<void> => {
+      if (stopping) {
+        refuse(request, response, shuttingDown());
+        return Promise.resolve();
+      }
+      if (request.method === 'GET' && request.url?.split('?')[0] === '/health') return serveHealth(request, response);
+      return handleRequest(request, response, options);
+    };
+    // handleRequest answers its own failures; this only keeps an unforeseen one from going unheard.
+    const unforeseen = (error: unknown) => {
+      log.error('local runtime failed a request', { error: String(error) });
+      running.ended();
+    };
     const server = createServer((request, response) => {
-      // handleRequest answers its own failures; this only keeps an unforeseen one from going unheard.
-      const handling = serve(request, response).catch((error: unknown) =>
-        log.error('local runtime failed a request', { error: String(error) }),
-      );
-      inFlight.add(handling);
-      void handling.finally(() => inFlight.delete(handling));
+      running.started();
+      let handling: Promise<void>;
+      try {
+        handling = serve(request, response);
+      } catch (error) {
+        handling = Promise.reject(error);
+      }
+      void handling.then(running.ended, unforeseen);
     });
     server.keepAliveTimeout = 65_000;
     server.on('clientError', answerMalformedRequest);
@@ -172,9 +166,9 @@ export const startLocalGateway = async (options: LocalGatewayOptions = {}): Prom
           server.closeIdleConnections();
           // A stream that never ends must not hold shutdown for ever: after the drain time, closing the
           // connections aborts what is left, and each aborted request records itself as aborted.
-          await settledWithin(inFlight, options.drainMs ?? DRAIN_MS);
+          await running.settledWithin(options.drainMs ?? DRAIN_MS);
           server.closeAllConnections();
-          await settledWithin(inFlight, RECORD_MS);
+          await running.settledWithin(RECORD_MS);
           await closed;
           resetStoreConnection();
           await embedded?.close();
