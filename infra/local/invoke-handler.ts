@@ -118,6 +118,9 @@ const invokeStreaming = (
   return answerFailure(invocation, exchange, context.awsRequestId, errorFormatForTarget(event.path));
 };
 
+/** One function for every invocation: a callback written in place is a new object each time. */
+const nothing = (): void => undefined;
+
 /** Settles with the invocation; a failure before the head is answered with the path's envelope. */
 const answerFailure = (
   invocation: Promise<unknown>,
@@ -125,14 +128,11 @@ const answerFailure = (
   requestId: string,
   format: ErrorFormat,
 ): Promise<void> =>
-  invocation.then(
-    () => undefined,
-    (error: unknown) => {
-      // A response the client tore down, or one already complete, is not answered again.
-      const response = exchange.response;
-      if (response && !response.destroyed && !response.writableEnded) writeError(response, error, requestId, format);
-    },
-  );
+  invocation.then(nothing, (error: unknown) => {
+    // A response the client tore down, or one already complete, is not answered again.
+    const response = exchange.response;
+    if (response && !response.destroyed && !response.writableEnded) writeError(response, error, requestId, format);
+  });
 
 const invokeBuffered = async (
   handler: BufferedHandler,
