@@ -69,8 +69,9 @@ describe('a throttled store', () => {
     const level = process.env.GATEWAY_LOG_LEVEL;
     process.env.GATEWAY_LOG_LEVEL = 'error';
     const throttles = injectThrottles({ count: 1_000, matches: on('usage', 'PutItemCommand') });
+    let answer: Awaited<ReturnType<typeof chat>>;
     try {
-      const answer = await chat(key);
+      answer = await chat(key);
       expect(answer.status).toBe(200);
       await waitFor(() => lines.length === 1, 10_000);
     } finally {
@@ -85,6 +86,33 @@ describe('a throttled store', () => {
       errorName: 'ProvisionedThroughputExceededException',
       usageRecord: { accountId: account.id, keyId, model: 'gpt-test', status: 'success', totalTokens: 18 },
     });
+    // The whole record, as an operator replays it: every member of it, none of the item's keys.
+    expect(Object.keys(logged.usageRecord).sort()).toEqual(
+      [
+        'requestId',
+        'time',
+        'accountId',
+        'keyId',
+        'model',
+        'channelId',
+        'endpoint',
+        'stream',
+        'status',
+        'httpStatus',
+        'attempts',
+        'promptTokens',
+        'completionTokens',
+        'totalTokens',
+        'cachedTokens',
+        'cacheWriteTokens',
+        'reasoningTokens',
+        'usageSource',
+        'cost',
+        'latencyMs',
+        'overheadMs',
+      ].sort(),
+    );
+    expect(logged.usageRecord.requestId).toBe(answer.headers.get('x-request-id'));
     expect(lines[0]).not.toContain(key);
     expect((await usageOf(account.id)).data).toEqual([]);
   });

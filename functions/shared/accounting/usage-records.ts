@@ -1,6 +1,9 @@
 import { log } from '../log.js';
 import type { TokenUsage } from './token-usage.js';
-import { putInBatch } from '../store/batched-puts.js';
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
+import { marshalledPut, putMarshalled, type MarshalledPut } from '../store/batched-puts.js';
+import { fromStoreJson } from '../store/operations.js';
 import { physicalTableName, tableDefinitions } from '../store/tables.js';
 import type { EndpointKind } from '../store/channels.js';
 import { dayOf, partitionKey, usagePartitionOf, usageSortKey } from './usage-partitions.js';
@@ -56,21 +59,44 @@ export const usageItem = (record: UsageRecord) => {
 /**
  * Writes one request's record, sorted by time in one of its account's partitions; gone by TTL after
  * the retention. Records of requests that end in the same loop turn share one BatchWriteItem
- * (`putInBatch`); a throttled write is retried with jittered backoff (the put is idempotent: same
+ * (`putMarshalled`); a throttled write is retried with jittered backoff (the put is idempotent: same
  * item, same content). A record that still cannot be stored is never dropped silently: it is written whole
  * to the error log (`usage record not stored`, with the record), from which an operator can replay it;
  * a Lambda invoked by API Gateway has no dead-letter queue, and its logs are durable. The request's
  * client is never failed for it: this runs after the response.
  */
-export const writeUsageRecord = async (record: UsageRecord): Promise<void> => {
+export const writeUsageRecord = (record: UsageRecord): Promise<void> => {
+  let put: MarshalledPut;
   try {
-    await putInBatch({ table: physicalTableName('usage'), item: usageItem(record), keyNames: USAGE_KEY });
+    put = marshalledPut({ table: physicalTableName('usage'), item: usageItem(record), keyNames: USAGE_KEY });
   } catch (error) {
-    log.error('usage record not stored', {
-      event: 'usage_record_not_stored',
-      requestId: record.requestId,
-      errorName: (error as Error).name,
-      usageRecord: record,
-    });
+    notStored(record, error);
+    return Promise.resolve();
   }
+  // What waits on the batch keeps the record as the put's text, which the batch holds anyway: under
+  // load a record waits tens of milliseconds, and its object (some twenty members) outlived young
+  // collections with it. A record that cannot be stored is read back from that text.
+  return putMarshalled(put).catch((error: unknown) => notStored(recordOfItem(put.item), error));
+};
+
+const notStored = (record: UsageRecord, error: unknown): void =>
+  log.error('usage record not stored', {
+    event: 'usage_record_not_stored',
+    requestId: record.requestId,
+    errorName: (error as Error).name,
+    usageRecord: record,
+  });
+
+/** The record an item's text holds: the item without its keys in the table and indexes, and its expiry. */
+const recordOfItem = (itemText: string): UsageRecord => {
+  const item = unmarshall(fromStoreJson(itemText) as Record<string, AttributeValue>);
+  const {
+    partition: _partition,
+    keyPartition: _key,
+    dayPartition: _day,
+    sk: _sort,
+    expiresAt: _expiry,
+    ...record
+  } = item;
+  return record as UsageRecord;
 };

@@ -21,7 +21,7 @@ export interface ItemPut {
  * outlives a young-generation collection for a fraction of what an attribute map's objects cost,
  * and the batch's body is then the items' texts joined.
  */
-interface MarshalledPut {
+export interface MarshalledPut {
   readonly table: string;
   readonly key: string;
   /** The item in attribute-value form, as `storeJson` writes it. */
@@ -126,23 +126,30 @@ const gathered = turnBatch(sendPuts, {
 const unsettled = new Set<Promise<void>>();
 
 /**
- * Puts an item, in one call with the other puts to its table asked for in this loop turn (or, where
- * the process serves many invocations, within `SHARED_PROCESS_LINGER_MS`).
+ * A put as it is sent: its item marshalled and serialized, once, before it joins a batch, so that a
+ * refused value (a NaN, say) fails this put alone. Throws for such a value.
  */
-// Marshalled here, once, before it joins a batch: a refused value (a NaN, say) fails this put alone.
+export const marshalledPut = (put: ItemPut): MarshalledPut => ({
+  table: put.table,
+  key: JSON.stringify(put.keyNames.map((name) => put.item[name])),
+  item: attributeMapJson(put.item),
+});
+
+/**
+ * Puts a marshalled item, in one call with the other puts to its table asked for in this loop turn (or,
+ * where the process serves many invocations, within `SHARED_PROCESS_LINGER_MS`).
+ */
+export const putMarshalled = (put: MarshalledPut): Promise<void> => tracked(gathered(put.table, put));
+
+/** Puts an item (`marshalledPut`, then `putMarshalled`); a refused value is the promise's rejection. */
 export const putInBatch = (put: ItemPut): Promise<void> => {
-  let stored: Promise<void>;
+  let marshalled: MarshalledPut;
   try {
-    stored = gathered(put.table, {
-      table: put.table,
-      key: JSON.stringify(put.keyNames.map((name) => put.item[name])),
-      item: attributeMapJson(put.item),
-    });
+    marshalled = marshalledPut(put);
   } catch (error) {
     return Promise.reject(error);
   }
-  // The put's own promise, not an async function's wrapping it: one less for every put waiting on its batch.
-  return tracked(stored);
+  return putMarshalled(marshalled);
 };
 
 /**
