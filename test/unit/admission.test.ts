@@ -56,7 +56,7 @@ describe('admit', () => {
   it('lets a request through without headers or reservation when neither limits nor quota apply', async () => {
     const admission = await admit(principalOf(), input());
 
-    expect(admission).toMatchObject({ headers: {}, reservedCost: 0, estimatedTokens: 20 });
+    expect(admission).toMatchObject({ headers: {}, reservedCost: 0, estimatedTokens: 20, settlesCharges: false });
     await expect(admission.settle(undefined)).resolves.toMatchObject({ cost: 0 });
   });
 
@@ -72,14 +72,18 @@ describe('admit', () => {
     expect(first.headers['x-ratelimit-remaining-requests']).toBe('1');
     expect(second.headers['x-ratelimit-remaining-requests']).toBe('0');
     expect(refusal).toMatchObject({ status: 429, type: 'requests' });
+    // A request count is final when charged: nothing to correct after the answer.
+    expect(first.settlesCharges).toBe(false);
   });
 
   it('charges tokens per minute on the estimate (prompt and output allowance) and refuses past the limit', async () => {
     const principal = principalOf({ accountRateLimit: { tpm: 100 } });
     await awayFromMinuteEdge();
 
-    await admit(principal, input({ promptTokens: 30, maxOutputTokens: 30 }));
+    const admitted = await admit(principal, input({ promptTokens: 30, maxOutputTokens: 30 }));
     const refusal = await refusalOf(principal, input({ promptTokens: 30, maxOutputTokens: 30 }));
+    // Charged on an estimate: the answer's real count corrects it.
+    expect(admitted.settlesCharges).toBe(true);
 
     expect(refusal).toMatchObject({ status: 429, type: 'tokens' });
   });
@@ -107,6 +111,7 @@ describe('admit', () => {
 
     const admission = await admit(principal, priced);
     expect(admission.reservedCost).toBeGreaterThan(0);
+    expect(admission.settlesCharges).toBe(true);
     // The upstream reports a thousand tokens: the whole quota, spent.
     const settled = await admission.settle({ promptTokens: 600, completionTokens: 400, totalTokens: 1000 });
     expect(settled.cost).toBeCloseTo(1, 10);

@@ -83,7 +83,7 @@ describe('an invocation waiting on its deferred work', () => {
       const meter = startMeter(request, model, 'chat', false);
       // A settlement the store has not answered yet (a quota or a token window).
       const settle = () => held.work().then(() => ({ cost: 0 }));
-      meter.admitted({ headers: {}, estimatedTokens: 0, reservedCost: 0, settle } as Admission);
+      meter.admitted({ headers: {}, estimatedTokens: 0, reservedCost: 0, settlesCharges: true, settle } as Admission);
       return { request: new WeakRef(request), written: meter.record('success', 200) };
     };
     const recording = start();

@@ -49,6 +49,11 @@ export interface Admission {
   /** USD reserved on the account's quota (0 without a quota). */
   readonly reservedCost: number;
   /**
+   * Whether settling has anything to write: token windows to correct or a quota reservation to settle.
+   * Without, `settle` only prices the usage, and what waits on a request's record need not wait on it.
+   */
+  readonly settlesCharges: boolean;
+  /**
    * Corrects the token windows by (actual − estimate), turns the quota reservation into the real cost,
    * and returns that cost. Runs once; later calls return the first result. Call it through
    * `request.defer` (the request meter does), never on the client's critical path.
@@ -204,6 +209,7 @@ export const admit = async (principal: Principal, input: AdmissionInput): Promis
       headers: {},
       estimatedTokens,
       reservedCost: 0,
+      settlesCharges: false,
       settle: settleOnce(principal, input, estimatedTokens, [], undefined),
     };
   }
@@ -240,6 +246,7 @@ export const admit = async (principal: Principal, input: AdmissionInput): Promis
     headers,
     estimatedTokens,
     reservedCost,
+    settlesCharges: tokenWindows.length > 0 || quota?.granted === true,
     settle: settleOnce(principal, input, estimatedTokens, tokenWindows, quota),
   };
 };

@@ -107,32 +107,32 @@ export const startMeter = (
       totalTokens: usage?.totalTokens ?? 0,
       cost,
     };
-    return settledTogether(
-      admission?.settle(usage),
-      writeUsageRecord({
-        requestId: request.requestId,
-        time: new Date(request.startedAt).toISOString(),
-        accountId: request.principal.accountId,
-        keyId: request.principal.keyId,
-        model: model.id,
-        channelId,
-        endpoint,
-        stream,
-        status,
-        httpStatus,
-        attempts,
-        promptTokens: usage?.promptTokens ?? 0,
-        completionTokens: usage?.completionTokens ?? 0,
-        totalTokens: usage?.totalTokens ?? 0,
-        cachedTokens: usage?.cachedTokens ?? 0,
-        cacheWriteTokens: usage?.cacheWriteTokens ?? 0,
-        reasoningTokens: usage?.reasoningTokens ?? 0,
-        usageSource: usage?.source ?? 'none',
-        cost,
-        latencyMs: Date.now() - request.startedAt,
-        overheadMs: trace.overheadMs,
-      }),
-    );
+    const record = writeUsageRecord({
+      requestId: request.requestId,
+      time: new Date(request.startedAt).toISOString(),
+      accountId: request.principal.accountId,
+      keyId: request.principal.keyId,
+      model: model.id,
+      channelId,
+      endpoint,
+      stream,
+      status,
+      httpStatus,
+      attempts,
+      promptTokens: usage?.promptTokens ?? 0,
+      completionTokens: usage?.completionTokens ?? 0,
+      totalTokens: usage?.totalTokens ?? 0,
+      cachedTokens: usage?.cachedTokens ?? 0,
+      cacheWriteTokens: usage?.cacheWriteTokens ?? 0,
+      reasoningTokens: usage?.reasoningTokens ?? 0,
+      usageSource: usage?.source ?? 'none',
+      cost,
+      latencyMs: Date.now() - request.startedAt,
+      overheadMs: trace.overheadMs,
+    });
+    // A plain key's admission has nothing to write: waiting on it too was a `Promise.all` more for
+    // every invocation waiting on its record.
+    return admission?.settlesCharges ? settledTogether(admission.settle(usage), record) : record;
   };
   // `reported` is a member kept up to date, not a getter: an object literal whose getter is a new
   // closure gets a hidden class of its own each time, which V8 keeps in the old generation with all
