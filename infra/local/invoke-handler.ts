@@ -2,6 +2,7 @@ import type { ServerResponse } from 'node:http';
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import { errorFormatForTarget } from '../../functions/shared/http/error-format.js';
 import { errorResponse, type ErrorFormat } from '../../functions/shared/http/error-response.js';
+import { nothing, promiseOf } from '../../functions/shared/promise-of.js';
 import { overPayloadLimit } from './lambda-payload-limit.js';
 import { isStreamingHandler, LocalResponseStream, type StreamingHandler } from './lambda-streaming.js';
 import type { OpenExchange } from './open-exchange.js';
@@ -109,17 +110,9 @@ const invokeStreaming = (
   exchange: OpenExchange,
 ): Promise<void> => {
   const stream = new LocalResponseStream(response);
-  let invocation: Promise<unknown>;
-  try {
-    invocation = handler(event, stream, context);
-  } catch (error) {
-    invocation = Promise.reject(error);
-  }
+  const invocation = promiseOf(() => handler(event, stream, context));
   return answerFailure(invocation, exchange, context.awsRequestId, errorFormatForTarget(event.path));
 };
-
-/** One function for every invocation: a callback written in place is a new object each time. */
-const nothing = (): void => undefined;
 
 /** Settles with the invocation; a failure before the head is answered with the path's envelope. */
 const answerFailure = (

@@ -5,6 +5,7 @@ import { CONCURRENT_INVOCATIONS_VARIABLE } from '../../functions/shared/aws/conc
 import { applyGatewayConfig } from '../../functions/shared/config/apply-config.js';
 import { loadGatewayConfigFile } from '../../functions/shared/config/gateway-config.js';
 import { log } from '../../functions/shared/log.js';
+import { promiseOf } from '../../functions/shared/promise-of.js';
 import { collectMetricsSummary } from '../../functions/shared/observability/metrics-summary.js';
 import { resetStoreConnection } from '../../functions/shared/store/connection.js';
 import { invalidateCaches } from '../../functions/shared/store/ttl-cache.js';
@@ -139,13 +140,7 @@ export const startLocalGateway = async (options: LocalGatewayOptions = {}): Prom
     };
     const server = createServer((request, response) => {
       running.started();
-      let handling: Promise<void>;
-      try {
-        handling = serve(request, response);
-      } catch (error) {
-        handling = Promise.reject(error);
-      }
-      void handling.then(running.ended, unforeseen);
+      void promiseOf(() => serve(request, response)).then(running.ended, unforeseen);
     });
     server.keepAliveTimeout = 65_000;
     server.on('clientError', answerMalformedRequest);

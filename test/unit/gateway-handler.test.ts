@@ -85,6 +85,25 @@ describe('gatewayHandler', () => {
     }
   });
 
+  it('logs deferred work that throws before it returns a promise, and still ends the invocation', async () => {
+    const log = captureLogLines();
+    try {
+      const handler = gatewayHandler({ auth: false }, async ({ defer }) => {
+        defer((() => {
+          throw new Error('thrown at start');
+        }) as () => Promise<unknown>);
+        return json(200, {});
+      });
+      expect((await invoke(handler)).statusCode).toBe(200);
+      const failures = log.lines.filter((line) => line.message === 'deferred work failed');
+      expect(failures.map((line) => line.error)).toEqual(['Error: thrown at start']);
+      // The request's line comes after its deferred work, failed or not.
+      expect(log.lines.some((line) => line.message === 'request')).toBe(true);
+    } finally {
+      log.restore();
+    }
+  });
+
   it('builds the body schema on the first request that needs it, once, not when the endpoint is defined', async () => {
     let builds = 0;
     const schema = lazySchema(() => {

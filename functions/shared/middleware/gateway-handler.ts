@@ -14,6 +14,7 @@ import { log } from '../log.js';
 import { logFinishedRequest, type FinishedRequest } from '../observability/request-log.js';
 import type { RequestTrace } from '../observability/request-trace.js';
 import type { KeyRole } from '../store/keys.js';
+import { promiseOf } from '../promise-of.js';
 import { refreshesSettled } from '../store/ttl-cache.js';
 import { authenticate, type KeyCarrier } from './authenticate.js';
 import { cors } from './cors.js';
@@ -155,16 +156,7 @@ const deferred = (
   requestId: string,
 ): Promise<unknown> | (() => Promise<unknown>) => {
   const logged = failureLogger(requestId);
-  return typeof work === 'function' ? () => startedWork(work).catch(logged) : work.catch(logged);
-};
-
-/** Deferred work started, a throw taken as its failure: the same one promise either way. */
-const startedWork = (work: () => Promise<unknown>): Promise<unknown> => {
-  try {
-    return work();
-  } catch (error) {
-    return Promise.reject(error);
-  }
+  return typeof work === 'function' ? () => promiseOf(work).catch(logged) : work.catch(logged);
 };
 
 /**

@@ -1,6 +1,7 @@
 import type { Admission } from '../accounting/admission.js';
 import { usageCost } from '../accounting/pricing.js';
 import { writeUsageRecord, type UsageStatus } from '../accounting/usage-records.js';
+import { nothing, promiseOf } from '../promise-of.js';
 import type { CatalogModel } from '../catalog/model-catalog.js';
 import { toGatewayError } from '../http/error-response.js';
 import { FunctionTimeoutError } from './function-deadline.js';
@@ -63,9 +64,6 @@ const streamUsageStatus = (outcome: StreamOutcome): UsageStatus =>
 const settledTogether = (settlement: Promise<unknown> | undefined, record: Promise<void>): Promise<void> =>
   Promise.all([settlement, record]).then(nothing);
 
-/** One function for every record: a callback written in place is a new object each time. */
-const nothing = (): void => undefined;
-
 export const startMeter = (
   request: GatewayRequest<unknown>,
   model: CatalogModel,
@@ -82,13 +80,8 @@ export const startMeter = (
    * the meter's closure reaches. A failure to build it is the promise's rejection, as an async
    * function's would be, without an async function's own promise waiting on the store's.
    */
-  const storeRecord = (status: UsageStatus, httpStatus: number, fallbackUsage?: TokenUsage): Promise<void> => {
-    try {
-      return buildAndStore(status, httpStatus, fallbackUsage);
-    } catch (error) {
-      return Promise.reject(error);
-    }
-  };
+  const storeRecord = (status: UsageStatus, httpStatus: number, fallbackUsage?: TokenUsage): Promise<void> =>
+    promiseOf(() => buildAndStore(status, httpStatus, fallbackUsage));
   const buildAndStore = (status: UsageStatus, httpStatus: number, fallbackUsage?: TokenUsage): Promise<void> => {
     const usage = meter.reported ?? fallbackUsage;
     // Priced here too, so a record keeps its cost even when settling the admission fails.

@@ -1,4 +1,5 @@
 import { Readable, type Writable } from 'node:stream';
+import { nothing } from '../promise-of.js';
 
 /**
  * The middy execution mode of the streaming functions: middy's own response-streaming mode, except
@@ -27,8 +28,6 @@ class PrematureCloseError extends Error {
   override readonly name = 'PrematureCloseError';
 }
 
-const ignoreError = (): void => undefined;
-
 /**
  * Once a copy into a stream is over, its error listener gives way to a no-op made once: a late error
  * is still heard (an unheard one would bring the process down), and the stream, which Node keeps past
@@ -37,7 +36,7 @@ const ignoreError = (): void => undefined;
  */
 const letGo = (stream: Readable | Writable, listener: (error: Error) => void): void => {
   stream.off('error', listener);
-  stream.on('error', ignoreError);
+  stream.on('error', nothing);
 };
 
 /** Copies `body` into `destination` and ends it; rejects, with both streams destroyed, if either fails. */

@@ -1,5 +1,6 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { servesConcurrentInvocations } from '../aws/concurrent-invocations.js';
+import { promiseOf } from '../promise-of.js';
 import { attributeMapJson } from './attribute-values.js';
 import { fromStoreJson, sendSerialized, storeJson, THROTTLING_RETRIED_HERE } from './operations.js';
 import { BOOKKEEPING_RETRY, retryThrottled } from './throttle-retry.js';
@@ -142,15 +143,7 @@ export const marshalledPut = (put: ItemPut): MarshalledPut => ({
 export const putMarshalled = (put: MarshalledPut): Promise<void> => tracked(gathered(put.table, put));
 
 /** Puts an item (`marshalledPut`, then `putMarshalled`); a refused value is the promise's rejection. */
-export const putInBatch = (put: ItemPut): Promise<void> => {
-  let marshalled: MarshalledPut;
-  try {
-    marshalled = marshalledPut(put);
-  } catch (error) {
-    return Promise.reject(error);
-  }
-  return putMarshalled(marshalled);
-};
+export const putInBatch = (put: ItemPut): Promise<void> => promiseOf(() => putMarshalled(marshalledPut(put)));
 
 /**
  * A put followed until it settles, for `putsSettled`. Made apart from `putInBatch`: a callback made
