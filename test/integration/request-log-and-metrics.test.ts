@@ -3,7 +3,7 @@ import {
   metricDirectives,
   metricsMember,
 } from '../../functions/shared/observability/embedded-metrics.js';
-import { errorCounters, reportedMetrics } from '../../functions/shared/observability/request-metrics.js';
+import { errorCounters, requestMetrics } from '../../functions/shared/observability/request-metrics.js';
 import { captureLogLines, type CapturedLogLines, type LogLine } from '../support/captured-log-lines.js';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream/fake-upstream.js';
 import { startTestGateway, type HttpResult, type TestGateway } from '../support/test-gateway.js';
@@ -207,23 +207,21 @@ describe('the gateway overhead headers', () => {
 });
 
 describe('embedded metric directives', () => {
-  const success = reportedMetrics({
-    requests: 1,
-    clientErrors: 0,
-    throttled: 0,
-    serverErrors: 0,
-    upstreamErrors: 0,
-    clientAborts: 0,
-    latencyMs: 12.5,
-    firstByteMs: 12.5,
-    upstreamMs: 12,
-    overheadMs: 0.5,
+  const times = { latencyMs: 12.5, firstByteMs: 12.5, upstreamMs: 12, overheadMs: 0.5 };
+  const metered = {
+    model: 'gpt-log',
+    endpoint: 'chat',
+    stream: false,
+    channelId: 'fake-openai',
+    attempts: 1,
+    outcome: 'success',
     promptTokens: 11,
     completionTokens: 7,
     totalTokens: 18,
     cost: 0.000025,
-  });
-  const throttled = { ...success, throttled: 1 };
+  } as const;
+  const success = requestMetrics(200, times, metered);
+  const throttled = requestMetrics(429, times, undefined);
   const directiveNames = (directives: { Metrics: { Name: string }[] }[]) =>
     directives.map((directive) => directive.Metrics.map((metric) => metric.Name));
 
@@ -240,6 +238,18 @@ describe('embedded metric directives', () => {
         }
       }
     }
+  });
+
+  test('are built from metrics that hold each error counter only where it is 1', () => {
+    for (const counter of errorCounters) expect(success).not.toHaveProperty(counter);
+    const failed = requestMetrics(502, times, { ...metered, outcome: 'upstream_error' });
+    expect(errorCounters.filter((counter) => counter in failed)).toEqual(['serverErrors', 'upstreamErrors']);
+    expect(failed).toMatchObject({ serverErrors: 1, upstreamErrors: 1 });
+    const aborted = requestMetrics(200, times, { ...metered, outcome: 'client_aborted' });
+    expect(errorCounters.filter((counter) => counter in aborted)).toEqual(['clientAborts']);
+    expect(errorCounters.filter((counter) => counter in requestMetrics(404, times, undefined))).toEqual([
+      'clientErrors',
+    ]);
   });
 
   test('name the error counters a line holds and no other, and give units to times alone', () => {

@@ -66,10 +66,9 @@ interface MetricDirective {
   readonly Metrics: MetricDefinition[];
 }
 
-/** Which metrics a line reports: the error counters it holds, as bits in `errorCounters` order. */
-type Reported = Partial<Record<keyof RequestMetrics, number>>;
-const countersOf = (reported: Reported): number =>
-  errorCounters.reduce((bits, counter, index) => (reported[counter] === undefined ? bits : bits | (1 << index)), 0);
+/** The error counters a line holds, as bits in `errorCounters` order. */
+const countersOf = (metrics: RequestMetrics): number =>
+  errorCounters.reduce((bits, counter, index) => (metrics[counter] === undefined ? bits : bits | (1 << index)), 0);
 
 const directivesFor = (namespace: string, counters: number, hasModel: boolean, hasAccount: boolean) => {
   const named = (names: readonly (keyof RequestMetrics)[]) =>
@@ -89,11 +88,11 @@ const directivesFor = (namespace: string, counters: number, hasModel: boolean, h
 const namespaceNow = () => process.env[METRICS_NAMESPACE_VARIABLE] || DEFAULT_METRICS_NAMESPACE;
 
 /**
- * The directives of a request line that reports `reported` (`reportedMetrics`): `model` and `accountId`
- * must be fields of the same line when present.
+ * The directives of a request line that reports `metrics`: `model` and `accountId` must be fields of
+ * the same line when present.
  */
-export const metricDirectives = (reported: Reported, hasModel: boolean, hasAccount: boolean): MetricDirective[] =>
-  directivesFor(namespaceNow(), countersOf(reported), hasModel, hasAccount && accountMetricsOn());
+export const metricDirectives = (metrics: RequestMetrics, hasModel: boolean, hasAccount: boolean): MetricDirective[] =>
+  directivesFor(namespaceNow(), countersOf(metrics), hasModel, hasAccount && accountMetricsOn());
 
 /** Directive lists as JSON text, per namespace and variant, built when first used: a request only picks one. */
 const prepared = new Map<string, Map<number, string>>();
@@ -104,7 +103,7 @@ const prepared = new Map<string, Map<number, string>>();
  * in as it is (it holds only the gateway's own names and a number: nothing to scan for secrets).
  */
 export const metricsMember = (
-  reported: Reported,
+  metrics: RequestMetrics,
   hasModel: boolean,
   hasAccount: boolean,
   timestamp: number,
@@ -113,7 +112,7 @@ export const metricsMember = (
   let variants = prepared.get(namespace);
   if (!variants) prepared.set(namespace, (variants = new Map()));
   const withAccount = hasAccount && accountMetricsOn();
-  const counters = countersOf(reported);
+  const counters = countersOf(metrics);
   const variant = (counters << 2) | (hasModel ? 2 : 0) | (withAccount ? 1 : 0);
   let directives = variants.get(variant);
   if (directives === undefined) {

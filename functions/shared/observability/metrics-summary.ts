@@ -9,7 +9,8 @@ const emptyTotals = (): MetricsTotals =>
   Object.fromEntries([...metricNames, 'maxLatencyMs', 'maxOverheadMs'].map((name) => [name, 0])) as MetricsTotals;
 
 const add = (totals: MetricsTotals, metrics: RequestMetrics): void => {
-  for (const name of metricNames) totals[name] += metrics[name];
+  // An error counter is absent where it is 0.
+  for (const name of metricNames) totals[name] += metrics[name] ?? 0;
   totals.maxLatencyMs = Math.max(totals.maxLatencyMs, metrics.latencyMs);
   totals.maxOverheadMs = Math.max(totals.maxOverheadMs, metrics.overheadMs);
 };

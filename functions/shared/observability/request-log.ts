@@ -1,7 +1,7 @@
 import type { Principal } from '../auth/principal.js';
 import { log } from '../log.js';
 import { metricsMember } from './embedded-metrics.js';
-import { reportedMetrics, requestMetrics, type RequestMetrics } from './request-metrics.js';
+import { requestMetrics, type RequestMetrics } from './request-metrics.js';
 import type { RequestTrace } from './request-trace.js';
 
 /** Told of every finished request (the local runtime's metrics summary); none on Lambda. */
@@ -40,7 +40,6 @@ export const logFinishedRequest = ({ method, path, requestId, status, principal,
   // Only what came from outside (the method and path a client sent, the model id an admin named) can
   // hold a secret, and is scanned like any log field; the ids, names and numbers the gateway made go
   // in as they are: scanning them too was a fifth of the line's cost.
-  const reported = reportedMetrics(metrics);
   const made = JSON.stringify({
     requestId,
     status,
@@ -54,11 +53,11 @@ export const logFinishedRequest = ({ method, path, requestId, status, principal,
           outcome: metered.outcome,
         }
       : {}),
-    ...reported,
+    ...metrics,
   });
   log.info(
     'request',
     metered ? { method, path, model: metered.model } : { method, path },
-    `${metricsMember(reported, metered !== undefined, principal !== undefined, Date.now())},${made.slice(1, -1)}`,
+    `${metricsMember(metrics, metered !== undefined, principal !== undefined, Date.now())},${made.slice(1, -1)}`,
   );
 };
