@@ -2,7 +2,7 @@ import { decodeCursor, encodeCursor } from '../shared/accounting/usage-cursor.js
 import { invalidValue } from '../shared/errors.js';
 import * as z from '../shared/schemas/zod.js';
 import { lazySchema } from '../shared/schemas/lazy-schema.js';
-import { MAX_PAGE_SIZE } from './read-all-pages.js';
+import { MAX_PAGE_SIZE, type ListPage } from './read-all-pages.js';
 import { listView } from './views.js';
 
 /**
@@ -24,11 +24,6 @@ export interface PageRequest {
   readonly cursor?: string;
 }
 
-export interface Page<T> {
-  readonly data: readonly T[];
-  readonly nextCursor?: string;
-}
-
 /**
  * The page of `items` a request asks for. Items are kept in the order of `positionOf`, a text unique
  * per item that compares as the list is ordered; a cursor carries the position of the last item
@@ -40,7 +35,7 @@ export const pageOf = <T>(
   positionOf: (item: T) => string,
   list: string,
   { limit, cursor }: PageRequest,
-): Page<T> => {
+): ListPage<T> => {
   const positioned = items.map((item) => [positionOf(item), item] as const);
   positioned.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   let start = 0;
@@ -56,7 +51,7 @@ export const pageOf = <T>(
   }
   const end = limit === undefined ? positioned.length : Math.min(positioned.length, start + limit);
   const data = positioned.slice(start, end).map(([, item]) => item);
-  if (end >= positioned.length || end === start) return { data };
+  if (end >= positioned.length) return { data };
   return { data, nextCursor: encodeCursor({ query: list, after: positioned[end - 1]![0] }) };
 };
 
@@ -65,7 +60,7 @@ export const byCreation = (item: { readonly createdAt: string; readonly id: stri
   `${item.createdAt} ${item.id}`;
 
 /** A page as the admin API answers it: its items through `view`, and `nextCursor` while more remain. */
-export const pageView = <T, V>(page: Page<T>, view: (item: T) => V) => ({
+export const pageView = <T, V>(page: ListPage<T>, view: (item: T) => V) => ({
   ...listView(page.data.map(view)),
   ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}),
 });
