@@ -1,9 +1,6 @@
 import { log } from '../log.js';
 import type { TokenUsage } from './token-usage.js';
-import type { AttributeValue } from '@aws-sdk/client-dynamodb';
-import { unmarshall } from '@aws-sdk/util-dynamodb';
-import { marshalledPut, putMarshalled, type MarshalledPut } from '../store/batched-puts.js';
-import { fromStoreJson } from '../store/operations.js';
+import { itemOfPut, marshalledPut, putMarshalled, type MarshalledPut } from '../store/batched-puts.js';
 import { physicalTableName, tableDefinitions } from '../store/tables.js';
 import type { EndpointKind } from '../store/channels.js';
 import { dayOf, partitionKey, usagePartitionOf, usageSortKey } from './usage-partitions.js';
@@ -76,7 +73,7 @@ export const writeUsageRecord = (record: UsageRecord): Promise<void> => {
   // What waits on the batch keeps the record as the put's text, which the batch holds anyway: under
   // load a record waits tens of milliseconds, and its object (some twenty members) outlived young
   // collections with it. A record that cannot be stored is read back from that text.
-  return putMarshalled(put).catch((error: unknown) => notStored(recordOfItem(put.item), error));
+  return putMarshalled(put).catch((error: unknown) => notStored(recordOfItem(itemOfPut(put)), error));
 };
 
 const notStored = (record: UsageRecord, error: unknown): void =>
@@ -87,9 +84,8 @@ const notStored = (record: UsageRecord, error: unknown): void =>
     usageRecord: record,
   });
 
-/** The record an item's text holds: the item without its keys in the table and indexes, and its expiry. */
-const recordOfItem = (itemText: string): UsageRecord => {
-  const item = unmarshall(fromStoreJson(itemText) as Record<string, AttributeValue>);
+/** The record a stored item holds: the item without its keys in the table and indexes, and its expiry. */
+const recordOfItem = (item: Record<string, unknown>): UsageRecord => {
   const {
     partition: _partition,
     keyPartition: _key,
@@ -98,5 +94,5 @@ const recordOfItem = (itemText: string): UsageRecord => {
     expiresAt: _expiry,
     ...record
   } = item;
-  return record as UsageRecord;
+  return record as unknown as UsageRecord;
 };

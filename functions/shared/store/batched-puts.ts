@@ -1,4 +1,5 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { servesConcurrentInvocations } from '../aws/concurrent-invocations.js';
 import { promiseOf } from '../promise-of.js';
 import { attributeMapJson } from './attribute-values.js';
@@ -31,6 +32,9 @@ export interface MarshalledPut {
 
 /** The object form of serialized items, for a test's observer or the SDK's client. */
 const itemOf = (json: string) => fromStoreJson(json) as Record<string, AttributeValue>;
+
+/** The item a marshalled put holds, read back as plain values (as the document client reads items). */
+export const itemOfPut = (put: MarshalledPut): Record<string, unknown> => unmarshall(itemOf(put.item));
 
 const pause = (milliseconds: number) => new Promise((resolve) => setTimeout(resolve, milliseconds));
 
