@@ -34,7 +34,10 @@ const layers: readonly { readonly name: string; readonly paths: readonly string[
   { name: 'accounting', paths: ['shared/accounting/'] },
   { name: 'identity', paths: ['shared/auth/', 'shared/console/', 'shared/secrets/'] },
   { name: 'store', paths: ['shared/store/', 'shared/aws/'] },
-  { name: 'foundation', paths: ['shared/http/', 'shared/security/', 'shared/errors.ts', 'shared/log.ts'] },
+  {
+    name: 'foundation',
+    paths: ['shared/http/', 'shared/security/', 'shared/errors.ts', 'shared/log.ts', 'shared/promise-of.ts'],
+  },
 ];
 
 /**
