@@ -62,6 +62,20 @@ export const relayEvents = (
     maxEventCharacters,
   );
   const decoder = new TextDecoder();
+  /*
+   * The body's chunks not yet fed: a network read of a chunked body is many data events (one per
+   * chunk the upstream wrote, often one per event), and they are decoded and parsed as one text once
+   * the read has handed them all over, instead of a decode and a parse each.
+   */
+  let unread: Buffer[] = [];
+  const feedUnread = () => {
+    if (unread.length === 0) return;
+    const chunks = unread;
+    unread = [];
+    // Past the protocol's last event, or a failed one, nothing is relayed: the stream ends with this read.
+    if (failure) return;
+    parser.feed(decoder.decode(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks), { stream: true }));
+  };
 
   const finish = (error?: unknown) => {
     if (over) return;
@@ -82,14 +96,14 @@ export const relayEvents = (
   };
 
   /*
-   * One network read of a chunked body is many data events (one per chunk the upstream wrote, often
-   * one per event): what they made goes out once they have all been handed over, as one send, not one
-   * send (and a trip through the client's streams) each. The body's end, emitted before this runs,
-   * sends what is left itself.
+   * What one network read made goes out once all its chunks have been handed over, as one send, not
+   * one send (and a trip through the client's streams) each. The body's end, emitted before this
+   * runs, sends what is left itself.
    */
   let flushQueued = false;
   const flushRead = () => {
     flushQueued = false;
+    feedUnread();
     if (flush() && ending.complete()) finish();
   };
 
@@ -99,15 +113,15 @@ export const relayEvents = (
       sink = target;
       reading = listenToBody(body, idleMs, {
         chunk: (chunk) => {
-          // Past the protocol's last event, or a failed one, nothing is relayed: the stream ends with this read.
           if (failure || ending.complete()) return;
-          parser.feed(decoder.decode(chunk, { stream: true }));
+          unread.push(chunk);
           if (!flushQueued) {
             flushQueued = true;
             queueMicrotask(flushRead);
           }
         },
         end: () => {
+          feedUnread();
           parser.feed(decoder.decode());
           // A last event without its blank line still counts, when whole: some servers end the body right after it.
           bodyEnded = true;
@@ -116,6 +130,7 @@ export const relayEvents = (
         },
         // A read's events go out before its failure, as before its end, whichever Node hears first.
         error: (error) => {
+          feedUnread();
           if (flush()) finish(error);
         },
       });
