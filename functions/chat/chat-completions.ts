@@ -1,4 +1,4 @@
-import { contentText, estimateTokens } from '../shared/accounting/estimate-tokens.js';
+import { estimateMessageTokens } from '../shared/accounting/estimate-tokens.js';
 import { resolveUsableModel } from '../shared/catalog/resolve-model.js';
 import { gatewayHandler } from '../shared/middleware/gateway-handler.js';
 import { meteredRequest } from '../shared/middleware/metered-request.js';
@@ -25,7 +25,7 @@ export const chatCompletions = gatewayHandler(
       channels,
       path: '/v1/chat/completions',
       admission: {
-        promptTokens: estimateTokens(body.messages.map((message) => contentText(message.content)).join('\n')),
+        promptTokens: estimateMessageTokens(body.messages),
         maxOutputTokens: body.max_completion_tokens ?? body.max_tokens,
         request: body,
         choices: body.n,

@@ -1,4 +1,4 @@
-import { contentText, estimateTokens } from '../shared/accounting/estimate-tokens.js';
+import { estimateMessageTokens } from '../shared/accounting/estimate-tokens.js';
 import type { CatalogModel } from '../shared/catalog/model-catalog.js';
 import type { ChatCompletionRequest } from '../shared/protocols/openai-chat/chat-completion-request.js';
 import type { GeminiGenerateContentRequest } from '../shared/protocols/gemini/gemini-generate-content-request.js';
@@ -29,6 +29,6 @@ export const countGeminiTokens = async (
     return result;
   }
   return {
-    totalTokens: estimateTokens(chatRequest.messages.map((message) => contentText(message.content)).join('\n')),
+    totalTokens: estimateMessageTokens(chatRequest.messages),
   };
 };

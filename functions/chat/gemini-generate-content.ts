@@ -1,4 +1,4 @@
-import { contentText, estimateTokens } from '../shared/accounting/estimate-tokens.js';
+import { estimateMessageTokens } from '../shared/accounting/estimate-tokens.js';
 import { resolveUsableModel } from '../shared/catalog/resolve-model.js';
 import { unknownUrl } from '../shared/errors.js';
 import { json } from '../shared/http/response.js';
@@ -57,7 +57,7 @@ export const geminiGenerateContent = gatewayHandler(
       channels,
       path: `/v1beta/models/${model.id}:${parsed.action}`,
       admission: {
-        promptTokens: estimateTokens(chatRequest.messages.map((message) => contentText(message.content)).join('\n')),
+        promptTokens: estimateMessageTokens(chatRequest.messages),
         maxOutputTokens: chatRequest.max_completion_tokens ?? chatRequest.max_tokens,
         request: body,
         choices: chatRequest.n,

@@ -1,4 +1,4 @@
-import { estimateTokens } from '../../accounting/estimate-tokens.js';
+import { estimateLinesTokens } from '../../accounting/estimate-tokens.js';
 import type { AnthropicCountTokensRequest } from './anthropic-messages-request.js';
 
 /** What Anthropic charges for an image of the largest size it keeps (≈ 1.15 megapixels / 750). */
@@ -48,5 +48,5 @@ export const estimateAnthropicInput = (request: AnthropicCountTokensRequest): nu
     }
   }
   if (request.tools?.length) texts.push(JSON.stringify(request.tools));
-  return estimateTokens(texts.join('\n')) + images * IMAGE_TOKENS;
+  return estimateLinesTokens(texts) + images * IMAGE_TOKENS;
 };

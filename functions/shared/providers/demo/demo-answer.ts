@@ -1,4 +1,4 @@
-import { contentText, estimateTokens } from '../../accounting/estimate-tokens.js';
+import { contentText, estimateMessageTokens } from '../../accounting/estimate-tokens.js';
 import type { ChatCompletionRequest } from '../../protocols/openai-chat/chat-completion-request.js';
 import type { ChatToolCall, ChatUsage, FinishReason } from '../../protocols/openai-chat/chat-completion-result.js';
 
@@ -25,7 +25,7 @@ const requiredTool = (request: ChatCompletionRequest): string | undefined => {
 };
 
 export const demoAnswer = (request: ChatCompletionRequest, requestId: string): DemoAnswer => {
-  const promptTokens = estimateTokens(request.messages.map((message) => contentText(message.content)).join('\n'));
+  const promptTokens = estimateMessageTokens(request.messages);
   const toolName = requiredTool(request);
   if (toolName) {
     const toolCall: ChatToolCall = {
