@@ -1,8 +1,10 @@
+import { connect } from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateApiKey } from '../../functions/shared/auth/api-key.js';
 import { startLocalGateway } from '../../infra/local/local-gateway.js';
+import { parseRawAnswer } from '../support/raw-http.js';
 import { startFakeUpstream, type FakeUpstream, type WireRoute } from '../support/fake-upstream/fake-upstream.js';
 import {
   freePort,
@@ -232,6 +234,87 @@ describe('a request that outlasts the drain time', () => {
       const records = await recordsAfterRestart(dataDir, account.body.id);
       expect(records).toHaveLength(1);
       expect(records[0]).toMatchObject({ status: 'client_aborted', stream: true });
+    },
+    TIMEOUT_MS,
+  );
+});
+
+describe('a request that arrives while the gateway drains', () => {
+  test(
+    "is refused with a 503 in its path's protocol, while the request being drained finishes whole",
+    async () => {
+      const gateway = await startLocalGateway({ port: 0, dataDir: newDataDir(), adminKey, drainMs: 60_000 });
+      try {
+        await admin(gateway.url, 'PUT', '/admin/v1/channels/fake', {
+          type: 'openai',
+          baseUrl: upstream.baseUrl,
+          models: ['slow-model'],
+        });
+        const account = await admin(gateway.url, 'POST', '/admin/v1/accounts', { name: 'draining' });
+        const key = (await admin(gateway.url, 'POST', '/admin/v1/keys', { accountId: account.body.id })).body.key;
+        streamHeld = new Promise((resolve) => {
+          releaseStream = resolve;
+        });
+        const { hostname, port } = new URL(gateway.url);
+        const socket = connect(Number(port), hostname);
+        let received = '';
+        const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
+        const seen = (text: string) =>
+          new Promise<void>((resolve) => {
+            const check = () => {
+              if (!received.includes(text)) return;
+              socket.off('data', check);
+              resolve();
+            };
+            socket.on('data', check);
+            check();
+          });
+        socket.on('data', (chunk: Buffer) => {
+          received += chunk.toString('utf8');
+        });
+        const post = (path: string, body: object) => {
+          const text = JSON.stringify(body);
+          return (
+            `POST ${path} HTTP/1.1\r\nhost: ${hostname}\r\nauthorization: Bearer ${key}\r\n` +
+            `content-type: application/json\r\ncontent-length: ${Buffer.byteLength(text)}\r\n\r\n${text}`
+          );
+        };
+        // A stream under way on a kept-alive connection...
+        socket.write(
+          post('/v1/chat/completions', {
+            model: 'slow-model',
+            stream: true,
+            messages: [{ role: 'user', content: 'take your time' }],
+          }),
+        );
+        await seen('first');
+        // ...when the gateway is told to stop; the client then sends its next request on that connection.
+        const stopped = gateway.close();
+        socket.write(
+          post('/v1/messages', { model: 'slow-model', max_tokens: 16, messages: [{ role: 'user', content: 'hi' }] }),
+        );
+        releaseStream();
+        await closed;
+        await stopped;
+
+        const second = received.indexOf('HTTP/1.1 ', 1);
+        expect(second).toBeGreaterThan(0);
+        // The drained stream ended as streams end: its last event and the chunked body's terminator.
+        expect(received.slice(0, second)).toContain('data: [DONE]\n\n');
+        expect(received.slice(0, second)).toMatch(/\r\n0\r\n\r\n$/);
+        const refusal = parseRawAnswer(received.slice(second));
+        expect(refusal.status).toBe(503);
+        expect(refusal.headers.connection).toBe('close');
+        expect(refusal.headers['x-request-id']).toBeTruthy();
+        // Anthropic's envelope, as /v1/messages clients read errors.
+        expect(refusal.body).toMatchObject({
+          type: 'error',
+          error: { message: expect.stringContaining('shutting down') },
+        });
+        expect(JSON.stringify(refusal.body)).not.toContain(key);
+      } finally {
+        await gateway.close();
+      }
     },
     TIMEOUT_MS,
   );
