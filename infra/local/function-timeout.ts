@@ -29,54 +29,134 @@ export const lambdaRuntimeEvents = new EventEmitter<{ 'invocation-end': [Invocat
 // API Gateway's answer when the function failed before answering (its timeout included).
 const GATEWAY_FAILURE_BODY = JSON.stringify({ message: 'Internal server error' });
 
+/** How an invocation held to its timeout ended: its failure, if it failed before the timeout. */
+export type InvocationEnded = (failure: { readonly error: unknown } | undefined) => void;
+
+/** An invocation under way, until it ends or its timeout stops it. */
+class HeldInvocation {
+  /** True once it has ended or been stopped: whichever comes second is ignored. */
+  private over = false;
+  readonly deadline: number;
+
+  constructor(
+    readonly timed: Invocation,
+    private readonly exchange: Pick<OpenExchange, 'response'>,
+    private readonly ended: InvocationEnded,
+  ) {
+    this.deadline = performance.now() + timed.timeoutSeconds * 1000;
+  }
+
+  /** The invocation settled: reported, then told with its failure (or the report's, if reporting threw). */
+  settle(failure: { readonly error: unknown } | undefined): void {
+    if (this.over) return;
+    this.over = true;
+    deadlines.remove(this);
+    try {
+      reportEnd(this.timed, false);
+    } catch (error) {
+      failure = { error };
+    }
+    this.ended(failure);
+  }
+
+  /** Its deadline passed while it ran. */
+  stop(): void {
+    if (this.over) return;
+    this.over = true;
+    timedOut(this.timed, this.exchange);
+    this.ended(undefined);
+  }
+}
+
+/** Tells the runtime's listeners (tests) how an invocation ended; an event object only when listened to. */
+const reportEnd = (timed: Invocation, timedOut: boolean): void => {
+  if (lambdaRuntimeEvents.listenerCount('invocation-end') > 0)
+    lambdaRuntimeEvents.emit('invocation-end', { ...timed, timedOut });
+};
+
+/**
+ * The deadlines of the invocations under way, with one timer for them all. Invocations of one timeout
+ * reach their deadlines in the order they began: each timeout keeps its invocations in a set, in
+ * insertion order, whose first is the next to time out, and an invocation leaves its set when it
+ * ends. A timer of its own for every invocation cost a timer, its callback and a promise's executor
+ * each, which a request waiting on its usage record kept past young collections.
+ */
+class Deadlines {
+  private readonly byTimeout = new Map<number, Set<HeldInvocation>>();
+  private timer: NodeJS.Timeout | undefined;
+  private timerAt = Number.POSITIVE_INFINITY;
+
+  add(held: HeldInvocation): void {
+    let waiting = this.byTimeout.get(held.timed.timeoutSeconds);
+    if (!waiting) this.byTimeout.set(held.timed.timeoutSeconds, (waiting = new Set()));
+    waiting.add(held);
+    if (held.deadline < this.timerAt) this.arm(held.deadline);
+  }
+
+  remove(held: HeldInvocation): void {
+    this.byTimeout.get(held.timed.timeoutSeconds)?.delete(held);
+  }
+
+  private arm(at: number): void {
+    clearTimeout(this.timer);
+    this.timerAt = at;
+    // Unref'd: the server keeps the process up while it serves; a timer must not hold a stopped one.
+    this.timer = setTimeout(this.sweep, Math.max(0, at - performance.now())).unref();
+  }
+
+  /** Stops every invocation past its deadline, then waits for the next deadline. */
+  private readonly sweep = (): void => {
+    this.timer = undefined;
+    this.timerAt = Number.POSITIVE_INFINITY;
+    const now = performance.now();
+    let next = Number.POSITIVE_INFINITY;
+    for (const [timeout, running] of this.byTimeout) {
+      for (const held of running) {
+        if (held.deadline > now) {
+          next = Math.min(next, held.deadline);
+          break;
+        }
+        running.delete(held);
+        held.stop();
+      }
+      if (running.size === 0) this.byTimeout.delete(timeout);
+    }
+    if (next < this.timerAt) this.arm(next);
+  };
+}
+
+const deadlines = new Deadlines();
+
 /**
  * Holds an invocation to its function's timeout, as Lambda does: an invocation still running then is
  * stopped as far as the client can tell (a response not yet begun is API Gateway's 502; one under way
  * is cut) and reported with Lambda's own log line. The handler is expected to have wrapped up before
  * (it reads `context.getRemainingTimeInMillis()`); this is what happens to one that did not. A
- * response already closed by then is left as it was.
+ * response already closed by then is left as it was. `ended` is told once: when the invocation
+ * settles (with its failure, if any), or when its timeout stops it (the client has had its answer).
  */
-export const withinFunctionTimeout = (
+export const holdToTimeout = (
   invocation: Promise<void>,
   timed: Invocation,
   exchange: Pick<OpenExchange, 'response'>,
-): Promise<void> =>
-  // Callbacks rather than a race with a timer's promise: this wraps every request the runtime serves.
-  new Promise<void>((resolve, reject) => {
-    let over = false;
-    /** Settles with the invocation, once it is reported; a report that throws fails it instead. */
-    const ended = (settle: () => void) => {
-      if (over) return;
-      over = true;
-      clearTimeout(timer);
-      try {
-        lambdaRuntimeEvents.emit('invocation-end', { ...timed, timedOut: false });
-      } catch (error) {
-        reject(error);
-        return;
-      }
-      settle();
-    };
-    const timer = setTimeout(() => {
-      over = true;
-      timedOut(invocation, timed, exchange);
-      resolve();
-    }, timed.timeoutSeconds * 1000);
-    invocation.then(
-      () => ended(resolve),
-      (error: unknown) => ended(() => reject(error)),
-    );
-  });
+  ended: InvocationEnded,
+): void => {
+  const held = new HeldInvocation(timed, exchange, ended);
+  deadlines.add(held);
+  invocation.then(
+    () => held.settle(undefined),
+    (error: unknown) => held.settle({ error }),
+  );
+};
 
 /** What Lambda does to an invocation still running at its timeout. */
-const timedOut = (invocation: Promise<void>, timed: Invocation, exchange: Pick<OpenExchange, 'response'>): void => {
+const timedOut = (timed: Invocation, exchange: Pick<OpenExchange, 'response'>): void => {
   log.error(`Task timed out after ${timed.timeoutSeconds.toFixed(2)} seconds`, {
     functionName: timed.functionName,
     requestId: timed.requestId,
   });
-  lambdaRuntimeEvents.emit('invocation-end', { ...timed, timedOut: true });
-  // What the stopped function left running here no longer reaches the client, nor fails the server.
-  invocation.catch(() => undefined);
+  reportEnd(timed, true);
+  // What the stopped function left running no longer reaches the client: its end is ignored.
   const response = exchange.response;
   if (!response) return;
   response.on('error', () => undefined);

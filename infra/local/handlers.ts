@@ -20,6 +20,9 @@ const loaders: Readonly<Record<FunctionGroup, () => Promise<HandlerModule>>> = {
 const loaded = new Map<FunctionGroup, Promise<HandlerModule>>();
 const initializations = new Map<FunctionGroup, number>();
 
+/** The handlers already imported: a request to a warm function is invoked without waiting a turn. */
+const ready = new Map<FunctionGroup, unknown>();
+
 /** The group's handler; its module is initialised once per process, as once per Lambda instance. */
 export const loadHandler = async (group: FunctionGroup): Promise<unknown> => {
   let module = loaded.get(group);
@@ -28,8 +31,13 @@ export const loadHandler = async (group: FunctionGroup): Promise<unknown> => {
     loaded.set(group, module);
     initializations.set(group, (initializations.get(group) ?? 0) + 1);
   }
-  return (await module).handler;
+  const { handler } = await module;
+  ready.set(group, handler);
+  return handler;
 };
+
+/** The group's handler if its module has been imported, else undefined (`loadHandler` imports it). */
+export const loadedHandler = (group: FunctionGroup): unknown => ready.get(group);
 
 /** How many times each group's module was initialised in this process (a cold start each). */
 export const handlerInitializations = (group: FunctionGroup): number => initializations.get(group) ?? 0;

@@ -1,10 +1,9 @@
 import type { ServerResponse } from 'node:http';
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
-import { errorFormatForTarget } from '../../functions/shared/http/error-format.js';
 import { errorResponse, type ErrorFormat } from '../../functions/shared/http/error-response.js';
-import { nothing, promiseOf } from '../../functions/shared/promise-of.js';
+import { promiseOf } from '../../functions/shared/promise-of.js';
 import { overPayloadLimit } from './lambda-payload-limit.js';
-import { isStreamingHandler, LocalResponseStream, type StreamingHandler } from './lambda-streaming.js';
+import { isStreamingHandler, LocalResponseStream } from './lambda-streaming.js';
 import type { OpenExchange } from './open-exchange.js';
 
 type BufferedHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<BufferedResult>;
@@ -87,45 +86,34 @@ export const writeError = (
 };
 
 /**
- * Runs a Lambda handler, buffered or streaming, and sends what it produces as the HTTP response. A
- * streaming invocation may run on after its response has closed (its deferred writes): what waits on
- * it then holds the response only while it is open, and not the event.
+ * Runs a Lambda handler, buffered or streaming, and sends what it produces as the HTTP response;
+ * settles when the invocation has ended. A streaming invocation may run on after its response has
+ * closed (its deferred writes): what waits on it then holds the response only while it is open
+ * (`OpenExchange`), and not the event.
  */
 export const invokeHandler = (
   handler: unknown,
   event: APIGatewayProxyEvent,
   context: Context,
   response: ServerResponse,
-  exchange: OpenExchange,
 ): Promise<void> =>
   isStreamingHandler(handler)
-    ? invokeStreaming(handler, event, context, response, exchange)
+    ? (promiseOf(() => handler(event, new LocalResponseStream(response), context)) as Promise<void>)
     : invokeBuffered(handler as BufferedHandler, event, context, response);
 
-const invokeStreaming = (
-  handler: StreamingHandler,
-  event: APIGatewayProxyEvent,
-  context: Context,
-  response: ServerResponse,
-  exchange: OpenExchange,
-): Promise<void> => {
-  const stream = new LocalResponseStream(response);
-  const invocation = promiseOf(() => handler(event, stream, context));
-  return answerFailure(invocation, exchange, context.awsRequestId, errorFormatForTarget(event.path));
-};
-
-/** Settles with the invocation; a failure before the head is answered with the path's envelope. */
-const answerFailure = (
-  invocation: Promise<unknown>,
+/**
+ * A streaming invocation's failure, answered with the path's envelope if its response has not begun;
+ * one the client tore down, or one already complete, is not answered again.
+ */
+export const answerStreamingFailure = (
+  error: unknown,
   exchange: OpenExchange,
   requestId: string,
   format: ErrorFormat,
-): Promise<void> =>
-  invocation.then(nothing, (error: unknown) => {
-    // A response the client tore down, or one already complete, is not answered again.
-    const response = exchange.response;
-    if (response && !response.destroyed && !response.writableEnded) writeError(response, error, requestId, format);
-  });
+): void => {
+  const response = exchange.response;
+  if (response && !response.destroyed && !response.writableEnded) writeError(response, error, requestId, format);
+};
 
 const invokeBuffered = async (
   handler: BufferedHandler,

@@ -5,7 +5,6 @@ import { CONCURRENT_INVOCATIONS_VARIABLE } from '../../functions/shared/aws/conc
 import { applyGatewayConfig } from '../../functions/shared/config/apply-config.js';
 import { loadGatewayConfigFile } from '../../functions/shared/config/gateway-config.js';
 import { log } from '../../functions/shared/log.js';
-import { promiseOf } from '../../functions/shared/promise-of.js';
 import { collectMetricsSummary } from '../../functions/shared/observability/metrics-summary.js';
 import { resetStoreConnection } from '../../functions/shared/store/connection.js';
 import { invalidateCaches } from '../../functions/shared/store/ttl-cache.js';
@@ -116,31 +115,29 @@ export const startLocalGateway = async (options: LocalGatewayOptions = {}): Prom
       } catch (error) {
         log.error('local runtime failed a request', { error: String(error) });
         response.destroy();
-        return;
+        return running.ended();
       }
-      if (!reachable) return refuse(request, response, storeUnavailable());
-      return handleRequest(request, response, options);
+      if (!reachable) {
+        refuse(request, response, storeUnavailable());
+        return running.ended();
+      }
+      handleRequest(request, response, running.ended, options);
     };
-    /**
-     * One request, refused here or handled; settles when its invocation has ended. Not an async
-     * function: its promise is the invocation's own, where an async one's would wait on it.
-     */
-    const serve = (request: IncomingMessage, response: ServerResponse): Promise<void> => {
+    /** One request, refused here or handled; `running` hears when its invocation has ended. */
+    const serve = (request: IncomingMessage, response: ServerResponse): void => {
       if (stopping) {
         refuse(request, response, shuttingDown());
-        return Promise.resolve();
+        return running.ended();
       }
-      if (request.method === 'GET' && request.url?.split('?')[0] === '/health') return serveHealth(request, response);
-      return handleRequest(request, response, options);
-    };
-    // handleRequest answers its own failures; this only keeps an unforeseen one from going unheard.
-    const unforeseen = (error: unknown) => {
-      log.error('local runtime failed a request', { error: String(error) });
-      running.ended();
+      if (request.method === 'GET' && request.url?.split('?')[0] === '/health') {
+        void serveHealth(request, response);
+        return;
+      }
+      handleRequest(request, response, running.ended, options);
     };
     const server = createServer((request, response) => {
       running.started();
-      void promiseOf(() => serve(request, response)).then(running.ended, unforeseen);
+      serve(request, response);
     });
     server.keepAliveTimeout = 65_000;
     server.on('clientError', answerMalformedRequest);

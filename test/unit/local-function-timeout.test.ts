@@ -1,6 +1,6 @@
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { lambdaRuntimeEvents, withinFunctionTimeout, type InvocationEnd } from '../../infra/local/function-timeout.js';
+import { holdToTimeout, lambdaRuntimeEvents, type InvocationEnd } from '../../infra/local/function-timeout.js';
 import { whileOpen } from '../../infra/local/open-exchange.js';
 
 /**
@@ -17,10 +17,11 @@ beforeAll(async () => {
   server = createServer((request, response) => {
     const requestId = `req-${Math.random().toString(36).slice(2)}`;
     response.setHeader('x-request-id', requestId);
-    void withinFunctionTimeout(
+    holdToTimeout(
       behave(response),
       { functionName: 'model-gateway-chat', requestId, timeoutSeconds: TIMEOUT_SECONDS },
       whileOpen(request, response),
+      () => undefined,
     );
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -33,6 +34,14 @@ afterAll(async () => {
 });
 
 const nextEnd = () => new Promise<InvocationEnd>((resolve) => lambdaRuntimeEvents.once('invocation-end', resolve));
+
+/** The next end of an invocation that its timeout stopped. */
+const endTimedOut = async (): Promise<InvocationEnd> => {
+  for (;;) {
+    const end = await nextEnd();
+    if (end.timedOut) return end;
+  }
+};
 
 const never = () => new Promise<void>(() => undefined);
 
@@ -97,12 +106,40 @@ it('fails, rather than hangs, when reporting the end of an invocation throws', a
     throw broken;
   };
   lambdaRuntimeEvents.once('invocation-end', throwing);
-  const invocation = Promise.resolve();
-  await expect(
-    withinFunctionTimeout(
-      invocation,
+  const ended = new Promise<unknown>((resolve) =>
+    holdToTimeout(
+      Promise.resolve(),
       { functionName: 'f', requestId: 'r', timeoutSeconds: 60 },
       { response: undefined },
+      (failure) => resolve(failure?.error),
     ),
-  ).rejects.toBe(broken);
+  );
+  await expect(ended).resolves.toBe(broken);
+});
+
+it('tells how an invocation ended once: with its failure, or at its timeout and not again', async () => {
+  const told: unknown[] = [];
+  const tell = (failure: { readonly error: unknown } | undefined) => told.push(failure ? failure.error : 'ended');
+  const failure = new Error('the handler failed');
+  let stopLate: () => void = () => undefined;
+  const late = new Promise<void>((_resolve, reject) => (stopLate = () => reject(new Error('too late'))));
+  const timedOut = endTimedOut();
+
+  holdToTimeout(
+    Promise.reject(failure),
+    { functionName: 'f', requestId: 'a', timeoutSeconds: 60 },
+    { response: undefined },
+    tell,
+  );
+  holdToTimeout(
+    late,
+    { functionName: 'f', requestId: 'b', timeoutSeconds: TIMEOUT_SECONDS },
+    { response: undefined },
+    tell,
+  );
+  await timedOut;
+  stopLate();
+  await new Promise((resolve) => setImmediate(resolve));
+
+  expect(told).toEqual([failure, 'ended']);
 });

@@ -4,7 +4,6 @@ import type { AddressInfo, Socket } from 'node:net';
 import { Readable, type Writable } from 'node:stream';
 import { invokeHandler } from '../../infra/local/invoke-handler.js';
 import type { StreamingHandler } from '../../infra/local/lambda-streaming.js';
-import { whileOpen } from '../../infra/local/open-exchange.js';
 import { lambdaContextStub, proxyEvent } from '../support/proxy-event.js';
 
 /**
@@ -33,7 +32,7 @@ beforeAll(async () => {
       socketWrites += 1;
       return write.apply(this, args);
     };
-    void invokeHandler(handler, proxyEvent(), lambdaContextStub(), response, whileOpen(request, response));
+    void invokeHandler(handler, proxyEvent(), lambdaContextStub(), response);
   });
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');

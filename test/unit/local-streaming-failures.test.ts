@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Writable } from 'node:stream';
 import { invalidJson } from '../../functions/shared/errors.js';
-import { invokeHandler } from '../../infra/local/invoke-handler.js';
+import { answerStreamingFailure, invokeHandler } from '../../infra/local/invoke-handler.js';
 import type { StreamingHandler } from '../../infra/local/lambda-streaming.js';
 import { whileOpen } from '../../infra/local/open-exchange.js';
 import { lambdaContextStub, proxyEvent } from '../support/proxy-event.js';
@@ -25,7 +25,11 @@ const streaming = (body: (stream: Writable) => Promise<void>): StreamingHandler 
 
 beforeAll(async () => {
   server = createServer((request, response) => {
-    invocation = invokeHandler(handler, proxyEvent(), lambdaContextStub(), response, whileOpen(request, response));
+    // As the runtime serves a streaming invocation: a failure is answered while the response allows.
+    const exchange = whileOpen(request, response);
+    invocation = invokeHandler(handler, proxyEvent(), lambdaContextStub(), response).catch((error: unknown) =>
+      answerStreamingFailure(error, exchange, 'aws-req', 'openai'),
+    );
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
