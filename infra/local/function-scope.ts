@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { awsCallsObserved } from '../../functions/shared/aws/aws-call-observer.js';
 import type { FunctionGroup } from '../../functions/shared/routes.js';
 
 /**
@@ -9,9 +10,14 @@ import type { FunctionGroup } from '../../functions/shared/routes.js';
  */
 const scope = new AsyncLocalStorage<FunctionGroup>();
 
-/** Runs one invocation of a group's function. */
+/**
+ * Runs one invocation of a group's function: in the group's scope while AWS calls are observed (the
+ * scope is for the observer), else as it is. An async context per invocation is otherwise an object
+ * that every promise of the invocation carries, and that a request waiting on its usage record kept
+ * past young collections.
+ */
 export const runAsFunction = <Result>(group: FunctionGroup, invoke: () => Promise<Result>): Promise<Result> =>
-  scope.run(group, invoke);
+  awsCallsObserved() ? scope.run(group, invoke) : invoke();
 
 /** The group whose invocation is running here, or `undefined` outside any (start-up, test code). */
 export const currentFunctionGroup = (): FunctionGroup | undefined => scope.getStore();

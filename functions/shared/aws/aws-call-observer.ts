@@ -27,6 +27,9 @@ export const observeAwsCalls = (next: AwsCallObserver | undefined): void => {
   observer = next;
 };
 
+/** Whether anything observes AWS calls (a test): what serves only the observer is made only then. */
+export const awsCallsObserved = (): boolean => observer !== undefined;
+
 /** Tells the observer of a call sent without an SDK client's middleware (`store/operations.ts`). */
 export const noteAwsCall = (client: string, operation: string, input: object): void => {
   // Nothing is built for a call no one observes (deployed functions, the local runtime).
