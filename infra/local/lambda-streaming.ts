@@ -1,4 +1,5 @@
 import type { ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import { Writable } from 'node:stream';
 
 /**
@@ -64,7 +65,7 @@ export class LocalResponseStream extends Writable {
     this.response.writeHead(this.prelude.statusCode ?? 200, headers);
   }
 
-  override _write(chunk: Buffer, _encoding: BufferEncoding, callback: (error?: Error | null) => void): void {
+  override _write(chunk: Buffer | string, _encoding: BufferEncoding, callback: (error?: Error | null) => void): void {
     this.setHead();
     if (chunk.length === 0) {
       // An empty write pushes the head out (middy makes one right after the prelude): a client
@@ -94,12 +95,18 @@ export class LocalResponseStream extends Writable {
     const socket = this.response.socket;
     if (this.holding || !socket) return;
     this.holding = true;
+    this.heldSocket = socket;
     socket.cork();
-    setImmediate(() => {
-      this.holding = false;
-      socket.uncork();
-    });
+    setImmediate(this.releaseHold);
   }
+
+  /** The socket corked by `holdUntilTurnEnds`; made once, since a stream holds once per turn it writes in. */
+  private heldSocket: Socket | undefined;
+  private readonly releaseHold = (): void => {
+    this.holding = false;
+    this.heldSocket?.uncork();
+    this.heldSocket = undefined;
+  };
 
   override _final(callback: (error?: Error | null) => void): void {
     this.setHead();

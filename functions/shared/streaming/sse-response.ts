@@ -54,6 +54,9 @@ export class SseStream extends Readable {
   private pumping = false;
   private finished = false;
   private keepAliveTimer: NodeJS.Timeout | undefined;
+  /** When the last event went out (`performance.now()`): the keep-alive timer measures silence from it. */
+  private lastSentAt = 0;
+  private readonly keepAliveMs: number;
 
   constructor(
     source: AsyncIterable<OutgoingEvent> | EventRelay,
@@ -62,23 +65,31 @@ export class SseStream extends Readable {
     super({ highWaterMark: 64 * 1024 });
     if (isRelay(source)) this.relay = source;
     else this.source = source[Symbol.asyncIterator]();
-    this.armKeepAlive();
+    this.keepAliveMs = options.keepAliveMs ?? 15_000;
+    this.sent();
   }
 
-  private armKeepAlive(): void {
-    const interval = this.options.keepAliveMs ?? 15_000;
-    if (interval <= 0) return;
-    if (this.keepAliveTimer) {
-      this.keepAliveTimer.refresh();
-      return;
-    }
-    this.keepAliveTimer = setTimeout(() => {
-      if (this.finished || this.destroyed) return;
-      this.push(': keep-alive\n\n');
-      this.keepAliveTimer?.refresh();
-    }, interval);
-    this.keepAliveTimer.unref();
+  /**
+   * Notes that something went out, for the keep-alive. The timer is not moved for every event (a
+   * stream is hundreds of them): when it fires, it waits out what is left of the interval since the
+   * last event, and only a full interval of silence sends a comment.
+   */
+  private sent(): void {
+    if (this.keepAliveMs <= 0) return;
+    this.lastSentAt = performance.now();
+    if (this.keepAliveTimer) return;
+    this.keepAliveTimer = setTimeout(this.keepAlive, this.keepAliveMs).unref();
   }
+
+  private readonly keepAlive = (): void => {
+    if (this.finished || this.destroyed) return;
+    const silent = performance.now() - this.lastSentAt;
+    if (silent >= this.keepAliveMs) {
+      this.push(': keep-alive\n\n');
+      this.lastSentAt = performance.now();
+      this.keepAliveTimer = setTimeout(this.keepAlive, this.keepAliveMs).unref();
+    } else this.keepAliveTimer = setTimeout(this.keepAlive, this.keepAliveMs - silent).unref();
+  };
 
   private finish(outcome: StreamOutcome): void {
     if (this.finished) return;
@@ -119,7 +130,7 @@ export class SseStream extends Readable {
     return {
       send: (text) => {
         if (this.finished) return true;
-        this.armKeepAlive();
+        this.sent();
         return this.push(text);
       },
       end: () => this.complete(),
@@ -145,7 +156,7 @@ export class SseStream extends Readable {
         const next = await source.next();
         if (this.destroyed) return this.finish({ kind: 'aborted' });
         if (next.done) return this.complete();
-        this.armKeepAlive();
+        this.sent();
         if (!this.push(serialise(next.value))) {
           this.pumping = false;
           return;
