@@ -9,7 +9,8 @@ import { lambdaContextStub, proxyEvent } from '../support/proxy-event.js';
 /**
  * The local runtime sends what a streaming function writes in one turn of the event loop in one
  * write on the socket, the chunked body's end included (a write of its own costs a syscall and a
- * wake-up of the client); what it writes in a later turn goes out in that turn, not held for more.
+ * wake-up of the client); what it writes in a later turn goes out in that turn, not held for more. A
+ * body that ends in the turn it began goes out whole, with its length.
  */
 
 let server: Server;
@@ -90,4 +91,50 @@ it('sends what is written in a later turn in that turn, without waiting for more
   expect(String(first)).toBe('data: first\n\n');
   release();
   expect(await textOf(answer)).toBe('data: [DONE]\n\n');
+});
+
+it('sends a body whole in one write, with its length, when it ends in the turn it began', async () => {
+  // As a buffered JSON answer reaches the response: the prelude's empty write, then the body and the end.
+  handler = streaming(async (stream) => {
+    stream.write('');
+    stream.end('{"answer":"é"}');
+    await once(stream, 'finish');
+  });
+
+  const answer = await open();
+
+  expect(answer.headers['content-length']).toBe(String(Buffer.byteLength('{"answer":"é"}')));
+  expect(answer.headers['transfer-encoding']).toBeUndefined();
+  expect(await textOf(answer)).toBe('{"answer":"é"}');
+  expect(socketWrites).toBe(1);
+});
+
+it('sends the head at the end of the turn when the body has not begun, and the body chunked after it', async () => {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  handler = streaming(async (stream) => {
+    stream.write('');
+    await released;
+    stream.write('data: late\n\n');
+    stream.end();
+  });
+
+  const answer = await open();
+  expect(answer.statusCode).toBe(200);
+  release();
+
+  expect(answer.headers['transfer-encoding']).toBe('chunked');
+  expect(await textOf(answer)).toBe('data: late\n\n');
+});
+
+it('sends an empty body with a length of zero when the stream ends at once', async () => {
+  handler = streaming(async (stream) => {
+    stream.end();
+    await once(stream, 'finish');
+  });
+
+  const answer = await open();
+
+  expect(answer.headers['content-length']).toBe('0');
+  expect(await textOf(answer)).toBe('');
 });
