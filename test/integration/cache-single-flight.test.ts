@@ -56,3 +56,26 @@ describe("a warm cache near the end of its entries' life", () => {
     }
   });
 });
+
+describe('a key that expires while its principal is cached', () => {
+  afterEach(() => jest.restoreAllMocks());
+
+  test('is refused from the cache at its expiry, as a loaded one is', async () => {
+    const { key, keyId } = await gateway.createAccountWithKey();
+    await gateway.admin('PATCH', `/admin/v1/keys/${keyId}`, { expiresAt: new Date(Date.now() + 5_000).toISOString() });
+    expect((await gateway.request('GET', '/v1/models', { key })).status).toBe(200);
+    // Past the key's expiry, well before the cache entry's own (at least 80 % of 30 s).
+    const later = Date.now() + 10_000;
+    jest.spyOn(Date, 'now').mockReturnValue(later);
+    const recorder = recordWrites();
+    try {
+      const answer = await gateway.request('GET', '/v1/models', { key });
+      expect(answer.status).toBe(401);
+      expect(answer.body.error.code).toBe('invalid_api_key');
+      // Refused from the cache: the key was not read again.
+      expect(recorder.calls.get('GetItemCommand keys')).toBeUndefined();
+    } finally {
+      recorder.stop();
+    }
+  });
+});

@@ -1,6 +1,6 @@
 import { assertIpAllowed } from '../auth/ip-allow-list.js';
 import { looksLikeApiKey } from '../auth/api-key.js';
-import { resolvePrincipal, type Principal } from '../auth/principal.js';
+import { cachedPrincipal, resolvePrincipal, type Principal } from '../auth/principal.js';
 import { forbidden, invalidApiKey } from '../errors.js';
 import type { KeyRole } from '../store/keys.js';
 import type { GatewayMiddyRequest, GatewayState } from './gateway-context.js';
@@ -47,7 +47,16 @@ export const authenticate = (options: AuthenticateOptions = {}) => {
   const carriers = options.carriers ?? ['bearer'];
   const role = options.role ?? 'user';
 
-  const authenticateBefore = async (request: GatewayMiddyRequest): Promise<void> => {
+  const admit = (principal: Principal, request: GatewayMiddyRequest): void => {
+    assertIpAllowed(principal, request.event.requestContext?.identity?.sourceIp);
+    if (role === 'admin' && principal.role !== 'admin') {
+      throw forbidden('This key may not use the admin API: it needs the admin role.');
+    }
+    request.context.gateway.principal = principal;
+  };
+
+  /** Synchronous for a cached key: middy then goes on to the next middleware without awaiting. */
+  const authenticateBefore = (request: GatewayMiddyRequest): Promise<void> | undefined => {
     const state = request.context.gateway;
     let key: string | undefined;
     for (const carrier of carriers) {
@@ -55,15 +64,14 @@ export const authenticate = (options: AuthenticateOptions = {}) => {
       if (key) break;
     }
     if (!key) throw invalidApiKey();
-    const principal =
-      options.sessionPrincipal && !looksLikeApiKey(key)
-        ? await options.sessionPrincipal(key)
-        : await resolvePrincipal(key);
-    assertIpAllowed(principal, request.event.requestContext?.identity?.sourceIp);
-    if (role === 'admin' && principal.role !== 'admin') {
-      throw forbidden('This key may not use the admin API: it needs the admin role.');
+    if (options.sessionPrincipal && !looksLikeApiKey(key))
+      return options.sessionPrincipal(key).then((principal) => admit(principal, request));
+    const cached = cachedPrincipal(key);
+    if (cached) {
+      admit(cached, request);
+      return undefined;
     }
-    state.principal = principal;
+    return resolvePrincipal(key).then((principal) => admit(principal, request));
   };
   return { before: authenticateBefore };
 };
