@@ -246,7 +246,9 @@ export const gatewayHandler = <Schema extends z.ZodMiniType | undefined = undefi
     // After the response has been sent (streaming) or produced (buffered): settle the deferred work,
     // then write the request's one log line, which needs what that work recorded. Cache reloads run
     // in the background of requests; the invocation does not end with one half done.
-    requestEnd: async (request: GatewayMiddyRequest): Promise<void> => {
+    // Not async: what it returns is the invocation's end itself, where an async function's promise
+    // would wait on it, one more promise for every invocation waiting on its usage record.
+    requestEnd: (request: GatewayMiddyRequest): Promise<void> => {
       const state = request.context.gateway;
       if (!state) return refreshesSettled();
       // The body has gone out: no upstream work is left for the deadline to stop.
