@@ -213,3 +213,43 @@ describe('a turn batch that lingers', () => {
     expect(batches.map((batch) => batch.entries)).toEqual([[1]]);
   });
 });
+
+describe('settled', () => {
+  /** Whether a promise has settled by the end of the current turn. */
+  const settledYet = async (promise: Promise<unknown>): Promise<boolean> => {
+    let done = false;
+    void promise.then(() => (done = true));
+    await nextTurn();
+    return done;
+  };
+
+  it('resolves at once when nothing was added', async () => {
+    const { send } = heldSender();
+    await expect(settledYet(turnBatch(send).settled())).resolves.toBe(true);
+  });
+
+  it('waits for the batch in flight and for the entries gathering behind it, failed or stored', async () => {
+    const { batches, send, batchesSent } = heldSender();
+    const add = turnBatch(send, { followInFlight: true });
+    const first = add('group', 1);
+    await batchesSent(1);
+    // Gathering while the first batch is in flight; another group's entry goes on its own.
+    const second = add('group', 2);
+    const other = add('other', 3).catch((error: Error) => error.message);
+    await batchesSent(2);
+    const all = add.settled();
+
+    batches[0]!.settle();
+    await batchesSent(3);
+    expect(batches.map((batch) => batch.entries)).toEqual([[1], [3], [2]]);
+    expect(await settledYet(all)).toBe(false);
+    batches[1]!.fail(new Error('refused'));
+    expect(await settledYet(all)).toBe(false);
+    batches[2]!.settle();
+
+    await expect(all).resolves.toBeUndefined();
+    await expect(first).resolves.toBe(10);
+    await expect(second).resolves.toBe(20);
+    await expect(other).resolves.toBe('refused');
+  });
+});

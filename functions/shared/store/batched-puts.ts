@@ -127,9 +127,6 @@ const gathered = turnBatch(sendPuts, {
   fullAt: BATCH_LIMIT,
 });
 
-/** Puts asked for and not yet settled, for `putsSettled`. */
-const unsettled = new Set<Promise<void>>();
-
 /**
  * A put as it is sent: its item marshalled and serialized, once, before it joins a batch, so that a
  * refused value (a NaN, say) fails this put alone. Throws for such a value.
@@ -144,22 +141,10 @@ export const marshalledPut = (put: ItemPut): MarshalledPut => ({
  * Puts a marshalled item, in one call with the other puts to its table asked for in this loop turn (or,
  * where the process serves many invocations, within `SHARED_PROCESS_LINGER_MS`).
  */
-export const putMarshalled = (put: MarshalledPut): Promise<void> => tracked(gathered(put.table, put));
+export const putMarshalled = (put: MarshalledPut): Promise<void> => gathered(put.table, put);
 
 /** Puts an item (`marshalledPut`, then `putMarshalled`); a refused value is the promise's rejection. */
 export const putInBatch = (put: ItemPut): Promise<void> => promiseOf(() => putMarshalled(marshalledPut(put)));
-
-/**
- * A put followed until it settles, for `putsSettled`. Made apart from `putInBatch`: a callback made
- * there would share its scope with the one reading the item's keys, and keep the item (an object the
- * put's text has replaced) alive while the put waits for its batch.
- */
-const tracked = (stored: Promise<void>): Promise<void> => {
-  unsettled.add(stored);
-  const forget = () => unsettled.delete(stored);
-  stored.then(forget, forget);
-  return stored;
-};
 
 /**
  * Resolves once every put asked for so far has settled, whatever its outcome: at most
@@ -167,6 +152,4 @@ const tracked = (stored: Promise<void>): Promise<void> => {
  * then be sent in the caller's async context, which in the local runtime names the function the
  * caller serves, not the one that asked for the puts.
  */
-export const putsSettled = async (): Promise<void> => {
-  await Promise.allSettled([...unsettled]);
-};
+export const putsSettled = (): Promise<void> => gathered.settled();

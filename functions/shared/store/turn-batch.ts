@@ -52,6 +52,22 @@ export const STALLED_AFTER_MS = 1000;
  */
 export const turnBatch = <Entry, Outcome>(send: BatchSender<Entry, Outcome>, options: TurnBatchOptions = {}) => {
   let groups = new Map<string, Pending<Entry, Outcome>[]>();
+  /** The batches sent and not yet settled. A batch is its entries' array, from gathering to settling. */
+  const sending = new Set<readonly Pending<Entry, Outcome>[]>();
+  /** What waits for a batch to settle (`settled`), made only when asked for. */
+  const settlements = new WeakMap<
+    readonly Pending<Entry, Outcome>[],
+    { promise: Promise<void>; resolve: () => void }
+  >();
+  const settlementOf = (batch: readonly Pending<Entry, Outcome>[]): Promise<void> => {
+    let settlement = settlements.get(batch);
+    if (!settlement) {
+      let resolve: () => void = () => undefined;
+      const promise = new Promise<void>((resolved) => (resolve = resolved));
+      settlements.set(batch, (settlement = { promise, resolve }));
+    }
+    return settlement.promise;
+  };
   /** The batch in flight per group key: a stalled one that settles late must not release its successor. */
   const inFlight = new Map<string, object>();
   /** A flush at the end of this turn is due; else `lingering` is the timer of a later one, if any. */
@@ -90,6 +106,7 @@ export const turnBatch = <Entry, Outcome>(send: BatchSender<Entry, Outcome>, opt
       inFlight.set(groupKey, batch);
       stalled = setTimeout(release, STALLED_AFTER_MS).unref();
     }
+    sending.add(pending);
     try {
       const outcomes = await send(pending.map((item) => item.entry));
       pending.forEach((item, index) => {
@@ -101,6 +118,8 @@ export const turnBatch = <Entry, Outcome>(send: BatchSender<Entry, Outcome>, opt
       for (const item of pending) item.reject(error);
     } finally {
       release();
+      sending.delete(pending);
+      settlements.get(pending)?.resolve();
     }
   };
 
@@ -116,11 +135,23 @@ export const turnBatch = <Entry, Outcome>(send: BatchSender<Entry, Outcome>, opt
     }
   }
 
-  return (groupKey: string, entry: Entry): Promise<Outcome> =>
+  const add = (groupKey: string, entry: Entry): Promise<Outcome> =>
     new Promise<Outcome>((resolve, reject) => {
       let group = groups.get(groupKey);
       if (group) group.push({ entry, resolve, reject });
       else groups.set(groupKey, (group = [{ entry, resolve, reject }]));
       if (!inFlight.has(groupKey)) schedule(options.fullAt !== undefined && group.length >= options.fullAt);
     });
+
+  /**
+   * Resolves once every entry added so far has settled, whatever its outcome: the batches they are
+   * gathering in, or were sent in. Followed per batch, not per entry: a set holding every entry's
+   * promise, and a callback on each, were kept past young collections with the entries under load.
+   */
+  const settled = (): Promise<void> => {
+    const batches = [...groups.values(), ...sending];
+    return batches.length === 0 ? Promise.resolve() : Promise.all(batches.map(settlementOf)).then(() => undefined);
+  };
+
+  return Object.assign(add, { settled });
 };
