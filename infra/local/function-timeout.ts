@@ -37,6 +37,8 @@ class HeldInvocation {
   /** True once it has ended or been stopped: whichever comes second is ignored. */
   private over = false;
   readonly deadline: number;
+  /** Where `Deadlines` keeps it. */
+  slot = -1;
 
   constructor(
     readonly timed: Invocation,
@@ -75,26 +77,31 @@ const reportEnd = (timed: Invocation, timedOut: boolean): void => {
 };
 
 /**
- * The deadlines of the invocations under way, with one timer for them all. Invocations of one timeout
- * reach their deadlines in the order they began: each timeout keeps its invocations in a set, in
- * insertion order, whose first is the next to time out, and an invocation leaves its set when it
- * ends. A timer of its own for every invocation cost a timer, its callback and a promise's executor
- * each, which a request waiting on its usage record kept past young collections.
+ * The deadlines of the invocations under way, with one timer for them all, set for the earliest.
+ * Each invocation has a slot in one array, freed when it ends; when the timer fires, every
+ * invocation past its deadline is stopped and the timer is set for the next. A timer of its own for
+ * every invocation cost a timer, its callback and a promise's executor, and a set of them rehashed
+ * as it grew and shrank under load: all of it kept past young collections by requests waiting on
+ * their usage records. The array only grows to the most invocations ever under way at once.
  */
 class Deadlines {
-  private readonly byTimeout = new Map<number, Set<HeldInvocation>>();
+  /** The invocations under way, each in a slot of its own, reused once its invocation has ended. */
+  private readonly slots: (HeldInvocation | undefined)[] = [];
+  private readonly free: number[] = [];
   private timer: NodeJS.Timeout | undefined;
   private timerAt = Number.POSITIVE_INFINITY;
 
   add(held: HeldInvocation): void {
-    let waiting = this.byTimeout.get(held.timed.timeoutSeconds);
-    if (!waiting) this.byTimeout.set(held.timed.timeoutSeconds, (waiting = new Set()));
-    waiting.add(held);
+    const slot = this.free.pop() ?? this.slots.length;
+    this.slots[slot] = held;
+    held.slot = slot;
     if (held.deadline < this.timerAt) this.arm(held.deadline);
   }
 
   remove(held: HeldInvocation): void {
-    this.byTimeout.get(held.timed.timeoutSeconds)?.delete(held);
+    if (this.slots[held.slot] !== held) return;
+    this.slots[held.slot] = undefined;
+    this.free.push(held.slot);
   }
 
   private arm(at: number): void {
@@ -110,16 +117,15 @@ class Deadlines {
     this.timerAt = Number.POSITIVE_INFINITY;
     const now = performance.now();
     let next = Number.POSITIVE_INFINITY;
-    for (const [timeout, running] of this.byTimeout) {
-      for (const held of running) {
-        if (held.deadline > now) {
-          next = Math.min(next, held.deadline);
-          break;
-        }
-        running.delete(held);
-        held.stop();
+    for (let slot = 0; slot < this.slots.length; slot += 1) {
+      const held = this.slots[slot];
+      if (held === undefined) continue;
+      if (held.deadline > now) {
+        next = Math.min(next, held.deadline);
+        continue;
       }
-      if (running.size === 0) this.byTimeout.delete(timeout);
+      this.remove(held);
+      held.stop();
     }
     if (next < this.timerAt) this.arm(next);
   };
