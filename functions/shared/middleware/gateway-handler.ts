@@ -84,13 +84,12 @@ interface WatchedClient {
 }
 
 /**
- * Per invocation (keyed by its Lambda context), on streaming functions: set before the middlewares
- * make the invocation's state. The entry is dropped once the response is out (`requestEnd`) rather
- * than left to the context's collection: the map lives in the old generation, and V8's young
- * collections keep what its entries hold (the request's controller, and through its listeners the
- * request) until a full collection; under load, every request's state was copied and promoted.
+ * A streaming invocation's Lambda context, carrying its client from before the middlewares make the
+ * invocation's state until the response is out (`requestEnd` lets go of it). On the context itself,
+ * not in a map keyed by it: a map lives in the old generation, and under load every entry, with the
+ * request's controller and stream, was copied by young collections, and a weak one's table with it.
  */
-const watchedClients = new WeakMap<object, WatchedClient>();
+type ClientWatchingContext = Context & { watchedClient?: WatchedClient };
 
 /** Whether the client went away: its stream closed before the response had finished. */
 const leftEarly = (responseStream: Writable) => !responseStream.writableFinished;
@@ -110,7 +109,7 @@ const watchingClient = (entry: StreamingEntry): StreamingEntry =>
     responseStream.once('close', () => {
       if (leftEarly(responseStream)) request.abort();
     });
-    watchedClients.set(context, { request, responseStream });
+    (context as ClientWatchingContext).watchedClient = { request, responseStream };
     return entry(event, responseStream, context);
   });
 
@@ -231,7 +230,7 @@ export const gatewayHandler = <Schema extends z.ZodMiniType | undefined = undefi
   const corsOrigins = parseCorsOrigins(process.env[CORS_ORIGINS_VARIABLE]);
   const lambdaHandler = async (event: APIGatewayProxyEvent, context: GatewayContext) => {
     const state = context.gateway;
-    const client = watchedClients.get(context);
+    const client = (context as unknown as ClientWatchingContext).watchedClient;
     const controller = client?.request ?? new AbortController();
     state.deadline = watchDeadline(context, controller);
     const response = await handle(
@@ -254,7 +253,7 @@ export const gatewayHandler = <Schema extends z.ZodMiniType | undefined = undefi
       // The body has gone out: no upstream work is left for the deadline to stop.
       state.deadline?.clear();
       state.deadline = undefined;
-      watchedClients.delete(request.context);
+      (request.context as unknown as ClientWatchingContext).watchedClient = undefined;
       const finished: FinishedRequest = {
         method: request.event.httpMethod,
         path: request.event.path,
