@@ -65,11 +65,13 @@ export class LocalResponseStream extends Writable {
       headers[name.toLowerCase()] = values.map(String);
     }
     if (this.prelude.cookies?.length) headers['set-cookie'] = [...this.prelude.cookies];
-    if (wholeBody !== undefined)
+    const status = this.prelude.statusCode ?? 200;
+    // A status that never has a body never declares a length either (RFC 9110, 8.6).
+    if (wholeBody !== undefined && status >= 200 && status !== 204 && status !== 304)
       headers['content-length'] = String(
         typeof wholeBody === 'string' ? Buffer.byteLength(wholeBody) : wholeBody.length,
       );
-    this.response.writeHead(this.prelude.statusCode ?? 200, headers);
+    this.response.writeHead(status, headers);
   }
 
   /*
