@@ -1,4 +1,4 @@
-import { estimateTokens } from '../shared/accounting/estimate-tokens.js';
+import { estimateConcatenatedTokens, estimateTokens } from '../shared/accounting/estimate-tokens.js';
 import { estimatedUsage, tokenCount, type TokenUsage } from '../shared/accounting/token-usage.js';
 import type { ResponsesRequest } from '../shared/protocols/openai-responses/responses-request.js';
 import type { ResponsesUsage } from '../shared/protocols/openai-responses/responses-result.js';
@@ -16,6 +16,7 @@ export const responsesTokenUsage = (usage: ResponsesUsage, source: TokenUsage['s
 /** The gateway's own count, for admission and for a stream that ended without the upstream's usage. */
 export const estimateResponsesUsage = (request: ResponsesRequest, outputText: string): TokenUsage =>
   estimatedUsage(
-    estimateTokens(`${request.instructions ?? ''}${JSON.stringify(request.input ?? '')}`),
+    // Counted apart: a Codex conversation's input is long, and joined to the instructions it was copied once more.
+    estimateConcatenatedTokens(request.instructions ?? '', JSON.stringify(request.input ?? '')),
     estimateTokens(outputText),
   );

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import {
   contentText,
+  estimateConcatenatedTokens,
   estimateLinesTokens,
   estimateMessageTokens,
   estimateTokens,
@@ -11,7 +12,14 @@ import {
  * must equal what `estimateTokens` makes of the text joined, any Unicode (lone surrogates included)
  * and any content shape a client may send.
  */
-const anyText = fc.string({ unit: 'binary', maxLength: 40 });
+/** Any text, lone surrogates included (fast-check's 'binary' unit leaves them out). */
+const anyText = fc.string({
+  unit: fc.oneof(
+    fc.string({ unit: 'binary', minLength: 1, maxLength: 1 }),
+    fc.integer({ min: 0xd800, max: 0xdfff }).map((code) => String.fromCharCode(code)),
+  ),
+  maxLength: 40,
+});
 const part = fc.oneof(
   fc.record({ type: fc.constant('text'), text: anyText }),
   fc.record({ type: fc.constant('image_url'), image_url: fc.record({ url: anyText }) }),
@@ -44,6 +52,16 @@ it('estimates lines as the text they make joined', () => {
   fc.assert(
     fc.property(fc.array(anyText, { maxLength: 8 }), (texts) => {
       expect(estimateLinesTokens(texts)).toBe(estimateTokens(texts.join('\n')));
+    }),
+    { numRuns: 2000 },
+  );
+});
+
+it("estimates a Responses request's instructions and input's JSON as the text they make together", () => {
+  fc.assert(
+    fc.property(anyText, fc.jsonValue(), (instructions, input) => {
+      const json = JSON.stringify(input) ?? '';
+      expect(estimateConcatenatedTokens(instructions, json)).toBe(estimateTokens(`${instructions}${json}`));
     }),
     { numRuns: 2000 },
   );

@@ -17,6 +17,17 @@ export const estimateLinesTokens = (texts: readonly string[]): number => {
   return tokensOfBytes(bytes);
 };
 
+/**
+ * What `estimateTokens` makes of `texts` put end to end, counted without putting them together; a
+ * surrogate pair split between two of them would count as its two halves (a JSON text, which starts
+ * with an ASCII character, never completes one).
+ */
+export const estimateConcatenatedTokens = (...texts: readonly string[]): number => {
+  let bytes = 0;
+  for (const text of texts) bytes += Buffer.byteLength(text, 'utf8');
+  return tokensOfBytes(bytes);
+};
+
 /** The text of a chat message's content, whatever its shape. */
 export const contentText = (content: unknown): string => {
   if (typeof content === 'string') return content;
