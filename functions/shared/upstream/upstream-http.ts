@@ -76,6 +76,21 @@ export interface UpstreamResponse {
 }
 
 /**
+ * Calls `onTimeout` once `ms` have passed, unless `done()` says the awaited thing came. The verdict
+ * waits for the loop's next reads: timers run before the loop reads its sockets, and after a busy
+ * stretch longer than the time allowed (a loaded process, a long collection), what was awaited may
+ * be waiting unread; the upstream, not the gateway, is to be timed.
+ */
+const timeoutAfterReads = (ms: number, done: () => boolean, onTimeout: () => void): NodeJS.Timeout =>
+  setTimeout(
+    () =>
+      setImmediate(() => {
+        if (!done()) onTimeout();
+      }),
+    ms,
+  );
+
+/**
  * Sends one request upstream and resolves with its status and headers as soon as they arrive; the
  * body is left to the caller to stream. Rejects with an UpstreamError (unreachable, timeout) or a
  * ClientAbortedError.
@@ -106,13 +121,21 @@ export const sendUpstream = (request: UpstreamRequest): Promise<UpstreamResponse
       failure ??= error;
       outgoing.destroy(failure);
     };
-    const firstByteTimer = setTimeout(() => fail(upstreamTimeout('no response')), request.timeouts.firstByteMs);
+    const firstByteTimer = timeoutAfterReads(
+      request.timeouts.firstByteMs,
+      () => settled,
+      () => fail(upstreamTimeout('no response')),
+    );
     const onAbort = () => fail(abortError(request.signal));
     request.signal.addEventListener('abort', onAbort, { once: true });
 
     outgoing.once('socket', (socket) => {
       if (!socket.connecting) return;
-      const connectTimer = setTimeout(() => fail(upstreamTimeout('connect')), request.timeouts.connectMs);
+      const connectTimer = timeoutAfterReads(
+        request.timeouts.connectMs,
+        () => !socket.connecting,
+        () => fail(upstreamTimeout('connect')),
+      );
       socket.once('connect', () => clearTimeout(connectTimer));
       socket.once('close', () => clearTimeout(connectTimer));
     });
@@ -153,7 +176,17 @@ interface IdleWatch {
  */
 const watchIdle = (idleMs: number, onIdle: () => void): IdleWatch => {
   let touchedAt = performance.now();
+  let confirming: NodeJS.Immediate | undefined;
   const check = () => {
+    const quiet = performance.now() - touchedAt;
+    if (quiet < idleMs) timer = setTimeout(check, idleMs - quiet);
+    // Timers run before the loop reads its sockets: after a busy stretch longer than the silence
+    // allowed (a loaded process, a long collection), a chunk may be waiting unread. The verdict waits
+    // for this turn's reads, which come before its immediates.
+    else confirming ??= setImmediate(confirm);
+  };
+  const confirm = () => {
+    confirming = undefined;
     const quiet = performance.now() - touchedAt;
     if (quiet >= idleMs) onIdle();
     else timer = setTimeout(check, idleMs - quiet);
@@ -163,7 +196,10 @@ const watchIdle = (idleMs: number, onIdle: () => void): IdleWatch => {
     touch: () => {
       touchedAt = performance.now();
     },
-    clear: () => clearTimeout(timer),
+    clear: () => {
+      clearTimeout(timer);
+      clearImmediate(confirming);
+    },
   };
 };
 
