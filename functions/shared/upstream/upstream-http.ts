@@ -1,5 +1,6 @@
 import http, { type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
 import https from 'node:https';
+import { timeoutAfterReads } from './timeout-after-reads.js';
 import { GatewayError } from '../errors.js';
 import { abortError, upstreamTimeout, upstreamUnreachable } from './upstream-errors.js';
 
@@ -74,21 +75,6 @@ export interface UpstreamResponse {
   readonly headers: IncomingHttpHeaders;
   readonly body: IncomingMessage;
 }
-
-/**
- * Calls `onTimeout` once `ms` have passed, unless `done()` says the awaited thing came. The verdict
- * waits for the loop's next reads: timers run before the loop reads its sockets, and after a busy
- * stretch longer than the time allowed (a loaded process, a long collection), what was awaited may
- * be waiting unread; the upstream, not the gateway, is to be timed.
- */
-const timeoutAfterReads = (ms: number, done: () => boolean, onTimeout: () => void): NodeJS.Timeout =>
-  setTimeout(
-    () =>
-      setImmediate(() => {
-        if (!done()) onTimeout();
-      }),
-    ms,
-  );
 
 /**
  * Sends one request upstream and resolves with its status and headers as soon as they arrive; the

@@ -6,6 +6,7 @@ import type { ChatCall, ChatProvider } from '../provider.js';
 import { checkedConverseOutput, checkedStreamEvent } from './bedrock-api.js';
 import { bedrockClient, bedrockRuntimeSdk } from './bedrock-client.js';
 import { bedrockError, bedrockStreamError } from './bedrock-errors.js';
+import { timeoutAfterReads } from '../../upstream/timeout-after-reads.js';
 import { fromBedrockResponse } from './bedrock-response.js';
 import { createBedrockStreamTranslator } from './bedrock-stream.js';
 import { toBedrockConverseInput } from './convert-to-bedrock-converse.js';
@@ -24,16 +25,22 @@ async function* withIdleLimit<T>(source: AsyncIterable<T>, idleMs: number, onIdl
   const iterator = source[Symbol.asyncIterator]();
   for (;;) {
     let timer: NodeJS.Timeout | undefined;
+    let arrived = false;
     const idle = new Promise<never>((_resolve, reject) => {
-      timer = setTimeout(() => {
-        onIdle();
-        reject(upstreamTimeout('stream idle'));
-      }, idleMs);
+      timer = timeoutAfterReads(
+        idleMs,
+        () => arrived,
+        () => {
+          onIdle();
+          reject(upstreamTimeout('stream idle'));
+        },
+      );
     });
     let next: IteratorResult<T>;
     try {
       next = await Promise.race([iterator.next(), idle]);
     } finally {
+      arrived = true;
       clearTimeout(timer);
     }
     if (next.done) return;
