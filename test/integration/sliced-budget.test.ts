@@ -52,6 +52,29 @@ describe('a budget sliced over shards', () => {
     expect(await readShards(target)).toEqual([14]);
   });
 
+  test('takes the charges of later turns, asked while one is in flight, together once it has settled', async () => {
+    const target = budget(1, 50);
+    const updates: unknown[] = [];
+    observeAwsCalls((call) => {
+      if (call.operation === 'UpdateItem') updates.push(call.input);
+    });
+    const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+    try {
+      const first = chargeBudget(target, 2);
+      // Two later turns, both before the store answers the first: they wait for it, then go as one.
+      await nextTurn();
+      const second = chargeBudget(target, 3);
+      await nextTurn();
+      const third = chargeBudget(target, 4);
+      const results = await Promise.all([first, second, third]);
+      expect(results).toEqual([2, 5, 9].map((used) => ({ granted: true, shard: 0, used })));
+      expect(updates).toHaveLength(2);
+    } finally {
+      observeAwsCalls(undefined);
+    }
+    expect(await readShards(target)).toEqual([9]);
+  });
+
   test.each([1, 3, 8])(
     'takes exactly its limit of single units under concurrency, over %i shard(s)',
     async (shards) => {

@@ -161,7 +161,10 @@ type GroupCharge =
  * The charges to one budget asked for in one loop turn, taken together: one conditional update of
  * their sum on a random shard. Within the slice, each is granted with the count as if they had been
  * applied one after another; over it, none is taken, and each is tried alone (`withOthers`), so near
- * the limit admission is exactly what separate charges would give.
+ * the limit admission is exactly what separate charges would give. While a budget's update is in
+ * flight, the charges asked for meanwhile wait for it and go out together (group commit): under load
+ * a few updates a round trip instead of one a turn, the store's work and its write units with them,
+ * for at most one more round trip of waiting; a lone request finds nothing in flight and waits none.
  */
 const chargeTurn = turnBatch<{ readonly budget: SlicedBudget; readonly amount: number }, GroupCharge>(
   async (charges) => {
@@ -181,6 +184,7 @@ const chargeTurn = turnBatch<{ readonly budget: SlicedBudget; readonly amount: n
     }
     return outcomes;
   },
+  { followInFlight: true },
 );
 
 /** A charge larger than the smallest slice could never share one: it goes alone. */
