@@ -65,8 +65,11 @@ class HeldInvocation {
   stop(): void {
     if (this.over) return;
     this.over = true;
-    timedOut(this.timed, this.exchange);
-    this.ended(undefined);
+    try {
+      timedOut(this.timed, this.exchange);
+    } finally {
+      this.ended(undefined);
+    }
   }
 }
 
@@ -125,7 +128,12 @@ class Deadlines {
         continue;
       }
       this.remove(held);
-      held.stop();
+      try {
+        held.stop();
+      } catch (error) {
+        // One invocation's report failing must not leave the others past their deadlines running.
+        log.error('local runtime failed to stop an invocation at its timeout', { error: String(error) });
+      }
     }
     if (next < this.timerAt) this.arm(next);
   };

@@ -143,3 +143,27 @@ it('tells how an invocation ended once: with its failure, or at its timeout and 
 
   expect(told).toEqual([failure, 'ended']);
 });
+
+it('stops every invocation past its deadline even when reporting one of them throws', async () => {
+  const stopped: string[] = [];
+  let all: () => void = () => undefined;
+  const bothStopped = new Promise<void>((resolve) => (all = resolve));
+  const tell = (requestId: string) => () => {
+    stopped.push(requestId);
+    if (stopped.length === 2) all();
+  };
+  lambdaRuntimeEvents.once('invocation-end', () => {
+    throw new Error('a listener broke');
+  });
+
+  for (const requestId of ['first', 'second'])
+    holdToTimeout(
+      never(),
+      { functionName: 'f', requestId, timeoutSeconds: TIMEOUT_SECONDS },
+      { response: undefined },
+      tell(requestId),
+    );
+  await bothStopped;
+
+  expect(stopped.sort()).toEqual(['first', 'second']);
+});
