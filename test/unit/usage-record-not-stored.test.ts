@@ -1,33 +1,19 @@
-import { writeUsageRecord, type UsageRecord } from '../../functions/shared/accounting/usage-records.js';
+import { writeUsageRecord } from '../../functions/shared/accounting/usage-records.js';
 import { captureLogLines } from '../support/captured-log-lines.js';
+import { usageRecordWith } from '../support/usage-record.js';
 
 /**
  * A record the store would refuse before any call (a value DynamoDB cannot hold) is not dropped: it
  * goes whole to the error log, and the request that made it is not failed for it.
  */
-const record: UsageRecord = {
+// Every member set, the optional ones included, so that the log line is seen to hold them all.
+const record = usageRecordWith({
   requestId: 'req-not-stored',
-  time: '2026-11-27T12:00:00.000Z',
   accountId: 'acct_unit',
-  keyId: 'key_unit',
-  model: 'gpt-test',
-  channelId: null,
-  endpoint: 'chat',
-  stream: false,
-  status: 'success',
-  httpStatus: 200,
-  attempts: 1,
-  promptTokens: 11,
-  completionTokens: 7,
-  totalTokens: 18,
-  cachedTokens: 0,
   cacheWriteTokens: 0,
-  reasoningTokens: 0,
-  usageSource: 'upstream',
   cost: Number.NaN,
-  latencyMs: 5,
   overheadMs: 0.5,
-};
+});
 
 test('a record the store cannot hold is written whole to the error log, and the write still settles', async () => {
   const log = captureLogLines('error');
