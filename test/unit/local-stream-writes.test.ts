@@ -53,6 +53,13 @@ const open = (): Promise<IncomingMessage> =>
     outgoing.end();
   });
 
+/** A promise the test settles by hand: the handler waits on `released` until `release` is called. */
+const gate = () => {
+  let release: () => void = () => undefined;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  return { released, release: () => release() };
+};
+
 const textOf = async (answer: IncomingMessage): Promise<string> => {
   let text = '';
   for await (const chunk of answer) text += String(chunk);
@@ -78,8 +85,7 @@ it('sends the events and the end a body gives in one turn in one write', async (
 });
 
 it('sends what is written in a later turn in that turn, without waiting for more', async () => {
-  let release!: () => void;
-  const released = new Promise<void>((resolve) => (release = resolve));
+  const { released, release } = gate();
   handler = streaming(async (stream) => {
     stream.write('data: first\n\n');
     await released;
@@ -110,8 +116,7 @@ it('sends a body whole in one write, with its length, when it ends in the turn i
 });
 
 it('sends the head at the end of the turn when the body has not begun, and the body chunked after it', async () => {
-  let release!: () => void;
-  const released = new Promise<void>((resolve) => (release = resolve));
+  const { released, release } = gate();
   handler = streaming(async (stream) => {
     stream.write('');
     await released;
