@@ -5,6 +5,7 @@ import { describeThrown, isGatewayError } from '../errors.js';
 import { log } from '../log.js';
 import { ClientAbortedError } from '../upstream/upstream-errors.js';
 import type { EventRelay, RelaySink } from './pass-through-stream.js';
+import { watchSilence, type SilenceWatch } from '../upstream/watch-silence.js';
 
 /** How a stream ended: all sent, cut by an error (sent as an event), or abandoned by the client. */
 export type StreamOutcome =
@@ -53,10 +54,8 @@ export class SseStream extends Readable {
   private relayStarted = false;
   private pumping = false;
   private finished = false;
-  private keepAliveTimer: NodeJS.Timeout | undefined;
-  /** When the last event went out (`performance.now()`): the keep-alive timer measures silence from it. */
-  private lastSentAt = 0;
-  private readonly keepAliveMs: number;
+  /** Sends a comment after every interval without an event, so that proxies keep the connection open. */
+  private readonly keepAlive: SilenceWatch | undefined;
 
   constructor(
     source: AsyncIterable<OutgoingEvent> | EventRelay,
@@ -65,36 +64,17 @@ export class SseStream extends Readable {
     super({ highWaterMark: 64 * 1024 });
     if (isRelay(source)) this.relay = source;
     else this.source = source[Symbol.asyncIterator]();
-    this.keepAliveMs = options.keepAliveMs ?? 15_000;
-    this.sent();
+    const interval = options.keepAliveMs ?? 15_000;
+    if (interval > 0)
+      this.keepAlive = watchSilence(interval, () => {
+        if (!this.finished && !this.destroyed) this.push(': keep-alive\n\n');
+      });
   }
-
-  /**
-   * Notes that something went out, for the keep-alive. The timer is not moved for every event (a
-   * stream is hundreds of them): when it fires, it waits out what is left of the interval since the
-   * last event, and only a full interval of silence sends a comment.
-   */
-  private sent(): void {
-    if (this.keepAliveMs <= 0) return;
-    this.lastSentAt = performance.now();
-    if (this.keepAliveTimer) return;
-    this.keepAliveTimer = setTimeout(this.keepAlive, this.keepAliveMs).unref();
-  }
-
-  private readonly keepAlive = (): void => {
-    if (this.finished || this.destroyed) return;
-    const silent = performance.now() - this.lastSentAt;
-    if (silent >= this.keepAliveMs) {
-      this.push(': keep-alive\n\n');
-      this.lastSentAt = performance.now();
-      this.keepAliveTimer = setTimeout(this.keepAlive, this.keepAliveMs).unref();
-    } else this.keepAliveTimer = setTimeout(this.keepAlive, this.keepAliveMs - silent).unref();
-  };
 
   private finish(outcome: StreamOutcome): void {
     if (this.finished) return;
     this.finished = true;
-    clearTimeout(this.keepAliveTimer);
+    this.keepAlive?.clear();
     try {
       this.options.onFinish?.(outcome);
     } catch (error) {
@@ -130,7 +110,7 @@ export class SseStream extends Readable {
     return {
       send: (text) => {
         if (this.finished) return true;
-        this.sent();
+        this.keepAlive?.touch();
         return this.push(text);
       },
       end: () => this.complete(),
@@ -156,7 +136,7 @@ export class SseStream extends Readable {
         const next = await source.next();
         if (this.destroyed) return this.finish({ kind: 'aborted' });
         if (next.done) return this.complete();
-        this.sent();
+        this.keepAlive?.touch();
         if (!this.push(serialise(next.value))) {
           this.pumping = false;
           return;
@@ -168,7 +148,7 @@ export class SseStream extends Readable {
   }
 
   override _destroy(error: Error | null, callback: (error?: Error | null) => void): void {
-    clearTimeout(this.keepAliveTimer);
+    this.keepAlive?.clear();
     if (!this.finished) {
       this.options.abort?.();
       if (this.relay) {

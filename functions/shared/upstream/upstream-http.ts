@@ -1,6 +1,7 @@
 import http, { type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
 import https from 'node:https';
 import { timeoutAfterReads } from './timeout-after-reads.js';
+import { watchSilence, type SilenceWatch } from './watch-silence.js';
 import { GatewayError } from '../errors.js';
 import { abortError, upstreamTimeout, upstreamUnreachable } from './upstream-errors.js';
 
@@ -148,53 +149,12 @@ export const sendUpstream = (request: UpstreamRequest): Promise<UpstreamResponse
     outgoing.end(body);
   });
 
-/** The idle timeout of a body being read (`watchIdle`): `touch` on every chunk. */
-interface IdleWatch {
-  touch(): void;
-  clear(): void;
-}
-
-/**
- * Calls `onIdle` once `idleMs` have passed without a `touch`. A touch only notes the time: pushing a
- * timer back (`refresh`) on every chunk takes it out of Node's timer list and puts it back in, a cost
- * on each chunk of a relayed stream; this timer, when it fires, looks at the last touch and waits out
- * the rest of the silence allowed, if any.
- */
-const watchIdle = (idleMs: number, onIdle: () => void): IdleWatch => {
-  let touchedAt = performance.now();
-  let confirming: NodeJS.Immediate | undefined;
-  const check = () => {
-    const quiet = performance.now() - touchedAt;
-    if (quiet < idleMs) timer = setTimeout(check, idleMs - quiet);
-    // Timers run before the loop reads its sockets: after a busy stretch longer than the silence
-    // allowed (a loaded process, a long collection), a chunk may be waiting unread. The verdict waits
-    // for this turn's reads, which come before its immediates.
-    else confirming ??= setImmediate(confirm);
-  };
-  const confirm = () => {
-    confirming = undefined;
-    const quiet = performance.now() - touchedAt;
-    if (quiet >= idleMs) onIdle();
-    else timer = setTimeout(check, idleMs - quiet);
-  };
-  let timer = setTimeout(check, idleMs);
-  return {
-    touch: () => {
-      touchedAt = performance.now();
-    },
-    clear: () => {
-      clearTimeout(timer);
-      clearImmediate(confirming);
-    },
-  };
-};
-
 /**
  * The idle timeout of a body being read: when it fires, the body fails with a 504 (a stalled upstream
  * must end with an error, never hang).
  */
-const idleTimeout = (body: IncomingMessage, idleMs: number): IdleWatch =>
-  watchIdle(idleMs, () => body.destroy(upstreamTimeout('stream idle')));
+const idleTimeout = (body: IncomingMessage, idleMs: number): SilenceWatch =>
+  watchSilence(idleMs, () => body.destroy(upstreamTimeout('stream idle')));
 
 /**
  * The body's chunks, failing with a 504 when the upstream stays silent for longer than `idleMs`
