@@ -9,24 +9,22 @@ const tokensOfBytes = (bytes: number): number => (bytes === 0 ? 0 : Math.max(1, 
  */
 export const estimateTokens = (text: string): number => tokensOfBytes(Buffer.byteLength(text, 'utf8'));
 
-/** What `estimateTokens` makes of `texts` joined a line each, counted without joining them. */
-export const estimateLinesTokens = (texts: readonly string[]): number => {
-  // One newline between texts.
-  let bytes = Math.max(0, texts.length - 1);
+/** The UTF-8 size of `texts` joined by a one-byte separator (or none), counted without joining them. */
+const joinedBytes = (texts: readonly string[], separatorBytes: 0 | 1): number => {
+  let bytes = Math.max(0, texts.length - 1) * separatorBytes;
   for (const text of texts) bytes += Buffer.byteLength(text, 'utf8');
-  return tokensOfBytes(bytes);
+  return bytes;
 };
+
+/** What `estimateTokens` makes of `texts` joined a line each, counted without joining them. */
+export const estimateLinesTokens = (texts: readonly string[]): number => tokensOfBytes(joinedBytes(texts, 1));
 
 /**
  * What `estimateTokens` makes of `texts` put end to end, counted without putting them together; a
  * surrogate pair split between two of them would count as its two halves (a JSON text, which starts
  * with an ASCII character, never completes one).
  */
-export const estimateConcatenatedTokens = (...texts: readonly string[]): number => {
-  let bytes = 0;
-  for (const text of texts) bytes += Buffer.byteLength(text, 'utf8');
-  return tokensOfBytes(bytes);
-};
+export const estimateConcatenatedTokens = (...texts: readonly string[]): number => tokensOfBytes(joinedBytes(texts, 0));
 
 /** The text of a chat message's content, whatever its shape. */
 export const contentText = (content: unknown): string => {

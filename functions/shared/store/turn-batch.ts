@@ -1,3 +1,5 @@
+import { nothing } from '../promise-of.js';
+
 /**
  * Store writes asked for in one turn of the event loop, gathered and sent together at its end. A
  * process that serves many requests at once (the local runtime, multi-concurrency Lambda) pays the
@@ -150,7 +152,7 @@ export const turnBatch = <Entry, Outcome>(send: BatchSender<Entry, Outcome>, opt
    */
   const settled = (): Promise<void> => {
     const batches = [...groups.values(), ...sending];
-    return batches.length === 0 ? Promise.resolve() : Promise.all(batches.map(settlementOf)).then(() => undefined);
+    return batches.length === 0 ? Promise.resolve() : Promise.all(batches.map(settlementOf)).then(nothing);
   };
 
   return Object.assign(add, { settled });
