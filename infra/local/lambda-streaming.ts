@@ -93,7 +93,7 @@ export class LocalResponseStream extends Writable {
         }
         return callback();
       }
-      this.startBody();
+      this.startBody(true);
     }
     if (chunk.length === 0) return callback();
     this.holdUntilTurnEnds();
@@ -112,20 +112,17 @@ export class LocalResponseStream extends Writable {
     if (this.firstChunk === undefined) {
       this.setHead();
       this.response.flushHeaders();
-      return;
-    }
-    this.bodyStarted = true;
-    this.setHead();
-    const chunk = this.firstChunk;
-    this.firstChunk = undefined;
-    this.response.write(chunk);
+    } else this.startBody(false);
   };
 
-  /** The body begins within the turn: the head and the first chunk go to the response, held with what follows. */
-  private startBody(): void {
+  /**
+   * The body begins: the head and the first chunk go to the response, held with what follows when
+   * the turn goes on (`hold`), at once when it is over.
+   */
+  private startBody(hold: boolean): void {
     this.bodyStarted = true;
     this.setHead();
-    this.holdUntilTurnEnds();
+    if (hold) this.holdUntilTurnEnds();
     const chunk = this.firstChunk;
     this.firstChunk = undefined;
     if (chunk !== undefined) this.response.write(chunk);
