@@ -214,19 +214,23 @@ export const admit = async (principal: Principal, input: AdmissionInput): Promis
     };
   }
 
-  const [windowOutcomes, quotaOutcomes] = await Promise.all([
-    Promise.allSettled(charges.map(chargeWindow)),
-    Promise.allSettled([
-      quotaLimit === null
-        ? undefined
-        : reserveQuota(principal.accountId, quotaLimit, reservation, principal.accountRateLimit?.rpm),
-    ]),
+  // The windows' charges first, the quota's reservation (if any) last, all at once.
+  const outcomes = await Promise.allSettled<WindowResult | QuotaReservation | undefined>([
+    ...charges.map(chargeWindow),
+    quotaLimit === null
+      ? undefined
+      : reserveQuota(principal.accountId, quotaLimit, reservation, principal.accountRateLimit?.rpm),
   ]);
-  const results = windowOutcomes.flatMap((outcome) => (outcome.status === 'fulfilled' ? [outcome.value] : []));
-  const quota = quotaOutcomes[0].status === 'fulfilled' ? quotaOutcomes[0].value : undefined;
+  const results: WindowResult[] = [];
+  for (let index = 0; index < charges.length; index += 1) {
+    const outcome = outcomes[index]!;
+    if (outcome.status === 'fulfilled') results.push(outcome.value as WindowResult);
+  }
+  const quotaOutcome = outcomes[charges.length]!;
+  const quota = quotaOutcome.status === 'fulfilled' ? (quotaOutcome.value as QuotaReservation | undefined) : undefined;
   // The store failed or stayed throttled (a 429 by then) for one charge: give back what the others
   // took, so that a throttling storm does not eat the limits, and fail the request with that error.
-  const failed = [...windowOutcomes, ...quotaOutcomes].find((outcome) => outcome.status === 'rejected');
+  const failed = outcomes.find((outcome) => outcome.status === 'rejected');
   if (failed) {
     await compensate(results, quota, principal.accountId).catch(giveBackFailed);
     throw failed.reason;

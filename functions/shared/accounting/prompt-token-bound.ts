@@ -72,9 +72,12 @@ const payloadTokens = (payload: string, image: boolean): number => (image ? 0 : 
  */
 const boundOf = (request: unknown): number => {
   let total = 0;
-  const pending: [unknown, boolean][] = [[request, false]];
-  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
-    const [value, mediaCounted] = next;
+  // Two stacks side by side, the value and whether its media is counted: no pair made per value.
+  const values: unknown[] = [request];
+  const counts: boolean[] = [false];
+  while (values.length > 0) {
+    const value = values.pop();
+    const mediaCounted = counts.pop()!;
     total += STRUCTURE_TOKENS;
     if (typeof value === 'string') {
       if (!isDataUrl(value)) total += utf8Bytes(value);
@@ -87,7 +90,10 @@ const boundOf = (request: unknown): number => {
     }
     if (value === null || typeof value !== 'object') continue;
     if (Array.isArray(value)) {
-      for (const item of value) pending.push([item, mediaCounted]);
+      for (const item of value) {
+        values.push(item);
+        counts.push(mediaCounted);
+      }
       continue;
     }
     const object = value as Record<string, unknown>;
@@ -97,16 +103,19 @@ const boundOf = (request: unknown): number => {
       (typeof object.data === 'string' && mime !== undefined);
     const counted = mediaCounted || isMediaPart;
     if (isMediaPart && !mediaCounted) total += MEDIA_TOKEN_CEILING;
-    for (const [key, item] of Object.entries(object)) {
+    for (const key of Object.keys(object)) {
+      const item = object[key];
       total += utf8Bytes(key);
       if (key === 'data' && typeof item === 'string' && mime !== undefined) {
         total += STRUCTURE_TOKENS + payloadTokens(item, /^image\//i.test(mime));
       } else if (MEDIA_KEYS.has(key) && !counted) {
         // Gemini's parts name their media by key, not by type.
         total += MEDIA_TOKEN_CEILING;
-        pending.push([item, true]);
+        values.push(item);
+        counts.push(true);
       } else {
-        pending.push([item, counted]);
+        values.push(item);
+        counts.push(counted);
       }
     }
   }

@@ -29,7 +29,7 @@ export type QuotaReservation =
   | { readonly granted: true; readonly reserved: number; readonly shard: number }
   | { readonly granted: false; readonly limit: number; readonly committed: number };
 
-const spendBudget = (accountId: string, limit: number, shards: number): SlicedBudget => ({
+const makeSpendBudget = (accountId: string, limit: number, shards: number): SlicedBudget => ({
   table: physicalTableName('spend'),
   key: (index) => spendKey(accountId, index),
   shards,
@@ -39,6 +39,20 @@ const spendBudget = (accountId: string, limit: number, shards: number): SlicedBu
   refuseWhenFull: true,
   round: roundUsd,
 });
+
+/** Accounts whose spend budgets are kept, so that what a budget works out for its writes is worked out once. */
+const SPEND_BUDGETS_KEPT = 1000;
+const spendBudgets = new Map<string, SlicedBudget>();
+
+const spendBudget = (accountId: string, limit: number, shards: number): SlicedBudget => {
+  const id = `${accountId}#${limit}#${shards}`;
+  let budget = spendBudgets.get(id);
+  if (!budget) {
+    if (spendBudgets.size >= SPEND_BUDGETS_KEPT) spendBudgets.clear();
+    spendBudgets.set(id, (budget = makeSpendBudget(accountId, limit, shards)));
+  }
+  return budget;
+};
 
 const storedLimit = async (accountId: string): Promise<number | null> => {
   const { Item } = await retryThrottledOrBusy(() =>

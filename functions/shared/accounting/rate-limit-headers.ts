@@ -12,26 +12,36 @@ export const formatResetDuration = (milliseconds: number): string => {
   return `${Math.floor(seconds / 60)}m${seconds % 60}s`;
 };
 
-/** The window result that binds a dimension: the one with the fewest units left. */
-const tightest = (results: readonly WindowResult[]): WindowResult | undefined =>
-  results.reduce<WindowResult | undefined>((best, result) => {
-    const left = (candidate: WindowResult) => candidate.charge.limit - candidate.count;
-    return best === undefined || left(result) < left(best) ? result : best;
-  }, undefined);
+/** Units a window has left after its result. */
+const left = (result: WindowResult) => result.charge.limit - result.count;
+
+/** The three headers of one dimension, from the result that binds it. */
+const addDimension = (
+  headers: Record<string, string>,
+  dimension: LimitDimension,
+  binding: WindowResult,
+  now: number,
+): void => {
+  const { limit, windowStart } = binding.charge;
+  headers[`x-ratelimit-limit-${dimension}`] = String(limit);
+  headers[`x-ratelimit-remaining-${dimension}`] = String(Math.max(0, left(binding)));
+  headers[`x-ratelimit-reset-${dimension}`] = formatResetDuration(windowStart + WINDOW_MS - now);
+};
 
 /**
  * `x-ratelimit-limit-*`, `x-ratelimit-remaining-*` and `x-ratelimit-reset-*` for each dimension that
- * has a limit, from the tightest of the key's and the account's windows.
+ * has a limit, from the tightest of the key's and the account's windows (the first, on a tie).
  */
 export const rateLimitHeaders = (results: readonly WindowResult[], now: number): Record<string, string> => {
-  const headers: Record<string, string> = {};
-  for (const dimension of ['requests', 'tokens'] as const satisfies readonly LimitDimension[]) {
-    const binding = tightest(results.filter((result) => result.charge.dimension === dimension));
-    if (!binding) continue;
-    const { limit, windowStart } = binding.charge;
-    headers[`x-ratelimit-limit-${dimension}`] = String(limit);
-    headers[`x-ratelimit-remaining-${dimension}`] = String(Math.max(0, limit - binding.count));
-    headers[`x-ratelimit-reset-${dimension}`] = formatResetDuration(windowStart + WINDOW_MS - now);
+  let requests: WindowResult | undefined;
+  let tokens: WindowResult | undefined;
+  for (const result of results) {
+    if (result.charge.dimension === 'requests') {
+      if (requests === undefined || left(result) < left(requests)) requests = result;
+    } else if (tokens === undefined || left(result) < left(tokens)) tokens = result;
   }
+  const headers: Record<string, string> = {};
+  if (requests) addDimension(headers, 'requests', requests, now);
+  if (tokens) addDimension(headers, 'tokens', tokens, now);
   return headers;
 };

@@ -56,16 +56,34 @@ const shardsOf = (charge: Pick<WindowCharge, 'dimension' | 'limit' | 'requestLim
  * One window as a sliced budget. Shard 0 keeps the unsharded id, so a small (one-shard) window is
  * the single item it always was; shard n > 0 appends `#n`.
  */
+const makeWindowBudget = (charge: WindowCharge, base: string): SlicedBudget => ({
+  table: table(),
+  key: (index) => ({ id: index === 0 ? base : `${base}#${index}` }),
+  shards: shardsOf(charge),
+  limit: charge.limit,
+  attribute: 'count',
+  setIfAbsent: { expiresAt: Math.floor((charge.windowStart + WINDOW_MS) / 1000) + COUNTER_TTL_SECONDS },
+});
+
+/**
+ * The budgets of the current minute's windows, made once per window and limit: what a budget works
+ * out for its writes (`sliced-budget.ts`) is then worked out once a minute, not once a request. A new
+ * minute starts an empty set; a late correction of an earlier minute makes its budget afresh.
+ */
+let currentWindowStart = Number.NEGATIVE_INFINITY;
+let currentBudgets = new Map<string, SlicedBudget>();
+
 const windowBudget = (charge: WindowCharge): SlicedBudget => {
   const base = `${charge.dimension === 'requests' ? 'rpm' : 'tpm'}#${charge.scope}#${charge.ownerId}#${charge.windowStart}`;
-  return {
-    table: table(),
-    key: (index) => ({ id: index === 0 ? base : `${base}#${index}` }),
-    shards: shardsOf(charge),
-    limit: charge.limit,
-    attribute: 'count',
-    setIfAbsent: { expiresAt: Math.floor((charge.windowStart + WINDOW_MS) / 1000) + COUNTER_TTL_SECONDS },
-  };
+  if (charge.windowStart < currentWindowStart) return makeWindowBudget(charge, base);
+  if (charge.windowStart > currentWindowStart) {
+    currentWindowStart = charge.windowStart;
+    currentBudgets = new Map();
+  }
+  const id = `${base}#${charge.limit}#${charge.requestLimit ?? ''}`;
+  let budget = currentBudgets.get(id);
+  if (!budget) currentBudgets.set(id, (budget = makeWindowBudget(charge, base)));
+  return budget;
 };
 
 /**

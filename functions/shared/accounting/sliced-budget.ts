@@ -57,16 +57,62 @@ const sliceAt = (budget: SlicedBudget, index: number): number =>
 
 const isConditionFailure = (error: unknown) => (error as Error).name === 'ConditionalCheckFailedException';
 
+/**
+ * What every charge of one budget writes the same way, worked out once per budget object (budgets of
+ * a window or an account are kept while they are charged): the id that groups its charges, each
+ * shard's marshalled key, and the update's expressions and names. Only the amounts vary per charge.
+ */
+interface BudgetPlan {
+  readonly id: string;
+  readonly keys: ReturnType<typeof toAttributeMap>[];
+  readonly condition: string;
+  readonly update: string;
+  readonly names: Readonly<Record<string, string>>;
+  readonly fixedValues: Readonly<Record<string, number>>;
+}
+
+const plans = new WeakMap<SlicedBudget, BudgetPlan>();
+
+const planOf = (budget: SlicedBudget): BudgetPlan => {
+  let plan = plans.get(budget);
+  if (plan) return plan;
+  const sets = Object.entries(budget.setIfAbsent ?? {});
+  // count + amount ≤ slice after the update (a missing item counts 0, and amount ≤ slice); with
+  // refuseWhenFull also count < slice before it, so a full slice takes nothing, not even 0.
+  const notFull = budget.refuseWhenFull ? ' AND #count < :slice' : '';
+  plan = {
+    // Charges whose sum one conditional update can take: same items, limit, slices and expressions.
+    id: JSON.stringify([
+      budget.table,
+      budget.key(0),
+      budget.limit,
+      budget.shards,
+      budget.attribute,
+      budget.refuseWhenFull ?? false,
+      budget.setIfAbsent ?? null,
+    ]),
+    keys: [],
+    condition: `attribute_not_exists(#count) OR (#count <= :ceiling${notFull})`,
+    update:
+      'ADD #count :amount' +
+      (sets.length > 0 ? ` SET ${sets.map((_, n) => `#s${n} = if_not_exists(#s${n}, :s${n})`).join(', ')}` : ''),
+    names: { '#count': budget.attribute, ...Object.fromEntries(sets.map(([name], n) => [`#s${n}`, name])) },
+    fixedValues: Object.fromEntries(sets.map(([, value], n) => [`:s${n}`, value])),
+  };
+  plans.set(budget, plan);
+  return plan;
+};
+
+/** Shard `index`'s key in attribute-value form, marshalled once per budget. */
+const shardKey = (budget: SlicedBudget, plan: BudgetPlan, index: number) =>
+  (plan.keys[index] ??= toAttributeMap(budget.key(index)));
+
 /** Charges `amount` to one shard if it stays within its slice: the count after, or undefined when refused. */
 const chargeShard = async (budget: SlicedBudget, index: number, amount: number): Promise<number | undefined> => {
   const round = budget.round ?? identity;
   const slice = sliceAt(budget, index);
   if (amount > slice) return undefined;
-  // count + amount ≤ slice after the update (a missing item counts 0, and amount ≤ slice); with
-  // refuseWhenFull also count < slice before it, so a full slice takes nothing, not even 0.
-  const fits = '#count <= :ceiling';
-  const notFull = budget.refuseWhenFull ? ' AND #count < :slice' : '';
-  const sets = Object.entries(budget.setIfAbsent ?? {});
+  const plan = planOf(budget);
   try {
     // Its input marshalled here: this is the one write before every limited request.
     const { Attributes } = await retryThrottledOrBusy(() =>
@@ -74,20 +120,15 @@ const chargeShard = async (budget: SlicedBudget, index: number, amount: number):
         'UpdateItem',
         {
           TableName: budget.table,
-          Key: toAttributeMap(budget.key(index)),
-          ConditionExpression: `attribute_not_exists(#count) OR (${fits}${notFull})`,
-          UpdateExpression:
-            'ADD #count :amount' +
-            (sets.length > 0 ? ` SET ${sets.map((_, n) => `#s${n} = if_not_exists(#s${n}, :s${n})`).join(', ')}` : ''),
-          ExpressionAttributeNames: {
-            '#count': budget.attribute,
-            ...Object.fromEntries(sets.map(([name], n) => [`#s${n}`, name])),
-          },
+          Key: shardKey(budget, plan, index),
+          ConditionExpression: plan.condition,
+          UpdateExpression: plan.update,
+          ExpressionAttributeNames: plan.names,
           ExpressionAttributeValues: toAttributeMap({
             ':amount': amount,
             ':ceiling': round(slice - amount),
             ...(budget.refuseWhenFull ? { ':slice': slice } : {}),
-            ...Object.fromEntries(sets.map(([, value], n) => [`:s${n}`, value])),
+            ...plan.fixedValues,
           }),
           ReturnValues: 'UPDATED_NEW',
         },
@@ -144,13 +185,11 @@ const keyFields = (item: Record<string, unknown>, sample: Record<string, string>
 const FULL_MEMORY_MS = 1000;
 const knownFull = new Map<string, { readonly until: number; readonly room: number; readonly used: number }>();
 
-const budgetId = (budget: SlicedBudget) => `${budget.table}/${JSON.stringify(budget.key(0))}/${budget.limit}`;
-
 const rememberFull = (budget: SlicedBudget, room: number, used: number) => {
   const now = Date.now();
   // Forget what has expired, so the map holds only budgets refused in the last second.
   for (const [id, entry] of knownFull) if (entry.until <= now) knownFull.delete(id);
-  knownFull.set(budgetId(budget), { until: now + FULL_MEMORY_MS, room, used });
+  knownFull.set(planOf(budget).id, { until: now + FULL_MEMORY_MS, room, used });
 };
 
 type GroupCharge =
@@ -191,22 +230,13 @@ const chargeTurn = turnBatch<{ readonly budget: SlicedBudget; readonly amount: n
 const chargeWithOthers = (budget: SlicedBudget, amount: number): Promise<GroupCharge> =>
   amount > sliceAt(budget, budget.shards - 1)
     ? Promise.resolve({ granted: false, withOthers: false })
-    : chargeTurn(
-        JSON.stringify([
-          budgetId(budget),
-          budget.shards,
-          budget.attribute,
-          budget.refuseWhenFull ?? false,
-          budget.setIfAbsent ?? null,
-        ]),
-        { budget, amount },
-      );
+    : chargeTurn(planOf(budget).id, { budget, amount });
 
 /** Tries a shard at random, then, if it is full, the shard with the most room (a few times under contention). */
 export const chargeBudget = async (budget: SlicedBudget, amount: number): Promise<SliceCharge> => {
   const round = budget.round ?? identity;
   if (budget.shards > 1) {
-    const full = knownFull.get(budgetId(budget));
+    const full = knownFull.get(planOf(budget).id);
     if (full && full.until > Date.now() && (amount > full.room || (budget.refuseWhenFull && full.room <= 0))) {
       return { granted: false, used: full.used };
     }
@@ -253,15 +283,13 @@ export const chargeBudget = async (budget: SlicedBudget, amount: number): Promis
  * shard's own condition keeps it within its slice and the slices add up to the limit. Corrections of
  * one shard made in the same loop turn are summed into one write (`addToItem`).
  */
-export const adjustBudget = (
-  budget: Pick<SlicedBudget, 'table' | 'key' | 'attribute' | 'setIfAbsent' | 'round'>,
-  shard: number,
-  delta: number,
-): Promise<void> =>
+export const adjustBudget = (budget: SlicedBudget, shard: number, delta: number): Promise<void> =>
   addToItem({
     table: budget.table,
     key: budget.key(shard),
     add: { [budget.attribute]: delta },
     ...(budget.setIfAbsent ? { setIfAbsent: budget.setIfAbsent } : {}),
     ...(budget.round ? { round: budget.round } : {}),
+    // The budget's id names its items and attributes; the rounding goes with them.
+    id: `${planOf(budget).id}#${shard}#${budget.round?.name ?? ''}`,
   });

@@ -19,6 +19,11 @@ export interface ItemAddition {
   readonly setIfAbsent?: Readonly<Record<string, number | string>>;
   /** Applied to each sum (USD amounts: so that float noise does not accumulate). */
   readonly round?: (value: number) => number;
+  /**
+   * One name for the item and the addition's shape (attributes, expiry, rounding), where the caller
+   * already holds one: additions under the same name are summed. Without it, one is made of the fields.
+   */
+  readonly id?: string;
 }
 
 const identity = (value: number) => value;
@@ -72,12 +77,13 @@ const gathered = turnBatch(sendSummed, { followInFlight: true, lingerMs: lingerW
  */
 export const addToItem = (addition: ItemAddition): Promise<void> =>
   gathered(
-    JSON.stringify([
-      addition.table,
-      addition.key,
-      Object.keys(addition.add),
-      addition.setIfAbsent ?? null,
-      addition.round?.name ?? '',
-    ]),
+    addition.id ??
+      JSON.stringify([
+        addition.table,
+        addition.key,
+        Object.keys(addition.add),
+        addition.setIfAbsent ?? null,
+        addition.round?.name ?? '',
+      ]),
     addition,
   );
