@@ -40,17 +40,19 @@ const makeSpendBudget = (accountId: string, limit: number, shards: number): Slic
   round: roundUsd,
 });
 
-/** Accounts whose spend budgets are kept, so that what a budget works out for its writes is worked out once. */
+/**
+ * Accounts whose spend budgets are kept, so that what a budget works out for its writes is worked out
+ * once, and finding it builds no string; a budget is made again when the limit or shards change.
+ */
 const SPEND_BUDGETS_KEPT = 1000;
 const spendBudgets = new Map<string, SlicedBudget>();
 
 const spendBudget = (accountId: string, limit: number, shards: number): SlicedBudget => {
-  const id = `${accountId}#${limit}#${shards}`;
-  let budget = spendBudgets.get(id);
-  if (!budget) {
-    if (spendBudgets.size >= SPEND_BUDGETS_KEPT) spendBudgets.clear();
-    spendBudgets.set(id, (budget = makeSpendBudget(accountId, limit, shards)));
-  }
+  const kept = spendBudgets.get(accountId);
+  if (kept && kept.limit === limit && kept.shards === shards) return kept;
+  if (spendBudgets.size >= SPEND_BUDGETS_KEPT) spendBudgets.clear();
+  const budget = makeSpendBudget(accountId, limit, shards);
+  spendBudgets.set(accountId, budget);
   return budget;
 };
 

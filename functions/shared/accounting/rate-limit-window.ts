@@ -65,24 +65,37 @@ const makeWindowBudget = (charge: WindowCharge, base: string): SlicedBudget => (
   setIfAbsent: { expiresAt: Math.floor((charge.windowStart + WINDOW_MS) / 1000) + COUNTER_TTL_SECONDS },
 });
 
+/** A kept budget, and the limits it was made for. */
+interface KeptBudget {
+  readonly budget: SlicedBudget;
+  readonly limit: number;
+  readonly requestLimit: number | undefined;
+}
+
 /**
- * The budgets of the current minute's windows, made once per window and limit: what a budget works
- * out for its writes (`sliced-budget.ts`) is then worked out once a minute, not once a request. A new
- * minute starts an empty set; a late correction of an earlier minute makes its budget afresh.
+ * The budgets of the current minute's windows, by owner, then by dimension and scope: what a budget
+ * works out for its writes (`sliced-budget.ts`) is then worked out once a minute, not once a request,
+ * and finding it builds no string. A new minute starts an empty set; a late correction of an earlier
+ * minute makes its budget afresh.
  */
 let currentWindowStart = Number.NEGATIVE_INFINITY;
-let currentBudgets = new Map<string, SlicedBudget>();
+let currentBudgets = new Map<string, (KeptBudget | undefined)[]>();
 
 const windowBudget = (charge: WindowCharge): SlicedBudget => {
-  const base = `${charge.dimension === 'requests' ? 'rpm' : 'tpm'}#${charge.scope}#${charge.ownerId}#${charge.windowStart}`;
-  if (charge.windowStart < currentWindowStart) return makeWindowBudget(charge, base);
+  const base = () =>
+    `${charge.dimension === 'requests' ? 'rpm' : 'tpm'}#${charge.scope}#${charge.ownerId}#${charge.windowStart}`;
+  if (charge.windowStart < currentWindowStart) return makeWindowBudget(charge, base());
   if (charge.windowStart > currentWindowStart) {
     currentWindowStart = charge.windowStart;
     currentBudgets = new Map();
   }
-  const id = `${base}#${charge.limit}#${charge.requestLimit ?? ''}`;
-  let budget = currentBudgets.get(id);
-  if (!budget) currentBudgets.set(id, (budget = makeWindowBudget(charge, base)));
+  let owned = currentBudgets.get(charge.ownerId);
+  if (!owned) currentBudgets.set(charge.ownerId, (owned = []));
+  const slot = (charge.dimension === 'requests' ? 0 : 2) + (charge.scope === 'key' ? 0 : 1);
+  const kept = owned[slot];
+  if (kept && kept.limit === charge.limit && kept.requestLimit === charge.requestLimit) return kept.budget;
+  const budget = makeWindowBudget(charge, base());
+  owned[slot] = { budget, limit: charge.limit, requestLimit: charge.requestLimit };
   return budget;
 };
 
