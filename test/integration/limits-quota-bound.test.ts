@@ -2,6 +2,7 @@ import { readSpend } from '../../functions/shared/accounting/spend.js';
 import fc from 'fast-check';
 import { startFakeUpstream, type FakeUpstream, type WireRoute } from '../support/fake-upstream/fake-upstream.js';
 import { startTestGateway, type TestGateway } from '../support/test-gateway.js';
+import { invocationEnd } from '../support/invocation-ends.js';
 import { waitFor } from '../support/wait-for.js';
 
 let upstream: FakeUpstream;
@@ -97,7 +98,9 @@ describe('quota under concurrency', () => {
     expect(refused.length).toBeGreaterThan(0);
     for (const result of refused) expect(result.body.error.code).toBe('insufficient_quota');
 
-    // Every admitted request is settled once its record is written: wait for all the records.
+    // An invocation ends once its record and its settlement are both stored: two writes, each batched
+    // with others, so a record can be readable before its settlement is. Wait for every invocation.
+    await Promise.all(results.map((result) => invocationEnd(result.headers.get('x-request-id')!)));
     let records: any[] = [];
     await waitFor(async () => {
       records = (await gateway.admin('GET', `/admin/v1/usage?accountId=${account.id}`)).body.data;
