@@ -1,6 +1,7 @@
 import type { Principal } from '../auth/principal.js';
 import { GatewayError } from '../errors.js';
 import { log } from '../log.js';
+import { promiseOf } from '../promise-of.js';
 import type { RateLimitSettings } from '../store/accounts.js';
 import type { ModelPricing } from '../store/models.js';
 import { type PricedUsage, usageCost } from './pricing.js';
@@ -154,6 +155,32 @@ const compensate = async (
   ]);
 };
 
+/** What a settlement resolves with when it has written: the request's cost. */
+const settledCost = (cost: number) => () => ({ cost });
+
+/**
+ * The settlement's writes, started now: the token windows' corrections and the quota's settlement,
+ * each the promise of its batched write itself (no async function waiting on it), since an
+ * invocation waiting on its record holds this chain.
+ */
+const settleNow = (
+  principal: Principal,
+  input: AdmissionInput,
+  estimatedTokens: number,
+  tokenWindows: readonly WindowCharge[],
+  reservation: QuotaReservation | undefined,
+  usage: Parameters<Admission['settle']>[0],
+): Promise<{ cost: number }> => {
+  const cost = usage ? usageCost(input.model.settings?.pricing, usage) : 0;
+  const actualTokens = usage ? (usage.totalTokens ?? usage.promptTokens + usage.completionTokens) : 0;
+  const writes: Promise<void>[] = [];
+  for (const charge of tokenWindows) writes.push(adjustWindow(charge, actualTokens - estimatedTokens));
+  // An account without a quota has no reservation and nothing to settle.
+  if (reservation?.granted) writes.push(settleQuota(principal.accountId, reservation, cost));
+  const done = settledCost(cost);
+  return writes.length === 1 ? writes[0]!.then(done) : Promise.all(writes).then(done);
+};
+
 const settleOnce = (
   principal: Principal,
   input: AdmissionInput,
@@ -162,19 +189,8 @@ const settleOnce = (
   reservation: QuotaReservation | undefined,
 ): Admission['settle'] => {
   let settled: Promise<{ cost: number }> | undefined;
-  return (usage) => {
-    settled ??= (async () => {
-      const cost = usage ? usageCost(input.model.settings?.pricing, usage) : 0;
-      const actualTokens = usage ? (usage.totalTokens ?? usage.promptTokens + usage.completionTokens) : 0;
-      await Promise.all([
-        ...tokenWindows.map((charge) => adjustWindow(charge, actualTokens - estimatedTokens)),
-        // An account without a quota has no reservation and nothing to settle.
-        reservation?.granted ? settleQuota(principal.accountId, reservation, cost) : undefined,
-      ]);
-      return { cost };
-    })();
-    return settled;
-  };
+  return (usage) =>
+    (settled ??= promiseOf(() => settleNow(principal, input, estimatedTokens, tokenWindows, reservation, usage)));
 };
 
 /**

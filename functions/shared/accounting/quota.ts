@@ -101,14 +101,15 @@ export const reserveQuota = async (
  * the limit. Only a request admitted against a quota settles: an account without one keeps no
  * spending here (its usage records carry every cost), which spares its requests a write.
  */
-export const settleQuota = async (
+export const settleQuota = (
   accountId: string,
   reservation: Extract<QuotaReservation, { granted: true }>,
   cost: number,
 ): Promise<void> => {
   const { reserved, shard } = reservation;
-  if (reserved === 0 && cost === 0) return;
-  await addToItem({
+  if (reserved === 0 && cost === 0) return Promise.resolve();
+  // The batched write's own promise: an invocation waiting on its record holds what it waits on.
+  return addToItem({
     table: physicalTableName('spend'),
     key: spendKey(accountId, shard),
     add: { used: cost, committed: roundUsd(cost - reserved) },

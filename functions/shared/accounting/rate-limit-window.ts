@@ -120,7 +120,5 @@ export const chargeWindow = async (charge: WindowCharge): Promise<WindowResult> 
  * gives back what a refused admission had taken elsewhere, or corrects a token estimate to the real
  * count. A window already over never refuses a correction; it only refuses new admissions.
  */
-export const adjustWindow = async (charge: WindowCharge, delta: number): Promise<void> => {
-  if (delta === 0) return;
-  await adjustBudget(windowBudget(charge), charge.shard ?? 0, delta);
-};
+export const adjustWindow = (charge: WindowCharge, delta: number): Promise<void> =>
+  delta === 0 ? Promise.resolve() : adjustBudget(windowBudget(charge), charge.shard ?? 0, delta);
