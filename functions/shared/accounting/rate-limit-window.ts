@@ -56,14 +56,17 @@ const shardsOf = (charge: Pick<WindowCharge, 'dimension' | 'limit' | 'requestLim
  * One window as a sliced budget. Shard 0 keeps the unsharded id, so a small (one-shard) window is
  * the single item it always was; shard n > 0 appends `#n`.
  */
-const makeWindowBudget = (charge: WindowCharge, base: string): SlicedBudget => ({
-  table: table(),
-  key: (index) => ({ id: index === 0 ? base : `${base}#${index}` }),
-  shards: shardsOf(charge),
-  limit: charge.limit,
-  attribute: 'count',
-  setIfAbsent: { expiresAt: Math.floor((charge.windowStart + WINDOW_MS) / 1000) + COUNTER_TTL_SECONDS },
-});
+const makeWindowBudget = (charge: WindowCharge): SlicedBudget => {
+  const base = `${charge.dimension === 'requests' ? 'rpm' : 'tpm'}#${charge.scope}#${charge.ownerId}#${charge.windowStart}`;
+  return {
+    table: table(),
+    key: (index) => ({ id: index === 0 ? base : `${base}#${index}` }),
+    shards: shardsOf(charge),
+    limit: charge.limit,
+    attribute: 'count',
+    setIfAbsent: { expiresAt: Math.floor((charge.windowStart + WINDOW_MS) / 1000) + COUNTER_TTL_SECONDS },
+  };
+};
 
 /** A kept budget, and the limits it was made for. */
 interface KeptBudget {
@@ -82,9 +85,7 @@ let currentWindowStart = Number.NEGATIVE_INFINITY;
 let currentBudgets = new Map<string, (KeptBudget | undefined)[]>();
 
 const windowBudget = (charge: WindowCharge): SlicedBudget => {
-  const base = () =>
-    `${charge.dimension === 'requests' ? 'rpm' : 'tpm'}#${charge.scope}#${charge.ownerId}#${charge.windowStart}`;
-  if (charge.windowStart < currentWindowStart) return makeWindowBudget(charge, base());
+  if (charge.windowStart < currentWindowStart) return makeWindowBudget(charge);
   if (charge.windowStart > currentWindowStart) {
     currentWindowStart = charge.windowStart;
     currentBudgets = new Map();
@@ -94,7 +95,7 @@ const windowBudget = (charge: WindowCharge): SlicedBudget => {
   const slot = (charge.dimension === 'requests' ? 0 : 2) + (charge.scope === 'key' ? 0 : 1);
   const kept = owned[slot];
   if (kept && kept.limit === charge.limit && kept.requestLimit === charge.requestLimit) return kept.budget;
-  const budget = makeWindowBudget(charge, base());
+  const budget = makeWindowBudget(charge);
   owned[slot] = { budget, limit: charge.limit, requestLimit: charge.requestLimit };
   return budget;
 };
