@@ -155,9 +155,6 @@ const compensate = async (
   ]);
 };
 
-/** What a settlement resolves with when it has written: the request's cost. */
-const settledCost = (cost: number) => () => ({ cost });
-
 /**
  * The settlement's writes, started now: the token windows' corrections and the quota's settlement,
  * each the promise of its batched write itself (no async function waiting on it), since an
@@ -177,8 +174,7 @@ const settleNow = (
   for (const charge of tokenWindows) writes.push(adjustWindow(charge, actualTokens - estimatedTokens));
   // An account without a quota has no reservation and nothing to settle.
   if (reservation?.granted) writes.push(settleQuota(principal.accountId, reservation, cost));
-  const done = settledCost(cost);
-  return writes.length === 1 ? writes[0]!.then(done) : Promise.all(writes).then(done);
+  return Promise.all(writes).then(() => ({ cost }));
 };
 
 const settleOnce = (
@@ -230,23 +226,19 @@ export const admit = async (principal: Principal, input: AdmissionInput): Promis
     };
   }
 
-  // The windows' charges first, the quota's reservation (if any) last, all at once.
-  const outcomes = await Promise.allSettled<WindowResult | QuotaReservation | undefined>([
-    ...charges.map(chargeWindow),
-    quotaLimit === null
-      ? undefined
-      : reserveQuota(principal.accountId, quotaLimit, reservation, principal.accountRateLimit?.rpm),
+  const [windowOutcomes, quotaOutcomes] = await Promise.all([
+    Promise.allSettled(charges.map(chargeWindow)),
+    Promise.allSettled([
+      quotaLimit === null
+        ? undefined
+        : reserveQuota(principal.accountId, quotaLimit, reservation, principal.accountRateLimit?.rpm),
+    ]),
   ]);
-  const results: WindowResult[] = [];
-  for (let index = 0; index < charges.length; index += 1) {
-    const outcome = outcomes[index]!;
-    if (outcome.status === 'fulfilled') results.push(outcome.value as WindowResult);
-  }
-  const quotaOutcome = outcomes[charges.length]!;
-  const quota = quotaOutcome.status === 'fulfilled' ? (quotaOutcome.value as QuotaReservation | undefined) : undefined;
+  const results = windowOutcomes.flatMap((outcome) => (outcome.status === 'fulfilled' ? [outcome.value] : []));
+  const quota = quotaOutcomes[0].status === 'fulfilled' ? quotaOutcomes[0].value : undefined;
   // The store failed or stayed throttled (a 429 by then) for one charge: give back what the others
   // took, so that a throttling storm does not eat the limits, and fail the request with that error.
-  const failed = outcomes.find((outcome) => outcome.status === 'rejected');
+  const failed = [...windowOutcomes, ...quotaOutcomes].find((outcome) => outcome.status === 'rejected');
   if (failed) {
     await compensate(results, quota, principal.accountId).catch(giveBackFailed);
     throw failed.reason;
