@@ -20,7 +20,6 @@ const inProcessOnly = [
   'cache-single-flight', // counts the store calls the gateway's own client makes
   'scale-write-spread', // counts writes per partition key through the gateway's store client
   'sliced-budget', // drives the sharded budgets through the store client directly
-  'rate-limit-window-minutes', // charges and corrects windows through the store client directly
   'store-throttling', // injects throttling into the gateway's store client
   'usage-query-list', // calls the usage query module directly
   'limits-quota-bound', // reads the spend shards from the store, once the local runtime's invocations end

@@ -7,18 +7,10 @@ import {
 } from '../../functions/shared/accounting/rate-limit-window.js';
 import { readShards } from '../../functions/shared/accounting/sliced-budget.js';
 import { physicalTableName } from '../../functions/shared/store/tables.js';
-import { startTestGateway, type TestGateway } from '../support/test-gateway.js';
+import { useInMemoryStore } from '../support/in-memory-store.js';
 
-// The embedded store behind a local gateway; the windows below are written to its counters table.
-let gateway: TestGateway;
-
-beforeAll(async () => {
-  gateway = await startTestGateway();
-});
-
-afterAll(async () => {
-  await gateway?.close();
-});
+// The windows below are charged and corrected in an in-memory store's counters table.
+useInMemoryStore();
 
 let owners = 0;
 const tokensCharge = (ownerId: string, windowStart: number, amount: number, limit = 1_000): WindowCharge => ({
