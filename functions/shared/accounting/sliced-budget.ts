@@ -65,6 +65,8 @@ const isConditionFailure = (error: unknown) => (error as Error).name === 'Condit
 interface BudgetPlan {
   readonly id: string;
   readonly keys: ReturnType<typeof toAttributeMap>[];
+  /** Each shard's name for its corrections (`addToItem`'s id), made once. */
+  readonly additionIds: string[];
   readonly condition: string;
   readonly update: string;
   readonly names: Readonly<Record<string, string>>;
@@ -92,6 +94,7 @@ const planOf = (budget: SlicedBudget): BudgetPlan => {
       budget.setIfAbsent ?? null,
     ]),
     keys: [],
+    additionIds: [],
     condition: `attribute_not_exists(#count) OR (#count <= :ceiling${notFull})`,
     update:
       'ADD #count :amount' +
@@ -283,13 +286,15 @@ export const chargeBudget = async (budget: SlicedBudget, amount: number): Promis
  * shard's own condition keeps it within its slice and the slices add up to the limit. Corrections of
  * one shard made in the same loop turn are summed into one write (`addToItem`).
  */
-export const adjustBudget = (budget: SlicedBudget, shard: number, delta: number): Promise<void> =>
-  addToItem({
+export const adjustBudget = (budget: SlicedBudget, shard: number, delta: number): Promise<void> => {
+  const plan = planOf(budget);
+  return addToItem({
     table: budget.table,
     key: budget.key(shard),
     add: { [budget.attribute]: delta },
     ...(budget.setIfAbsent ? { setIfAbsent: budget.setIfAbsent } : {}),
     ...(budget.round ? { round: budget.round } : {}),
     // The budget's id names its items and attributes; the rounding goes with them.
-    id: `${planOf(budget).id}#${shard}#${budget.round?.name ?? ''}`,
+    id: (plan.additionIds[shard] ??= `${plan.id}#${shard}#${budget.round?.name ?? ''}`),
   });
+};
