@@ -2,13 +2,23 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build, type Plugin } from 'esbuild';
+import { builtinsFromProcess } from '../../infra/build/builtins-from-process.js';
+import { lambdaMainFields, lambdaNodeTarget } from '../../infra/build/esbuild-options.js';
 
 /**
- * A server of the bench as one ESM bundle, minified as the Lambda functions are deployed, with npm
- * packages left to `node_modules`. Run from its TypeScript under tsx instead, every function would be
- * wrapped in tsx's naming helper (esbuild's `keepNames`, which tsx always sets): a property definition
- * each time a closure is made, which the deployed bundles do not pay and which would be counted here.
+ * A server of the bench as one ESM bundle, minified as the Lambda functions are deployed. Run from its
+ * TypeScript under tsx instead, every function would be wrapped in tsx's naming helper (esbuild's
+ * `keepNames`, which tsx always sets): a property definition each time a closure is made, which the
+ * deployed bundles do not pay and which would be counted here.
  */
+
+/**
+ * Packages that stay in `node_modules`: those no measured request runs through (the store's stand-in,
+ * the console's builder and sign-in, the configuration file's parser, the AWS SDK clients), which
+ * would only slow the build. Those a request runs through (zod, middy, the SSE parser) are bundled,
+ * as in the functions.
+ */
+const UNBUNDLED_PACKAGES = ['dynalite', 'esbuild', 'yaml', 'aws-jwt-verify', '@aws-sdk/*', '@smithy/*'];
 
 const projectRoot = fileURLToPath(new URL('../../', import.meta.url));
 const outputRoot = path.join(projectRoot, 'node_modules', '.cache', 'model-gateway-bench');
@@ -60,11 +70,15 @@ const buildServer = async (source: string): Promise<string> => {
     splitting: true,
     format: 'esm',
     platform: 'node',
-    target: 'node22',
+    target: lambdaNodeTarget,
+    mainFields: [...lambdaMainFields],
     minify: true,
     // Resolved from the bundle's folder, inside the project's node_modules.
-    packages: 'external',
-    plugins: [ownModuleUrls],
+    external: UNBUNDLED_PACKAGES,
+    // Built-ins as the functions take them, from `process.getBuiltinModule`: an ES module import of
+    // `node:http` (middy's, for one) builds a facade whose lazy exports load undici, some 14 MB of
+    // memory and a larger heap for every collection to mark, which no deployed function carries.
+    plugins: [ownModuleUrls, builtinsFromProcess],
     define: { 'import.meta.url': MODULE_URL },
     logLevel: 'warning',
   });
