@@ -19,7 +19,7 @@ const isPlainObject = (value: object): value is Record<string, unknown> => {
 };
 
 /** A number written as it stands; util-dynamodb's refusals (NaN, infinities, unsafe integers) are its own. */
-const isPlainNumber = (value: number) =>
+export const isPlainNumber = (value: number): boolean =>
   Number.isSafeInteger(value) || (Number.isFinite(value) && !Number.isInteger(value));
 
 /** Members and elements `marshall` leaves out. */

@@ -133,9 +133,13 @@ const gathered = turnBatch(sendPuts, {
  */
 export const marshalledPut = (put: ItemPut): MarshalledPut => ({
   table: put.table,
-  key: JSON.stringify(put.keyNames.map((name) => put.item[name])),
+  key: putKey(put.item, put.keyNames),
   item: attributeMapJson(put.item),
 });
+
+/** What tells a batch's puts apart: the item's key attributes, `keyNames` in order. */
+export const putKey = (item: Readonly<Record<string, unknown>>, keyNames: readonly string[]): string =>
+  JSON.stringify(keyNames.map((name) => item[name]));
 
 /**
  * Puts a marshalled item, in one call with the other puts to its table asked for in this loop turn (or,
