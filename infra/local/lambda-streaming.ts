@@ -23,6 +23,19 @@ export type StreamingHandler = ((event: unknown, responseStream: Writable, conte
 export const isStreamingHandler = (handler: unknown): handler is StreamingHandler =>
   typeof handler === 'function' && (handler as StreamingHandler)[STREAMING_HANDLER] === true;
 
+const ignoreError = (): void => undefined;
+
+/**
+ * A client that goes away ends the stream with an error, as Lambda does, so the handler's pipeline
+ * tears down and aborts its upstream request. Made apart from the stream's constructor, so that only
+ * the response's listener holds this scope.
+ */
+const destroyWhenClientLeaves = (response: ServerResponse, stream: Writable): void => {
+  response.once('close', () => {
+    if (!response.writableFinished) stream.destroy(new Error('client disconnected'));
+  });
+};
+
 /** The response stream a streaming handler writes to: the HTTP response, with Lambda's prelude applied. */
 export class LocalResponseStream extends Writable {
   private prelude: StreamingPrelude = {};
@@ -32,16 +45,29 @@ export class LocalResponseStream extends Writable {
   /** Whether the socket is held until this turn of the event loop ends (`holdUntilTurnEnds`). */
   private holding = false;
 
-  constructor(private readonly response: ServerResponse) {
+  /**
+   * The HTTP response, until this stream is destroyed (at its end as at a failure), when it lets go of
+   * it: Node keeps a writable stream past young collections (its state holds a closure made in its
+   * constructor), and one that still held its response kept the response, its request, their headers
+   * and every buffer written until a full collection, some 4 KB of each streamed request promoted.
+   * Writable calls nothing that writes once a stream is destroyed.
+   */
+  private response: ServerResponse | undefined;
+
+  constructor(response: ServerResponse) {
     super();
-    // A client that goes away ends the stream with an error, as Lambda does, so the handler's
-    // pipeline tears down and aborts its upstream request.
-    response.once('close', () => {
-      if (!response.writableFinished) this.destroy(new Error('client disconnected'));
-    });
+    this.response = response;
+    destroyWhenClientLeaves(response, this);
     // The runtime hears that error itself: a handler still waiting on its upstream has no listener
-    // on the stream yet, and an unheard 'error' event would bring the whole process down.
-    this.on('error', () => undefined);
+    // on the stream yet, and an unheard 'error' event would bring the whole process down. A listener
+    // made once: one made here would share this scope, and with it the response, with the stream.
+    this.on('error', ignoreError);
+  }
+
+  /** The response, while the stream is open: only a destroyed stream has let go of it. */
+  private get open(): ServerResponse {
+    if (!this.response) throw new Error('the response stream was written after it was destroyed');
+    return this.response;
   }
 
   setPrelude(prelude: StreamingPrelude): void {
@@ -57,7 +83,8 @@ export class LocalResponseStream extends Writable {
    * when the whole body is known (it came with the stream's end), else the body goes out chunked.
    */
   private setHead(wholeBody?: Buffer | string): void {
-    if (this.response.headersSent) return;
+    const response = this.open;
+    if (response.headersSent) return;
     const headers: Record<string, string | string[]> = {};
     if (this.contentType) headers['content-type'] = this.contentType;
     for (const [name, value] of Object.entries(this.prelude.headers ?? {})) headers[name.toLowerCase()] = String(value);
@@ -71,7 +98,7 @@ export class LocalResponseStream extends Writable {
       headers['content-length'] = String(
         typeof wholeBody === 'string' ? Buffer.byteLength(wholeBody) : wholeBody.length,
       );
-    this.response.writeHead(status, headers);
+    response.writeHead(status, headers);
   }
 
   /*
@@ -97,8 +124,9 @@ export class LocalResponseStream extends Writable {
     }
     if (chunk.length === 0) return callback();
     this.holdUntilTurnEnds();
-    if (this.response.write(chunk)) callback();
-    else this.response.once('drain', () => callback());
+    const response = this.open;
+    if (response.write(chunk)) callback();
+    else response.once('drain', () => callback());
   }
 
   /** A first body chunk waiting for the turn's end, or for the stream's. */
@@ -111,7 +139,7 @@ export class LocalResponseStream extends Writable {
     if (this.bodyStarted || this.destroyed) return;
     if (this.firstChunk === undefined) {
       this.setHead();
-      this.response.flushHeaders();
+      this.open.flushHeaders();
     } else this.startBody(false);
   };
 
@@ -125,7 +153,7 @@ export class LocalResponseStream extends Writable {
     if (hold) this.holdUntilTurnEnds();
     const chunk = this.firstChunk;
     this.firstChunk = undefined;
-    if (chunk !== undefined) this.response.write(chunk);
+    if (chunk !== undefined) this.open.write(chunk);
   }
 
   /**
@@ -135,7 +163,7 @@ export class LocalResponseStream extends Writable {
    */
   private holdUntilTurnEnds(): void {
     // The socket's own cork: the response lets go of its socket when it ends, before this turn does.
-    const socket = this.response.socket;
+    const socket = this.response?.socket;
     if (this.holding || !socket) return;
     this.holding = true;
     this.heldSocket = socket;
@@ -152,8 +180,9 @@ export class LocalResponseStream extends Writable {
   };
 
   override _final(callback: (error?: Error | null) => void): void {
+    const response = this.open;
     if (this.bodyStarted) {
-      this.response.end(() => callback());
+      response.end(() => callback());
       return;
     }
     // The whole body is known: it goes out with the head, its length declared.
@@ -161,11 +190,15 @@ export class LocalResponseStream extends Writable {
     const body = this.firstChunk ?? '';
     this.firstChunk = undefined;
     this.setHead(body);
-    this.response.end(body, () => callback());
+    response.end(body, () => callback());
   }
 
   override _destroy(error: Error | null, callback: (error?: Error | null) => void): void {
-    if (!this.response.writableFinished) this.response.destroy();
+    const response = this.response;
+    if (response && !response.writableFinished) response.destroy();
+    this.response = undefined;
+    this.prelude = {};
+    this.firstChunk = undefined;
     callback(error);
   }
 }

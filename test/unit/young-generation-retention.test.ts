@@ -15,7 +15,9 @@ import { physicalTableName } from '../../functions/shared/store/tables.js';
 import { useInMemoryStore } from '../support/in-memory-store.js';
 import { buildProxyEvent } from '../../infra/local/proxy-event.js';
 import { parseRequestTarget } from '../../infra/local/request-target.js';
-import type { IncomingMessage } from 'node:http';
+import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { LocalResponseStream } from '../../infra/local/lambda-streaming.js';
 import { RequestTrace } from '../../functions/shared/observability/request-trace.js';
 import { createAnthropicStreamTranslator } from '../../functions/shared/providers/anthropic/anthropic-stream.js';
 import { createBedrockStreamTranslator } from '../../functions/shared/providers/bedrock/bedrock-stream.js';
@@ -247,5 +249,56 @@ describe('what a request makes dies young', () => {
       gc({ type: 'major', execution: 'sync' });
     }
     expect(body.deref()).toBeUndefined();
+  });
+
+  it("the local runtime's response stream, once the response is over, reaches neither the response nor its request", async () => {
+    // As above, Node keeps the response stream past young collections: if it still reached the HTTP
+    // response once the answer was out, the response, its request, their headers and what was
+    // written were promoted with every streamed request. Held here for good, it must let go of them.
+    const streams: LocalResponseStream[] = [];
+    const exchanges: { request: WeakRef<IncomingMessage>; response: WeakRef<ServerResponse> }[] = [];
+    const server = createServer((request, response) => {
+      const stream = new LocalResponseStream(response);
+      // Every other answer is streamed: a first chunk, then its end a turn later.
+      const streamed = streams.length % 2 === 1;
+      streams.push(stream);
+      exchanges.push({ request: new WeakRef(request), response: new WeakRef(response) });
+      stream.setPrelude({ statusCode: 200, headers: { 'x-note': freshText(200) } });
+      if (!streamed) stream.end(JSON.stringify({ note: freshText(TEXT) }));
+      else {
+        stream.write(`data: ${freshText(TEXT)}\n\n`);
+        setImmediate(() => stream.end());
+      }
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      for (const withBody of [false, true, false, true]) {
+        await new Promise<void>((resolve, reject) => {
+          // A connection of its own, closed after the answer: a kept-alive one holds its last request.
+          const call = httpRequest(
+            { port, method: 'POST', agent: false, headers: { connection: 'close' } },
+            (answer) => {
+              answer.resume();
+              answer.on('end', resolve);
+            },
+          );
+          call.on('error', reject);
+          call.end(withBody ? freshText(TEXT) : '');
+        });
+      }
+      await Promise.all(
+        streams.map((stream) => (stream.closed ? undefined : new Promise((resolve) => stream.once('close', resolve)))),
+      );
+      const reachable = () => exchanges.filter((held) => held.request.deref() ?? held.response.deref());
+      for (let turn = 0; turn < 5 && reachable().length > 0; turn += 1) {
+        await new Promise((resolve) => setImmediate(resolve));
+        gc({ type: 'major', execution: 'sync' });
+      }
+      expect(streams.every((stream) => stream.destroyed)).toBe(true);
+      expect(reachable()).toEqual([]);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });
