@@ -64,6 +64,18 @@ export class LocalResponseStream extends Writable {
     this.on('error', ignoreError);
   }
 
+  /*
+   * What a stream's `setImmediate` calls: functions of the class, where an arrow member made for each
+   * stream was a closure stored on it, one more thing V8 keeps past young collections with it.
+   */
+  private static turnEndsOf(stream: LocalResponseStream): void {
+    stream.turnEnds();
+  }
+
+  private static releaseHoldOf(stream: LocalResponseStream): void {
+    stream.releaseHold();
+  }
+
   /** The response, while the stream is open: only a destroyed stream has let go of it. */
   private get open(): ServerResponse {
     if (!this.response) throw new Error('the response stream was written after it was destroyed');
@@ -116,7 +128,7 @@ export class LocalResponseStream extends Writable {
         if (chunk.length > 0) this.firstChunk = chunk;
         if (!this.turnEndDue) {
           this.turnEndDue = true;
-          setImmediate(this.turnEnds);
+          setImmediate(LocalResponseStream.turnEndsOf, this);
         }
         return callback();
       }
@@ -134,14 +146,14 @@ export class LocalResponseStream extends Writable {
   private turnEndDue = false;
 
   /** The turn is over and the stream goes on: its head, and its first chunk if one came, go out now. */
-  private readonly turnEnds = (): void => {
+  private turnEnds(): void {
     this.turnEndDue = false;
     if (this.bodyStarted || this.destroyed) return;
     if (this.firstChunk === undefined) {
       this.setHead();
       this.open.flushHeaders();
     } else this.startBody(false);
-  };
+  }
 
   /**
    * The body begins: the head and the first chunk go to the response, held with what follows when
@@ -168,16 +180,17 @@ export class LocalResponseStream extends Writable {
     this.holding = true;
     this.heldSocket = socket;
     socket.cork();
-    setImmediate(this.releaseHold);
+    setImmediate(LocalResponseStream.releaseHoldOf, this);
   }
 
-  /** The socket corked by `holdUntilTurnEnds`; made once, since a stream holds once per turn it writes in. */
+  /** The socket corked by `holdUntilTurnEnds`, until the turn it was corked in is over. */
   private heldSocket: Socket | undefined;
-  private readonly releaseHold = (): void => {
+
+  private releaseHold(): void {
     this.holding = false;
     this.heldSocket?.uncork();
     this.heldSocket = undefined;
-  };
+  }
 
   override _final(callback: (error?: Error | null) => void): void {
     const response = this.open;
