@@ -13,6 +13,18 @@ import { putInBatch } from '../../functions/shared/store/batched-puts.js';
 import { storeRequestHandler } from '../../functions/shared/store/connection.js';
 import { physicalTableName } from '../../functions/shared/store/tables.js';
 import { useInMemoryStore } from '../support/in-memory-store.js';
+import type * as z from '../../functions/shared/schemas/zod.js';
+import { sparseObjectParser } from '../../functions/shared/schemas/sparse-object.js';
+import { chatCompletionRequestSchema } from '../../functions/shared/protocols/openai-chat/chat-completion-request.js';
+import {
+  anthropicCountTokensRequestSchema,
+  anthropicMessagesRequestSchema,
+} from '../../functions/shared/protocols/anthropic-messages/anthropic-messages-request.js';
+import { responsesRequestSchema } from '../../functions/shared/protocols/openai-responses/responses-request.js';
+import { geminiGenerateContentRequestSchema } from '../../functions/shared/protocols/gemini/gemini-generate-content-request.js';
+import { embeddingsRequestSchema } from '../../functions/shared/schemas/embeddings-request.js';
+import { imagesRequestSchema } from '../../functions/shared/schemas/images-request.js';
+import { speechRequestSchema } from '../../functions/shared/schemas/speech-request.js';
 import { buildProxyEvent } from '../../infra/local/proxy-event.js';
 import { parseRequestTarget } from '../../infra/local/request-target.js';
 import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -300,5 +312,41 @@ describe('what a request makes dies young', () => {
     } finally {
       await new Promise((resolve) => server.close(resolve));
     }
+  });
+
+  it("validating a request body keeps none of it, whichever endpoint's schema", async () => {
+    // A schema whose check leaves a closure on zod's payload (a superRefine's `addIssue`) kept every
+    // value it checked, and an agent's whole conversation with it, past young collections.
+    const text = () => freshText(TEXT);
+    const bodies: [string, () => z.ZodMiniType, () => unknown][] = [
+      ['chat', chatCompletionRequestSchema, () => ({ model: 'm', messages: [{ role: 'user', content: text() }] })],
+      [
+        'messages',
+        anthropicMessagesRequestSchema,
+        () => ({ model: 'm', max_tokens: 16, messages: [{ role: 'user', content: text() }] }),
+      ],
+      [
+        'count tokens',
+        anthropicCountTokensRequestSchema,
+        () => ({ model: 'm', messages: [{ role: 'user', content: text() }] }),
+      ],
+      ['responses', responsesRequestSchema, () => ({ model: 'm', input: [{ role: 'user', content: text() }] })],
+      [
+        'gemini',
+        geminiGenerateContentRequestSchema,
+        () => ({ contents: [{ role: 'user', parts: [{ text: text() }] }] }),
+      ],
+      ['embeddings', embeddingsRequestSchema, () => ({ model: 'm', input: [text()] })],
+      ['images', imagesRequestSchema, () => ({ model: 'm', prompt: text() })],
+      ['speech', speechRequestSchema, () => ({ model: 'm', input: freshText(4000), voice: 'alloy' })],
+    ];
+    const kept: Record<string, number> = {};
+    for (const [endpoint, schema, body] of bodies) {
+      const parse = sparseObjectParser(schema());
+      expect({ endpoint, success: parse(body()).success }).toEqual({ endpoint, success: true });
+      kept[endpoint] = await keptPerCall(async () => parse(body()).success);
+    }
+    for (const [endpoint, bytes] of Object.entries(kept))
+      expect({ endpoint, kept: bytes < BOUND }).toEqual({ endpoint, kept: true });
   });
 });

@@ -66,20 +66,21 @@ export const chatMessageSchema = lazySchema(() =>
       reasoning_content: z.nullish(z.string()),
       thinking_blocks: z.optional(z.array(thinkingBlockSchema())),
     })
+    // Refinements, not a `superRefine`: that one sets a closure made for each value on zod's payload
+    // (`addIssue`), a shape V8 keeps past young collections, and with it every message of every
+    // request, its content included, was promoted for a full collection to free.
     .check(
-      z.superRefine((message, context) => {
-        // Only an assistant turn that calls tools may come without content.
-        const mayOmitContent = message.role === 'assistant';
-        if (!mayOmitContent && (message.content === undefined || message.content === null)) {
-          context.addIssue({ code: 'custom', path: ['content'], message: `a ${message.role} message needs content` });
-        }
-        if (message.role === 'tool' && !message.tool_call_id) {
-          context.addIssue({
-            code: 'custom',
-            path: ['tool_call_id'],
-            message: 'a tool message needs the tool_call_id it answers',
-          });
-        }
+      // Only an assistant turn that calls tools may come without content.
+      z.refine(
+        (message) => message.role === 'assistant' || (message.content !== undefined && message.content !== null),
+        {
+          path: ['content'],
+          error: (issue) => `a ${(issue.input as { role: string }).role} message needs content`,
+        },
+      ),
+      z.refine((message) => message.role !== 'tool' || Boolean(message.tool_call_id), {
+        path: ['tool_call_id'],
+        error: 'a tool message needs the tool_call_id it answers',
       }),
     ),
 );
