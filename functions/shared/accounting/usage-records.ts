@@ -1,7 +1,7 @@
 import { log } from '../log.js';
 import type { TokenUsage } from './token-usage.js';
-import { isPlainNumber } from '../store/attribute-values.js';
-import { itemOfPut, marshalledPut, putKey, putMarshalled, type MarshalledPut } from '../store/batched-puts.js';
+import { toAttribute } from '../store/attribute-values.js';
+import { itemOfPut, putKey, putMarshalled, type MarshalledPut } from '../store/batched-puts.js';
 import { physicalTableName, tableDefinitions } from '../store/tables.js';
 import type { EndpointKind } from '../store/channels.js';
 import { dayOf, partitionKey, usagePartitionOf, usageSortKey } from './usage-partitions.js';
@@ -58,26 +58,9 @@ type ItemKeys = ReturnType<typeof itemKeys>;
 /** The stored item: the record plus its keys in the table and both indexes, and its expiry. */
 export const usageItem = (record: UsageRecord) => ({ ...record, ...itemKeys(record) });
 
-/** Thrown for a value the general marshalling must judge (`usagePut` then hands the item to it). */
-const NOT_PLAIN = Symbol('not a plain value');
-
-/** A record member's attribute value, as `marshalledPut` writes it; undefined members are left out. */
-const attribute = (value: string | number | boolean | null | undefined) => {
-  switch (typeof value) {
-    case 'string':
-      return { S: value };
-    case 'number':
-      if (isPlainNumber(value)) return { N: String(value) };
-      throw NOT_PLAIN;
-    case 'boolean':
-      return { BOOL: value };
-    case 'undefined':
-      return undefined;
-    default:
-      if (value === null) return { NULL: true };
-      throw NOT_PLAIN;
-  }
-};
+/** A record member's attribute value, as the general marshalling writes it; an absent member is left out. */
+const attribute = (value: string | number | boolean | null | undefined) =>
+  value === undefined ? undefined : toAttribute(value);
 
 /**
  * The item's attribute map as JSON, from an object literal of its members: every request writes one,
@@ -116,18 +99,12 @@ const usageItemJson = (record: UsageRecord, keys: ItemKeys): string =>
   } satisfies Record<keyof UsageRecord | keyof ItemKeys, unknown>);
 
 /**
- * The record's put, the same as `marshalledPut` of its item (`usage-put.test.ts` holds it to that);
- * a value that is not plain (NaN, say) goes to `marshalledPut` itself, which refuses it as it would.
+ * The record's put, the same as `marshalledPut` of its item (`usage-put.test.ts` holds it to that): it
+ * throws for a value the store would refuse (NaN, say), as that does.
  */
 export const usagePut = (record: UsageRecord): MarshalledPut => {
   const keys = itemKeys(record);
-  const table = physicalTableName('usage');
-  try {
-    return { table, key: putKey(keys, USAGE_KEY), item: usageItemJson(record, keys) };
-  } catch (error) {
-    if (error !== NOT_PLAIN) throw error;
-    return marshalledPut({ table, item: { ...record, ...keys }, keyNames: USAGE_KEY });
-  }
+  return { table: physicalTableName('usage'), key: putKey(keys, USAGE_KEY), item: usageItemJson(record, keys) };
 };
 
 /**

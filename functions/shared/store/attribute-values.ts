@@ -19,13 +19,14 @@ const isPlainObject = (value: object): value is Record<string, unknown> => {
 };
 
 /** A number written as it stands; util-dynamodb's refusals (NaN, infinities, unsafe integers) are its own. */
-export const isPlainNumber = (value: number): boolean =>
+const isPlainNumber = (value: number): boolean =>
   Number.isSafeInteger(value) || (Number.isFinite(value) && !Number.isInteger(value));
 
 /** Members and elements `marshall` leaves out. */
 const isLeftOut = (value: unknown) => value === undefined || typeof value === 'function';
 
-const toAttribute = (value: unknown): AttributeValue => {
+/** One value's attribute value, as `marshall` with the store's options gives it; it throws where that refuses. */
+export const toAttribute = (value: unknown): AttributeValue => {
   switch (typeof value) {
     case 'string':
       return { S: value };
