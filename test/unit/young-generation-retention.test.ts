@@ -266,37 +266,46 @@ describe('what a request makes dies young', () => {
   it("the local runtime's response stream, once the response is over, reaches neither the response nor its request", async () => {
     // As above, Node keeps the response stream past young collections: if it still reached the HTTP
     // response once the answer was out, the response, its request, their headers and what was
-    // written were promoted with every streamed request. Held here for good, it must let go of them.
+    // written were promoted with every streamed request. Held here for good, it must let go of them,
+    // however the answer ended: whole, streamed, or cut by a client that went away.
+    type Ending = 'whole' | 'streamed' | 'abandoned';
     const streams: LocalResponseStream[] = [];
     const exchanges: { request: WeakRef<IncomingMessage>; response: WeakRef<ServerResponse> }[] = [];
     const server = createServer((request, response) => {
       const stream = new LocalResponseStream(response);
-      // Every other answer is streamed: a first chunk, then its end a turn later.
-      const streamed = streams.length % 2 === 1;
       streams.push(stream);
       exchanges.push({ request: new WeakRef(request), response: new WeakRef(response) });
       stream.setPrelude({ statusCode: 200, headers: { 'x-note': freshText(200) } });
-      if (!streamed) stream.end(JSON.stringify({ note: freshText(TEXT) }));
+      const ending = request.headers['x-ending'] as Ending;
+      if (ending === 'whole') stream.end(JSON.stringify({ note: freshText(TEXT) }));
       else {
+        // A first chunk, then the end a turn later, unless the client leaves first.
         stream.write(`data: ${freshText(TEXT)}\n\n`);
-        setImmediate(() => stream.end());
+        if (ending === 'streamed') setImmediate(() => stream.end());
       }
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {
       const { port } = server.address() as AddressInfo;
-      for (const withBody of [false, true, false, true]) {
+      const endings: Ending[] = ['whole', 'streamed', 'abandoned', 'whole', 'streamed', 'abandoned'];
+      for (const [index, ending] of endings.entries()) {
         await new Promise<void>((resolve, reject) => {
           // A connection of its own, closed after the answer: a kept-alive one holds its last request.
           const call = httpRequest(
-            { port, method: 'POST', agent: false, headers: { connection: 'close' } },
+            { port, method: 'POST', agent: false, headers: { connection: 'close', 'x-ending': ending } },
             (answer) => {
+              if (ending === 'abandoned') {
+                // Gone once the first bytes are in: the stream is destroyed with the client's leaving.
+                answer.once('data', () => call.destroy());
+                answer.once('close', resolve);
+                return;
+              }
               answer.resume();
               answer.on('end', resolve);
             },
           );
-          call.on('error', reject);
-          call.end(withBody ? freshText(TEXT) : '');
+          call.on('error', (error) => (ending === 'abandoned' ? undefined : reject(error)));
+          call.end(index % 2 === 1 ? freshText(TEXT) : '');
         });
       }
       await Promise.all(
@@ -307,7 +316,9 @@ describe('what a request makes dies young', () => {
         await new Promise((resolve) => setImmediate(resolve));
         gc({ type: 'major', execution: 'sync' });
       }
-      expect(streams.every((stream) => stream.destroyed)).toBe(true);
+      expect(streams.map((stream) => stream.destroyed)).toEqual(endings.map(() => true));
+      // The abandoned streams ended as Lambda's do when the client goes away: with an error.
+      expect(streams.map((stream) => stream.errored !== null)).toEqual(endings.map((ending) => ending === 'abandoned'));
       expect(reachable()).toEqual([]);
     } finally {
       await new Promise((resolve) => server.close(resolve));
