@@ -58,7 +58,7 @@ const pacedUpstream = await startFakeUpstream(undefined, {
 });
 /** The gateway is measured as it is started: with `npm start`'s V8 heap flags. */
 const gatewayHeapFlags = startHeapFlags();
-const forked = async (module: string, env: Record<string, string>): Promise<[ChildProcess, any]> => {
+const forked = async (module: string, env: Record<string, string>, cpu = SERVER_CPU): Promise<[ChildProcess, any]> => {
   const child = fork(await bundledServer(path.join('test', 'bench', module)), {
     execArgv: [
       ...(module.includes('gateway') ? gatewayHeapFlags : []),
@@ -71,17 +71,18 @@ const forked = async (module: string, env: Record<string, string>): Promise<[Chi
     ...(module.includes('gateway') && { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] }),
   });
   const [ready] = (await once(child, 'message')) as [any];
-  pin(child.pid!, SERVER_CPU);
+  pin(child.pid!, cpu);
   return [child, ready];
 };
 
-// The gateway, its store re-pinned beside the load: the store is DynamoDB's stand-in, not the gateway.
+// The gateway and DynamoDB's stand-in, which runs beside the load: its work is not the gateway's.
+const [storeChild, storeReady] = await forked('./store-stand-in.ts', {}, LOAD_CPU);
 const adminKey = generateApiKey().key;
 const [gatewayChild, gatewayReady] = await forked('./gateway-process.ts', {
   BENCH_ADMIN_KEY: adminKey,
+  BENCH_STORE_ENDPOINT: storeReady.url,
   GATEWAY_LOG_LEVEL: 'info',
 });
-if (gatewayReady.storeProcessId) pin(gatewayReady.storeProcessId, LOAD_CPU);
 const [floorChild, floorReady] = await forked('./floor-forwarder.ts', {
   FLOOR_UPSTREAM: upstream.baseUrl,
   FLOOR_UPSTREAM_KEY: UPSTREAM_KEY,
@@ -129,8 +130,15 @@ const chatCall =
   (baseUrl: string, headers: Record<string, string>, streamBody = bodies.stream) =>
   (stream: boolean) =>
     post(`${baseUrl}/v1/chat/completions`, headers, stream ? streamBody : bodies.plain);
-const gatewayCall = (key: string, streamBody?: string) =>
-  chatCall(gatewayUrl, { authorization: `Bearer ${key}` }, streamBody);
+/** Chat requests sent through the gateway, each of which must leave one usage record. */
+let gatewayRequests = 0;
+const gatewayCall = (key: string, streamBody?: string) => {
+  const call = chatCall(gatewayUrl, { authorization: `Bearer ${key}` }, streamBody);
+  return (stream: boolean) => {
+    gatewayRequests += 1;
+    return call(stream);
+  };
+};
 const floor: Target = { name: 'floor', pid: floorChild.pid!, call: chatCall(floorReady.url, {}) };
 const portkeyTarget: Target | undefined =
   typeof portkey === 'string'
@@ -452,6 +460,15 @@ out('figures measure the store as a separate process (as deployed), not the embe
 
 stopAll();
 await Promise.all([once(gatewayChild, 'exit'), once(floorChild, 'exit'), once(pacedFloorChild, 'exit')]);
+// The gateway has written its last records as it closed: the stand-in must hold one for every request.
+storeChild.send({ kind: 'records' });
+const [taken] = (await once(storeChild, 'message')) as [{ records: number; calls: number }];
+out(
+  `usage records the store's stand-in took: ${taken.records} in ${taken.calls} calls, for ${gatewayRequests} ` +
+    `chat requests over HTTP and the handler path's own` +
+    (taken.records >= gatewayRequests ? '' : ` (MISSING: fewer records than requests over HTTP)`),
+);
+storeChild.disconnect();
 await upstream.close();
 await pacedUpstream.close();
 process.exit(0);

@@ -72,7 +72,8 @@ const buildServer = async (source: string): Promise<string> => {
     platform: 'node',
     target: lambdaNodeTarget,
     mainFields: [...lambdaMainFields],
-    minify: true,
+    // BENCH_NAMES keeps the functions' names, for reading a profile (`BENCH_CPU_PROFILE`).
+    ...(process.env.BENCH_NAMES ? { minifySyntax: true, minifyWhitespace: true } : { minify: true }),
     // Resolved from the bundle's folder, inside the project's node_modules.
     external: UNBUNDLED_PACKAGES,
     // Built-ins as the functions take them, from `process.getBuiltinModule`: an ES module import of

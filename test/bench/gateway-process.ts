@@ -10,7 +10,17 @@ import { handlerPathCpuMicros } from './handler-path.js';
  */
 // BENCH_STORE=in-process runs the embedded store in the gateway's process, to compare with the default.
 const store = process.env.BENCH_STORE === 'in-process' ? 'in-process' : 'child-process';
-const gateway = await startLocalGateway({ port: 0, dataDir: 'memory', adminKey: process.env.BENCH_ADMIN_KEY, store });
+// BENCH_STORE_ENDPOINT: the bench's own stand-in for DynamoDB (store-stand-in.ts), measured apart by the bench.
+const dynamodbEndpoint = process.env.BENCH_STORE_ENDPOINT || undefined;
+// The key, channel and model caches stay on, as with the embedded store: this process is the only writer.
+if (dynamodbEndpoint) process.env.GATEWAY_CACHE_TTL_MS ??= '30000';
+const gateway = await startLocalGateway({
+  port: 0,
+  dataDir: 'memory',
+  adminKey: process.env.BENCH_ADMIN_KEY,
+  store,
+  dynamodbEndpoint,
+});
 
 const clockTicksPerSecond = (() => {
   try {
