@@ -10,6 +10,7 @@ import { benchAdmin, UPSTREAM_KEY } from './bench-setup.js';
 import { bundledServer } from './bundled-server.js';
 import { concurrently } from './concurrently.js';
 import { startPortkey } from './portkey-server.js';
+import { startStoreStandIn } from './store-stand-in-process.js';
 import { startHeapFlags } from './start-heap-flags.js';
 import { cpuMicros, hasTaskset, peakRssMb, pin, resetPeakRss } from './process-stats.js';
 
@@ -58,7 +59,7 @@ const pacedUpstream = await startFakeUpstream(undefined, {
 });
 /** The gateway is measured as it is started: with `npm start`'s V8 heap flags. */
 const gatewayHeapFlags = startHeapFlags();
-const forked = async (module: string, env: Record<string, string>, cpu = SERVER_CPU): Promise<[ChildProcess, any]> => {
+const forked = async (module: string, env: Record<string, string>): Promise<[ChildProcess, any]> => {
   const child = fork(await bundledServer(path.join('test', 'bench', module)), {
     execArgv: [
       ...(module.includes('gateway') ? gatewayHeapFlags : []),
@@ -71,16 +72,16 @@ const forked = async (module: string, env: Record<string, string>, cpu = SERVER_
     ...(module.includes('gateway') && { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] }),
   });
   const [ready] = (await once(child, 'message')) as [any];
-  pin(child.pid!, cpu);
+  pin(child.pid!, SERVER_CPU);
   return [child, ready];
 };
 
 // The gateway and DynamoDB's stand-in, which runs beside the load: its work is not the gateway's.
-const [storeChild, storeReady] = await forked('./store-stand-in.ts', {}, LOAD_CPU);
+const store = await startStoreStandIn(LOAD_CPU);
 const adminKey = generateApiKey().key;
 const [gatewayChild, gatewayReady] = await forked('./gateway-process.ts', {
   BENCH_ADMIN_KEY: adminKey,
-  BENCH_STORE_ENDPOINT: storeReady.url,
+  BENCH_STORE_ENDPOINT: store.url,
   GATEWAY_LOG_LEVEL: 'info',
 });
 const [floorChild, floorReady] = await forked('./floor-forwarder.ts', {
@@ -461,14 +462,13 @@ out('figures measure the store as a separate process (as deployed), not the embe
 stopAll();
 await Promise.all([once(gatewayChild, 'exit'), once(floorChild, 'exit'), once(pacedFloorChild, 'exit')]);
 // The gateway has written its last records as it closed: the stand-in must hold one for every request.
-storeChild.send({ kind: 'records' });
-const [taken] = (await once(storeChild, 'message')) as [{ records: number; calls: number }];
+const taken = await store.records();
 out(
   `usage records the store's stand-in took: ${taken.records} in ${taken.calls} calls, for ${gatewayRequests} ` +
     `chat requests over HTTP and the handler path's own` +
     (taken.records >= gatewayRequests ? '' : ` (MISSING: fewer records than requests over HTTP)`),
 );
-storeChild.disconnect();
+store.stop();
 await upstream.close();
 await pacedUpstream.close();
 process.exit(0);

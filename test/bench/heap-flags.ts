@@ -9,6 +9,7 @@ import { concurrently } from './concurrently.js';
 import { post } from './http-client.js';
 import { cpuMicros, hasTaskset, peakRssMb, pin, resetPeakRss } from './process-stats.js';
 import { startHeapFlags } from './start-heap-flags.js';
+import { startStoreStandIn, type StoreStandIn } from './store-stand-in-process.js';
 
 /**
  * `npm run bench:heap`: V8 heap flags for the local runtime, compared side by side. One bundled
@@ -47,6 +48,7 @@ const bundle = await bundledServer(path.join('test', 'bench', 'gateway-process.t
 interface Gateway {
   readonly flags: readonly string[];
   readonly child: ChildProcess;
+  readonly store: StoreStandIn;
   readonly url: string;
   readonly keys: BenchKeys;
   readonly cpuMicros: { plain: number; limited: number };
@@ -55,18 +57,19 @@ interface Gateway {
 
 const startGateway = async (flags: readonly string[]): Promise<Gateway> => {
   const adminKey = generateApiKey().key;
+  // Each gateway its own store, as `npm run bench` gives it (store-stand-in.ts).
+  const store = await startStoreStandIn(LOAD_CPU);
   const child = fork(bundle, {
     execArgv: [...flags],
-    env: { ...process.env, BENCH_ADMIN_KEY: adminKey, GATEWAY_LOG_LEVEL: 'info' },
+    env: { ...process.env, BENCH_ADMIN_KEY: adminKey, BENCH_STORE_ENDPOINT: store.url, GATEWAY_LOG_LEVEL: 'info' },
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
-  const [ready] = (await once(child, 'message')) as [{ url: string; storeProcessId?: number }];
+  const [ready] = (await once(child, 'message')) as [{ url: string }];
   pin(child.pid!, SERVER_CPU);
-  if (ready.storeProcessId) pin(ready.storeProcessId, LOAD_CPU);
   const gatewayAdmin = benchAdmin(ready.url, adminKey);
   await gatewayAdmin.addChannel('bench', upstream.baseUrl, 'bench-model');
   const keys = await gatewayAdmin.createKeys();
-  return { flags, child, url: ready.url, keys, cpuMicros: { plain: 0, limited: 0 }, peakRssMb: 0 };
+  return { flags, child, store, url: ready.url, keys, cpuMicros: { plain: 0, limited: 0 }, peakRssMb: 0 };
 };
 
 const body = JSON.stringify({
@@ -117,5 +120,6 @@ for (const gateway of gateways) {
 
 for (const gateway of gateways) gateway.child.send({ kind: 'stop' });
 await Promise.all(gateways.map((gateway) => once(gateway.child, 'exit')));
+for (const gateway of gateways) gateway.store.stop();
 await upstream.close();
 process.exit(0);
