@@ -245,13 +245,17 @@ const slice = (total: number) => Math.max(1, Math.round(total / ROUNDS));
  * right after the gateway's sequential slice: its difference from that slice is what the local
  * runtime adds, and both must see the same moment of the host's drift.
  */
-const handlerPath = { oneAtATime: 0, sharedProcess: 0, count: 0 };
+const handlerPath = { oneAtATime: 0, sharedProcess: 0, count: 0, invocations: 0 };
 const measureHandlerPath = async (count: number): Promise<void> => {
   gatewayChild.send({ kind: 'handler-path', key: plainKey, body: bodies.plain, count });
-  const [{ cpu }] = (await once(gatewayChild, 'message')) as [{ cpu: HandlerPathCpu }];
+  const [{ cpu, invocations }] = (await once(gatewayChild, 'message')) as [
+    { cpu: HandlerPathCpu; invocations: number },
+  ];
   handlerPath.oneAtATime += cpu.oneAtATime * count;
   handlerPath.sharedProcess += cpu.sharedProcess * count;
   handlerPath.count += count;
+  // In all, warm-up runs included: each left a usage record.
+  handlerPath.invocations = invocations;
 };
 
 const measured = new Map<Target, Measured>();
@@ -463,10 +467,11 @@ stopAll();
 await Promise.all([once(gatewayChild, 'exit'), once(floorChild, 'exit'), once(pacedFloorChild, 'exit')]);
 // The gateway has written its last records as it closed: the stand-in must hold one for every request.
 const taken = await store.records();
+const sent = gatewayRequests + handlerPath.invocations;
 out(
-  `usage records the store's stand-in took: ${taken.records} in ${taken.calls} calls, for ${gatewayRequests} ` +
-    `chat requests over HTTP and the handler path's own` +
-    (taken.records >= gatewayRequests ? '' : ` (MISSING: fewer records than requests over HTTP)`),
+  `usage records the store's stand-in took: ${taken.records} in ${taken.calls} calls, for ${sent} chat requests ` +
+    `(${gatewayRequests} over HTTP, ${handlerPath.invocations} on the handler path alone)` +
+    (taken.records === sent ? '' : ` (MISMATCH: ${taken.records - sent} records)`),
 );
 store.stop();
 await upstream.close();

@@ -35,7 +35,11 @@ export interface HandlerPathCpu {
   readonly sharedProcess: number;
 }
 
-type Invoke = (index: number) => Promise<{ answered: Promise<void>; ended: Promise<void> }>;
+type Invoke = () => Promise<{ answered: Promise<void>; ended: Promise<void> }>;
+
+/** Invocations made in this process: each leaves one usage record, under a request id of its own. */
+let invocations = 0;
+export const handlerPathInvocations = (): number => invocations;
 
 const chatInvoker = async (key: string, body: string): Promise<Invoke> => {
   const handler = await loadHandler('chat');
@@ -46,8 +50,8 @@ const chatInvoker = async (key: string, body: string): Promise<Invoke> => {
     headers: { 'content-type': 'application/json' },
     socket: { remoteAddress: '127.0.0.1' },
   } as unknown as IncomingMessage;
-  return async (index) => {
-    const requestId = `bench-${index}`;
+  return async () => {
+    const requestId = `bench-${(invocations += 1)}`;
     const event = buildProxyEvent({
       request,
       target: { path: '/v1/chat/completions', query: undefined },
@@ -78,7 +82,7 @@ const cpuMicrosPerInvocation = async (
   const ended: Promise<void>[] = [];
   const run = async () => {
     for (let index = 0; index < count; index++) {
-      const invocation = await invoke(index);
+      const invocation = await invoke();
       ended.push(invocation.ended);
       await next(invocation);
     }

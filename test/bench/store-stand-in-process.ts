@@ -1,4 +1,4 @@
-import { fork, type ChildProcess } from 'node:child_process';
+import { fork } from 'node:child_process';
 import { once } from 'node:events';
 import path from 'node:path';
 import { bundledServer } from './bundled-server.js';
@@ -6,7 +6,6 @@ import { pin } from './process-stats.js';
 
 /** DynamoDB's stand-in (store-stand-in.ts) as the benches run it: a process of its own, on `cpu`. */
 export interface StoreStandIn {
-  readonly process: ChildProcess;
   /** The endpoint a gateway is given (`BENCH_STORE_ENDPOINT`). */
   readonly url: string;
   /** How many usage records it has taken, and in how many calls. */
@@ -19,7 +18,6 @@ export const startStoreStandIn = async (cpu: number): Promise<StoreStandIn> => {
   const [ready] = (await once(child, 'message')) as [{ url: string }];
   pin(child.pid!, cpu);
   return {
-    process: child,
     url: ready.url,
     records: async () => {
       child.send({ kind: 'records' });
