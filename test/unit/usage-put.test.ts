@@ -99,6 +99,8 @@ describe("a usage record's put", () => {
     const { item } = outcome(() => usagePut(usage)) as { item: Record<string, unknown> };
     expect(Object.keys(item).sort()).toEqual(Object.keys(usageItem(usage)).sort());
     expect(item).toMatchObject({ channelId: { NULL: true }, stream: { BOOL: true }, cost: { N: '0.0000123' } });
+    // Kept 400 days by default (GATEWAY_USAGE_RETENTION_DAYS), counted from the record's time.
+    expect(item.expiresAt).toEqual({ N: String(Date.parse(usage.time) / 1000 + 400 * 86_400) });
     expect(outcome(() => usagePut(usage))).toEqual(general(usage));
   });
 });

@@ -39,7 +39,13 @@ export interface UsageRecord {
 
 const USAGE_KEY = [tableDefinitions.usage.partitionKey, tableDefinitions.usage.sortKey!];
 
-const USAGE_RETENTION_DAYS = () => Number(process.env.GATEWAY_USAGE_RETENTION_DAYS ?? 400);
+let retentionSeconds: number | undefined;
+/**
+ * How long a record is kept, `GATEWAY_USAGE_RETENTION_DAYS`: read once per process, as a function's
+ * environment is fixed at its start, where every record read it (a call into the runtime each time).
+ */
+const usageRetentionSeconds = (): number =>
+  (retentionSeconds ??= Number(process.env.GATEWAY_USAGE_RETENTION_DAYS ?? 400) * 86_400);
 
 /** What the stored item adds to its record: its keys in the table and both indexes, and its expiry. */
 const itemKeys = (record: UsageRecord) => {
@@ -49,7 +55,7 @@ const itemKeys = (record: UsageRecord) => {
     keyPartition: partitionKey(record.keyId, partition),
     dayPartition: partitionKey(dayOf(record.time), partition),
     sk: usageSortKey(record.time, record.requestId),
-    expiresAt: Math.floor(Date.parse(record.time) / 1000) + USAGE_RETENTION_DAYS() * 86_400,
+    expiresAt: Math.floor(Date.parse(record.time) / 1000) + usageRetentionSeconds(),
   };
 };
 
