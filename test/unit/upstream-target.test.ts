@@ -4,7 +4,7 @@ import { targetOf } from '../../functions/shared/upstream/upstream-http.js';
 
 /** Parsed once and kept, an upstream URL must still give the request options Node itself derives. */
 describe('the request options of an upstream URL', () => {
-  it('are what Node derives from the URL: protocol, host, port, path with query, credentials', () => {
+  it('are what Node derives from the URL: scheme, host, port, Host header, path with query, credentials', () => {
     const host = fc.oneof(
       fc.domain(),
       fc.ipV4(),
@@ -23,21 +23,21 @@ describe('the request options of an upstream URL', () => {
           const userinfo = credentials ? `${credentials[0]}:${credentials[1]}@` : '';
           const address = `${scheme}://${userinfo}${hostname}${port ? `:${port}` : ''}/${segments.join('/')}${query ? `?${query}` : ''}`;
           const expected = urlToHttpOptions(new URL(address));
-          const { options, https } = targetOf(address);
-          expect(https).toBe(scheme === 'https');
-          expect({
-            protocol: options.protocol,
-            hostname: options.hostname,
-            port: options.port,
-            path: options.path,
-            auth: options.auth,
-          }).toEqual({
-            protocol: expected.protocol,
+          const { origin, path, host, basicAuthorization } = targetOf(address);
+          const defaultPort = scheme === 'https' ? 443 : 80;
+          const expectedPort =
+            expected.port === undefined || expected.port === '' ? defaultPort : Number(expected.port);
+          const bracketed = expected.hostname!.includes(':') ? `[${expected.hostname}]` : expected.hostname;
+          expect(origin.https).toBe(scheme === 'https');
+          expect({ hostname: origin.hostname, port: origin.port, path, host, basicAuthorization }).toEqual({
             hostname: expected.hostname,
-            port: expected.port,
+            port: expectedPort,
             path: expected.path,
-            auth: expected.auth,
+            // What Node's client puts in the Host header: the port only when it is not the scheme's.
+            host: expectedPort === defaultPort ? bracketed : `${bracketed}:${expectedPort}`,
+            basicAuthorization: expected.auth ? `Basic ${Buffer.from(expected.auth).toString('base64')}` : undefined,
           });
+          expect(origin.key).toBe(`${scheme}://${host}`);
           // Asked again, the same options.
           expect(targetOf(address)).toBe(targetOf(address));
         },

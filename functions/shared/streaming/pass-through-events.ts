@@ -1,4 +1,4 @@
-import type { IncomingMessage } from 'node:http';
+import type { Readable } from 'node:stream';
 import type { EventSourceMessage } from 'eventsource-parser';
 import { createSseParser, MAX_EVENT_CHARACTERS } from '../upstream/read-sse.js';
 import { listenToBody, releaseBody, type BodyReading } from '../upstream/upstream-http.js';
@@ -32,7 +32,7 @@ export interface RelayEnding {
  * here, never the JSON inside.
  */
 export const relayEvents = (
-  body: IncomingMessage,
+  body: Readable,
   idleMs: number,
   step: PassThroughStep,
   ending: RelayEnding,

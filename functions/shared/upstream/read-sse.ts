@@ -1,4 +1,4 @@
-import type { IncomingMessage } from 'node:http';
+import type { Readable } from 'node:stream';
 import { createParser, type EventSourceMessage, type EventSourceParser } from 'eventsource-parser';
 import { upstreamBrokenResponse } from './upstream-errors.js';
 import { withIdleTimeout } from './upstream-http.js';
@@ -36,7 +36,7 @@ export const createSseParser = (
  * decoded as UTF-8 across chunk boundaries, and a silent upstream fails with the idle timeout.
  */
 export async function* readSse(
-  body: IncomingMessage,
+  body: Readable,
   idleMs: number,
   maxEventCharacters = MAX_EVENT_CHARACTERS,
 ): AsyncGenerator<SseEvent> {

@@ -1,0 +1,173 @@
+import net, { type Socket } from 'node:net';
+import tls from 'node:tls';
+
+/** Where connections go: one pool of idle connections per origin. */
+export interface Origin {
+  /** `https://host:port`, the pool's key. */
+  readonly key: string;
+  readonly https: boolean;
+  readonly hostname: string;
+  readonly port: number;
+}
+
+/** What a connection's socket reports while a request owns it. */
+export interface ConnectionUser {
+  socketData(chunk: Buffer): void;
+  /** The peer ended its side. */
+  socketEnd(): void;
+  /** The socket broke; `socketClose` follows. */
+  socketError(error: Error): void;
+  socketClose(): void;
+}
+
+/** Idle connections kept per origin, beyond which a finished one is closed. */
+const MAX_IDLE_PER_ORIGIN = 64;
+/**
+ * An idle connection older than this is not used again. Servers commonly close idle keep-alive
+ * connections after 5 s, and one they close while our request is on its way fails that request;
+ * a Lambda environment thawed after a freeze finds all of them that old.
+ */
+export const IDLE_LIMIT_MS = 4_000;
+/** TLS sessions kept for resumption, as Node's HTTPS agent keeps them. */
+const MAX_TLS_SESSIONS = 100;
+
+/**
+ * A keep-alive connection to an upstream. Its socket's listeners are attached once, for its whole
+ * life, and report to whichever request owns it (`user`); while idle, any event from the peer (it
+ * closed, or sent bytes nobody asked for) ends the connection.
+ */
+export class Connection {
+  user: ConnectionUser | undefined;
+  /** When it was last released to the pool. */
+  private idleSince = 0;
+  private closed = false;
+
+  constructor(
+    readonly socket: Socket,
+    private readonly origin: Origin,
+    private readonly pool: ConnectionPool,
+  ) {
+    socket.on('data', (chunk: Buffer) => {
+      if (this.user) this.user.socketData(chunk);
+      else socket.destroy();
+    });
+    socket.on('end', () => {
+      if (this.user) this.user.socketEnd();
+      else socket.destroy();
+    });
+    socket.on('error', (error: Error) => {
+      if (this.user) this.user.socketError(error);
+    });
+    socket.on('close', () => {
+      this.closed = true;
+      this.pool.forget(this.origin.key, this);
+      const user = this.user;
+      this.user = undefined;
+      user?.socketClose();
+    });
+  }
+
+  /** Whether the socket is still connecting (no TCP connection yet). */
+  get connecting(): boolean {
+    return this.socket.connecting;
+  }
+
+  /** The request is over and the connection may carry another: back to its origin's pool. */
+  release(): void {
+    this.user = undefined;
+    if (this.closed || this.socket.destroyed) return;
+    // A paused socket (its reader was slow) would not hear the peer close while idle.
+    this.socket.resume();
+    this.idleSince = performance.now();
+    if (!this.pool.keep(this.origin.key, this)) this.socket.destroy();
+  }
+
+  /** The request is over and the connection cannot carry another. */
+  destroy(): void {
+    this.user = undefined;
+    this.socket.destroy();
+  }
+
+  /** Whether an idle connection may still be used. */
+  fresh(now: number): boolean {
+    return !this.closed && !this.socket.destroyed && !this.socket.readableEnded && now - this.idleSince < IDLE_LIMIT_MS;
+  }
+}
+
+/** Keep-alive connections by origin, and the TLS sessions that resume them. */
+export class ConnectionPool {
+  private readonly idle = new Map<string, Connection[]>();
+  private readonly tlsSessions = new Map<string, Buffer>();
+
+  /** A connection to `origin`, owned by `user`: the most recently used idle one, else a new one. */
+  acquire(origin: Origin, user: ConnectionUser): Connection {
+    const idle = this.idle.get(origin.key);
+    if (idle) {
+      const now = performance.now();
+      for (let connection = idle.pop(); connection; connection = idle.pop()) {
+        if (connection.fresh(now)) {
+          connection.user = user;
+          return connection;
+        }
+        connection.destroy();
+      }
+    }
+    const connection = new Connection(this.connect(origin), origin, this);
+    connection.user = user;
+    return connection;
+  }
+
+  /** Takes a released connection back; false when its origin already has all the idle ones it keeps. */
+  keep(originKey: string, connection: Connection): boolean {
+    let idle = this.idle.get(originKey);
+    if (!idle) this.idle.set(originKey, (idle = []));
+    if (idle.length >= MAX_IDLE_PER_ORIGIN) return false;
+    idle.push(connection);
+    return true;
+  }
+
+  /** An idle connection that closed leaves the pool. */
+  forget(originKey: string, connection: Connection): void {
+    const idle = this.idle.get(originKey);
+    const index = idle ? idle.indexOf(connection) : -1;
+    if (index !== -1) idle!.splice(index, 1);
+  }
+
+  /** Closes every idle connection (a test's cleanup, a handler let go of). */
+  closeIdle(): void {
+    for (const idle of this.idle.values()) for (const connection of idle.splice(0)) connection.destroy();
+    this.idle.clear();
+  }
+
+  private connect(origin: Origin): Socket {
+    if (!origin.https)
+      return net.connect({
+        host: origin.hostname,
+        port: origin.port,
+        noDelay: true,
+        keepAlive: true,
+        keepAliveInitialDelay: 1_000,
+      });
+    const socket = tls.connect({
+      host: origin.hostname,
+      port: origin.port,
+      // SNI takes a host name, never an address.
+      ...(net.isIP(origin.hostname) === 0 ? { servername: origin.hostname } : {}),
+      ALPNProtocols: ['http/1.1'],
+      session: this.tlsSessions.get(origin.key),
+    });
+    socket.setNoDelay(true);
+    socket.setKeepAlive(true, 1_000);
+    socket.on('session', (session: Buffer) => {
+      if (this.tlsSessions.size >= MAX_TLS_SESSIONS && !this.tlsSessions.has(origin.key)) this.tlsSessions.clear();
+      this.tlsSessions.set(origin.key, session);
+    });
+    return socket;
+  }
+}
+
+/** The pool of the gateway's calls to its upstreams. */
+export const upstreamPool = new ConnectionPool();
+
+/** Closes the upstream pool's idle connections. */
+export const closeIdleConnections = (): void => upstreamPool.closeIdle();

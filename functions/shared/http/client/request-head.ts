@@ -1,0 +1,67 @@
+/**
+ * The head of an HTTP/1.1 request, as text. Every name and value is checked the way Node's own client
+ * checks them: a value holding a line break (a key pasted with its newline, a header a client tried to
+ * smuggle through) would otherwise end the header early and start a line of its own.
+ */
+
+const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+/** Visible ASCII, spaces, tabs and obs-text: no CR, LF, NUL or other control character. */
+const FIELD_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
+/** A request target is sent as is: it must hold no space and no control character. */
+const REQUEST_TARGET = /^[\x21-\x7e\x80-\xff]+$/;
+
+export class InvalidRequestHeadError extends Error {
+  override readonly name = 'InvalidRequestHeadError';
+}
+
+export interface RequestHeadParts {
+  readonly method: string;
+  readonly target: string;
+  /** The Host header's value: the host, and the port unless it is the scheme's default. */
+  readonly host: string;
+  readonly headers: Readonly<Record<string, string>>;
+  /** The body's length in bytes, when there is a body. */
+  readonly contentLength?: number;
+}
+
+/** Headers the connection decides: a caller's own would contradict the framing or the reuse. */
+const CONNECTION_DECIDED = new Set(['host', 'content-length', 'transfer-encoding', 'connection']);
+
+/**
+ * Header names are case-insensitive: where two of the caller's differ only in case (a channel's own
+ * `Authorization` over a provider's `authorization`), the later one is sent, alone, as Node's client
+ * would send it. The common case, no two alike, keeps the caller's object.
+ */
+const distinctHeaders = (headers: Readonly<Record<string, string>>): Readonly<Record<string, string>> => {
+  const names = Object.keys(headers);
+  const lower = names.map((name) => name.toLowerCase());
+  if (new Set(lower).size === names.length) return headers;
+  const byLower = new Map<string, [string, string]>();
+  names.forEach((name, index) => {
+    const key = lower[index]!;
+    const known = byLower.get(key);
+    if (known) known[1] = headers[name]!;
+    else byLower.set(key, [name, headers[name]!]);
+  });
+  return Object.fromEntries(byLower.values());
+};
+
+/** The request's head, ending with its blank line. Throws `InvalidRequestHeadError`. */
+export const requestHead = (parts: RequestHeadParts): string => {
+  if (!TOKEN.test(parts.method)) throw new InvalidRequestHeadError('invalid method');
+  if (!REQUEST_TARGET.test(parts.target)) throw new InvalidRequestHeadError('invalid request target');
+  if (!FIELD_VALUE.test(parts.host)) throw new InvalidRequestHeadError('invalid host');
+  let head = `${parts.method} ${parts.target} HTTP/1.1\r\nhost: ${parts.host}\r\nconnection: keep-alive\r\n`;
+  const headers = distinctHeaders(parts.headers);
+  for (const name in headers) {
+    const value = headers[name]!;
+    // Neither an invalid name nor any value is told back: either may hold a key.
+    if (!TOKEN.test(name)) throw new InvalidRequestHeadError('invalid header name');
+    if (typeof value !== 'string' || !FIELD_VALUE.test(value))
+      throw new InvalidRequestHeadError(`invalid value for header ${name}`);
+    if (CONNECTION_DECIDED.has(name.toLowerCase())) continue;
+    head += `${name}: ${value}\r\n`;
+  }
+  if (parts.contentLength !== undefined) head += `content-length: ${parts.contentLength}\r\n`;
+  return `${head}\r\n`;
+};

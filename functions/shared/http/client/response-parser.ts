@@ -1,0 +1,385 @@
+/**
+ * An HTTP/1.1 response read as its bytes arrive (RFC 9112): the head, then the body framed by its
+ * Content-Length, its chunked coding, or the connection's close. It does no I/O: the connection feeds
+ * it what the socket reads and hears the head, the body's bytes and the end. Anything it cannot frame
+ * exactly is a `ResponseFramingError`, and the connection that carried it is not used again: a
+ * response read wrongly would desynchronise every later one on that connection.
+ */
+
+/** The response head: status, and headers by lower-case name (repeats joined as Node joins them). */
+export interface ResponseHead {
+  readonly status: number;
+  readonly headers: Record<string, string | string[]>;
+}
+
+export interface ResponseListener {
+  responseHead(head: ResponseHead): void;
+  responseBody(chunk: Buffer): void;
+  /** The response is complete; `reusable` when the connection may carry another request. */
+  responseEnd(reusable: boolean): void;
+}
+
+export class ResponseFramingError extends Error {
+  override readonly name = 'ResponseFramingError';
+}
+
+/** A head larger than this is refused; Node's own client allows 16 KiB. */
+export const MAX_HEAD_BYTES = 64 * 1024;
+/** A chunk-size line (extensions included), or the trailer section, larger than this is refused. */
+const MAX_LINE_BYTES = 8 * 1024;
+const MAX_TRAILER_BYTES = 16 * 1024;
+
+/** Headers kept once, as Node keeps them: a repeat is dropped, not joined. */
+const SINGLE_VALUED = new Set([
+  'age',
+  'authorization',
+  'content-length',
+  'content-type',
+  'etag',
+  'expires',
+  'from',
+  'host',
+  'if-modified-since',
+  'if-unmodified-since',
+  'last-modified',
+  'location',
+  'max-forwards',
+  'proxy-authorization',
+  'referer',
+  'retry-after',
+  'server',
+  'user-agent',
+]);
+
+const STATUS_LINE = /^HTTP\/1\.([01]) ([1-9]\d\d)(?: [^\0\r\n]*)?$/;
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+/** Field values: visible ASCII, spaces and tabs, and obs-text; no control character. */
+const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
+const DIGITS = /^\d{1,15}$/;
+const CHUNK_SIZE = /^([0-9A-Fa-f]{1,12})[\t ]*(?:;[^\0\r\n]*)?$/;
+
+const enum State {
+  Head,
+  Length,
+  ChunkSize,
+  ChunkData,
+  ChunkEnd,
+  Trailers,
+  UntilClose,
+  Done,
+}
+
+const LF = 0x0a;
+const CR = 0x0d;
+const EMPTY = Buffer.alloc(0);
+
+/**
+ * Where the blank line that ends a head ends in `bytes`: after CRLF CRLF, or after bare LFs, which
+ * RFC 9112 lets a reader accept; -1 when it has not come yet.
+ */
+const blankLineEnd = (bytes: Buffer): number => {
+  for (let lf = bytes.indexOf(LF); lf !== -1; lf = bytes.indexOf(LF, lf + 1)) {
+    if (bytes[lf + 1] === LF) return lf + 2;
+    if (bytes[lf + 1] === CR && bytes[lf + 2] === LF) return lf + 3;
+  }
+  return -1;
+};
+
+export class ResponseParser {
+  private state = State.Head;
+  /** Bytes of a head, a chunk-size line or trailers that came in pieces, until the line is whole. */
+  private pending: Buffer | undefined;
+  /** What is left of the body (Length) or of the current chunk (ChunkData). */
+  private remaining = 0;
+  private reusable = false;
+  private trailerBytes = 0;
+  private ended = false;
+  /** A head that came in pieces: them, their size, and the last bytes read of it. */
+  private headPieces: Buffer[] = [];
+  private headBytes = 0;
+  private headTail: Buffer = EMPTY;
+
+  /** `noBody`: the request was a HEAD, whose response never has a body whatever its head says. */
+  constructor(
+    private readonly listener: ResponseListener,
+    private readonly noBody = false,
+  ) {}
+
+  /** Whether the response has been read to its end. */
+  get complete(): boolean {
+    return this.state === State.Done;
+  }
+
+  /** Whether the head has been read (the body, if any, is being read). */
+  get headRead(): boolean {
+    return this.state !== State.Head;
+  }
+
+  /** Reads the next bytes of the connection. Throws `ResponseFramingError`. */
+  feed(chunk: Buffer): void {
+    let data = chunk;
+    while (data.length > 0) {
+      switch (this.state) {
+        case State.Head:
+          data = this.readHead(data);
+          break;
+        case State.Length: {
+          const take = Math.min(this.remaining, data.length);
+          this.remaining -= take;
+          this.listener.responseBody(take === data.length ? data : data.subarray(0, take));
+          data = data.subarray(take);
+          if (this.remaining === 0) this.finish(this.reusable);
+          break;
+        }
+        case State.ChunkSize:
+          data = this.readChunkSize(data);
+          break;
+        case State.ChunkData: {
+          const take = Math.min(this.remaining, data.length);
+          this.remaining -= take;
+          this.listener.responseBody(take === data.length ? data : data.subarray(0, take));
+          data = data.subarray(take);
+          if (this.remaining === 0) this.state = State.ChunkEnd;
+          break;
+        }
+        case State.ChunkEnd:
+          data = this.readChunkEnd(data);
+          break;
+        case State.Trailers:
+          data = this.readTrailers(data);
+          break;
+        case State.UntilClose:
+          this.listener.responseBody(data);
+          return;
+        case State.Done:
+          // Bytes nobody asked for: the connection cannot be trusted with another request.
+          this.reusable = false;
+          data = data.subarray(data.length);
+          break;
+      }
+    }
+    this.announceEnd();
+  }
+
+  /**
+   * The peer closed the connection: the end of a body read until close. False when that cut the
+   * response short.
+   */
+  close(): boolean {
+    if (this.state === State.UntilClose) this.finish(false);
+    if (this.state !== State.Done) return false;
+    this.announceEnd();
+    return true;
+  }
+
+  /** The end is told once all the bytes read with it are: only then is it known whether more followed. */
+  private finish(reusable: boolean): void {
+    this.state = State.Done;
+    this.pending = undefined;
+    this.reusable = reusable;
+  }
+
+  private announceEnd(): void {
+    if (this.state !== State.Done || this.ended) return;
+    this.ended = true;
+    this.listener.responseEnd(this.reusable);
+  }
+
+  /** Joins what waited with the new bytes, within `limit`. */
+  private gather(data: Buffer, limit: number, what: string): Buffer {
+    const joined = this.pending ? Buffer.concat([this.pending, data]) : data;
+    if (joined.length > limit) throw new ResponseFramingError(`${what} too large`);
+    return joined;
+  }
+
+  /**
+   * Gathers the head's bytes until its blank line. The pieces wait in a list and only the newest is
+   * searched (with the last bytes before it, where a blank line may begin): a head sent a few bytes
+   * at a time costs in proportion to its size, not to its square.
+   */
+  private readHead(data: Buffer): Buffer {
+    const tail = this.headTail;
+    const probe = tail.length > 0 ? Buffer.concat([tail, data]) : data;
+    const end = blankLineEnd(probe);
+    if (end === -1) {
+      this.headBytes += data.length;
+      if (this.headBytes > MAX_HEAD_BYTES) throw new ResponseFramingError('response head too large');
+      this.headPieces.push(data);
+      this.headTail = probe.subarray(Math.max(0, probe.length - 3));
+      return Buffer.alloc(0);
+    }
+    const inData = end - tail.length;
+    if (this.headBytes + inData > MAX_HEAD_BYTES) throw new ResponseFramingError('response head too large');
+    const head =
+      this.headPieces.length > 0
+        ? Buffer.concat([...this.headPieces, data.subarray(0, inData)])
+        : data.subarray(0, inData);
+    this.headPieces = [];
+    this.headBytes = 0;
+    this.headTail = EMPTY;
+    this.startBody(head.toString('latin1'));
+    return data.subarray(inData);
+  }
+
+  private startBody(text: string): void {
+    const lines = text.split('\n');
+    // The head's last two entries are the blank line's pieces.
+    lines.length -= 2;
+    const statusLine = stripCr(lines[0] ?? '');
+    const match = STATUS_LINE.exec(statusLine);
+    if (!match) throw new ResponseFramingError('malformed status line');
+    const minor = match[1];
+    const status = Number(match[2]);
+    const headers: Record<string, string | string[]> = Object.create(null) as Record<string, string | string[]>;
+    for (let index = 1; index < lines.length; index += 1) {
+      const line = stripCr(lines[index]!);
+      if (line.includes('\r')) throw new ResponseFramingError('stray carriage return in the head');
+      // A folded line (obs-fold) is refused, as RFC 9112 allows a client to.
+      const colon = line.indexOf(':');
+      if (colon <= 0) throw new ResponseFramingError('malformed header line');
+      const name = line.slice(0, colon);
+      if (!HEADER_NAME.test(name)) throw new ResponseFramingError('malformed header name');
+      const value = trimWhitespace(line.slice(colon + 1));
+      if (!HEADER_VALUE.test(value)) throw new ResponseFramingError('malformed header value');
+      addHeader(headers, name.toLowerCase(), value);
+    }
+    // 1xx heads are interim: the real response follows on the same connection. 101 never is asked for.
+    if (status < 200) {
+      if (status === 101) throw new ResponseFramingError('unexpected protocol switch');
+      this.state = State.Head;
+      return;
+    }
+    const keepAlive =
+      minor === '1' ? !hasToken(headers.connection, 'close') : hasToken(headers.connection, 'keep-alive');
+    // Framed before the head is told: a head whose body cannot be framed fails as a whole, before
+    // anyone has taken its status for an answer.
+    const framing = this.noBody ? NO_BODY : framingOf(status, headers);
+    this.listener.responseHead({ status, headers });
+    this.reusable = keepAlive && framing.reusable;
+    if (framing.state === State.Done) return this.finish(this.reusable);
+    this.state = framing.state;
+    this.remaining = framing.length;
+  }
+
+  /** Reads up to the end of a line; returns the line (without CRLF) and the rest, or undefined. */
+  private takeLine(data: Buffer, limit: number, what: string): { line: string; rest: Buffer } | undefined {
+    const lf = data.indexOf(LF);
+    if (lf === -1) {
+      this.pending = this.gather(data, limit, what);
+      return undefined;
+    }
+    const bytes = this.gather(data.subarray(0, lf + 1), limit, what);
+    this.pending = undefined;
+    return { line: stripCr(bytes.toString('latin1', 0, bytes.length - 1)), rest: data.subarray(lf + 1) };
+  }
+
+  private readChunkSize(data: Buffer): Buffer {
+    const taken = this.takeLine(data, MAX_LINE_BYTES, 'chunk-size line');
+    if (!taken) return Buffer.alloc(0);
+    const match = CHUNK_SIZE.exec(taken.line);
+    if (!match) throw new ResponseFramingError('malformed chunk size');
+    const size = Number.parseInt(match[1]!, 16);
+    if (size === 0) {
+      this.trailerBytes = 0;
+      this.state = State.Trailers;
+    } else {
+      this.remaining = size;
+      this.state = State.ChunkData;
+    }
+    return taken.rest;
+  }
+
+  private readChunkEnd(data: Buffer): Buffer {
+    const taken = this.takeLine(data, 2, 'chunk end');
+    if (!taken) return Buffer.alloc(0);
+    if (taken.line !== '') throw new ResponseFramingError('chunk longer than its size');
+    this.state = State.ChunkSize;
+    return taken.rest;
+  }
+
+  private readTrailers(data: Buffer): Buffer {
+    let rest = data;
+    while (rest.length > 0) {
+      const taken = this.takeLine(rest, MAX_LINE_BYTES, 'trailer line');
+      // Counted as they arrive, a line's pieces included.
+      this.trailerBytes += rest.length - (taken ? taken.rest.length : 0);
+      if (this.trailerBytes > MAX_TRAILER_BYTES) throw new ResponseFramingError('trailers too large');
+      if (!taken) return Buffer.alloc(0);
+      rest = taken.rest;
+      if (taken.line === '') {
+        this.finish(this.reusable);
+        return rest;
+      }
+      // Trailers are read past, not used: none of the relayed APIs sends one that matters.
+      if (taken.line.indexOf(':') <= 0) throw new ResponseFramingError('malformed trailer line');
+    }
+    return rest;
+  }
+}
+
+const stripCr = (line: string): string => (line.endsWith('\r') ? line.slice(0, -1) : line);
+
+interface Framing {
+  /** What follows the head: nothing (Done), a body of `length` bytes, chunks, or bytes until the close. */
+  readonly state: State.Done | State.Length | State.ChunkSize | State.UntilClose;
+  readonly length: number;
+  /** Whether the framing lets the connection carry another request (the head may still say no). */
+  readonly reusable: boolean;
+}
+
+const NO_BODY: Framing = { state: State.Done, length: 0, reusable: true };
+const UNTIL_CLOSE: Framing = { state: State.UntilClose, length: 0, reusable: false };
+
+/** How a response's body is framed (RFC 9112, 6.3). Throws `ResponseFramingError`. */
+const framingOf = (status: number, headers: Record<string, string | string[]>): Framing => {
+  if (status === 204 || status === 304) return NO_BODY;
+  const transferEncoding = headers['transfer-encoding'];
+  if (transferEncoding !== undefined) {
+    const codings = String(transferEncoding)
+      .split(',')
+      .map((coding) => coding.trim().toLowerCase());
+    // Chunked must be the last coding; a body with another last coding runs until the close.
+    if (codings.at(-1) !== 'chunked') return UNTIL_CLOSE;
+    if (codings.indexOf('chunked') !== codings.length - 1) throw new ResponseFramingError('chunked applied twice');
+    // With a Content-Length too, Transfer-Encoding frames the body and the connection is closed after.
+    return { state: State.ChunkSize, length: 0, reusable: headers['content-length'] === undefined };
+  }
+  const length = headers['content-length'];
+  if (length === undefined) return UNTIL_CLOSE;
+  if (typeof length !== 'string' || !DIGITS.test(length)) throw new ResponseFramingError('malformed content-length');
+  const bytes = Number(length);
+  return bytes === 0 ? NO_BODY : { state: State.Length, length: bytes, reusable: true };
+};
+
+const isWhitespace = (code: number): boolean => code === 0x20 || code === 0x09;
+
+/** Optional whitespace around a field value is spaces and tabs only (RFC 9110, 5.6.3). */
+const trimWhitespace = (value: string): string => {
+  let start = 0;
+  let end = value.length;
+  while (start < end && isWhitespace(value.charCodeAt(start))) start += 1;
+  while (end > start && isWhitespace(value.charCodeAt(end - 1))) end -= 1;
+  return start === 0 && end === value.length ? value : value.slice(start, end);
+};
+
+const addHeader = (headers: Record<string, string | string[]>, name: string, value: string): void => {
+  const known = headers[name];
+  if (known === undefined) {
+    headers[name] = name === 'set-cookie' ? [value] : value;
+    return;
+  }
+  if (name === 'content-length') {
+    // Repeats must agree: two lengths would frame the body two ways.
+    if (known !== value) throw new ResponseFramingError('conflicting content-length');
+    return;
+  }
+  if (Array.isArray(known)) known.push(value);
+  else if (name === 'cookie') headers[name] = `${known}; ${value}`;
+  else if (!SINGLE_VALUED.has(name)) headers[name] = `${known}, ${value}`;
+};
+
+const hasToken = (value: string | string[] | undefined, token: string): boolean =>
+  value !== undefined &&
+  String(value)
+    .split(',')
+    .some((part) => part.trim().toLowerCase() === token);
