@@ -1,10 +1,10 @@
-import http from 'node:http';
-import https from 'node:https';
 import type { Readable } from 'node:stream';
+import { ConnectionPool } from '../http/client/connection-pool.js';
+import { Exchange } from '../http/client/exchange.js';
 
 /**
- * The HTTP exchange of a store call, on keep-alive agents (50 sockets each, as the SDK's default
- * handler has), so that each call reuses a warm connection. It has the SDK request handler's shape
+ * The HTTP exchange of a store call, on the gateway's own HTTP/1.1 client (`http/client/`) with a
+ * keep-alive pool of its own, so that each call reuses a warm connection. It has the SDK request handler's shape
  * (`handle` of a request, to `{ response }` with the body as a stream) so that the SDK's client can
  * send through it where it must resolve the store, and a test can listen on it (`test/support/store-wire.ts`).
  */
@@ -26,10 +26,8 @@ export interface StoreHttpResponse {
   readonly body: Readable;
 }
 
-const SOCKETS = 50;
-
 /**
- * How long a store call may go without a byte from the store before its connection is taken for dead
+ * How long a store call may go without its whole answer before its connection is taken for dead
  * (a keep-alive socket whose peer vanished answers nothing, and TCP alone would wait minutes: past the
  * function's own timeout, with the usage record unwritten). DynamoDB answers in milliseconds; the
  * embedded store's slowest page reads take well under a second. The call fails as a `TimeoutError`,
@@ -56,32 +54,42 @@ const bytesOf = (body: unknown): string | Uint8Array | undefined =>
   body === undefined || body === null ? undefined : typeof body === 'string' ? body : (body as Uint8Array);
 
 export class StoreHttpHandler {
-  private readonly httpAgent = new http.Agent({ keepAlive: true, maxSockets: SOCKETS });
-  private readonly httpsAgent = new https.Agent({ keepAlive: true, maxSockets: SOCKETS });
+  private readonly pool = new ConnectionPool();
 
   constructor(private readonly idleTimeoutMs = STORE_IDLE_TIMEOUT_MS) {}
 
   handle(request: StoreHttpRequest): Promise<{ response: StoreHttpResponse }> {
     return new Promise((resolve, reject) => {
-      const secure = request.protocol === 'https:';
-      const outgoing = (secure ? https : http).request(
+      const https = request.protocol === 'https:';
+      const port = request.port ?? (https ? 443 : 80);
+      // The Host header is signed: it goes out as the signer saw it.
+      const host = request.headers.host ?? (request.port ? `${request.hostname}:${request.port}` : request.hostname);
+      const exchange = new Exchange(
         {
+          pool: this.pool,
+          origin: { key: `${request.protocol}//${request.hostname}:${port}`, https, hostname: request.hostname, port },
           method: request.method,
-          hostname: request.hostname,
-          ...(request.port ? { port: request.port } : {}),
-          path: `${request.path}${queryString(request.query)}`,
+          target: `${request.path}${queryString(request.query)}`,
+          host,
           headers: request.headers,
-          agent: secure ? this.httpsAgent : this.httpAgent,
+          body: bytesOf(request.body),
         },
-        (incoming) => {
-          // Node has joined repeated headers already, all but `set-cookie`, which DynamoDB does not send.
-          const headers = incoming.headers as Record<string, string>;
-          resolve({ response: { statusCode: incoming.statusCode ?? 0, headers, body: incoming } });
+        {
+          head: (head, body) => {
+            // Node joins repeated headers, all but `set-cookie`, which DynamoDB does not send.
+            const headers = head.headers as Record<string, string>;
+            body.once('close', () => clearTimeout(timer));
+            resolve({ response: { statusCode: head.status, headers, body } });
+          },
+          fail: (error) => {
+            clearTimeout(timer);
+            reject(error);
+          },
         },
       );
-      outgoing.on('error', reject);
-      outgoing.setTimeout(this.idleTimeoutMs, () => outgoing.destroy(storeTimeout(this.idleTimeoutMs)));
-      outgoing.end(bytesOf(request.body));
+      // One timer for the whole call, from the request to the body's last byte: a store call's answer
+      // is small and quick, and a timer moved at every read would cost more than it tells.
+      const timer = setTimeout(() => exchange.fail(storeTimeout(this.idleTimeoutMs)), this.idleTimeoutMs);
     });
   }
 
@@ -93,7 +101,6 @@ export class StoreHttpHandler {
   }
 
   destroy(): void {
-    this.httpAgent.destroy();
-    this.httpsAgent.destroy();
+    this.pool.closeIdle();
   }
 }
