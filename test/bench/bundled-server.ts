@@ -72,8 +72,13 @@ const buildServer = async (source: string): Promise<string> => {
     platform: 'node',
     target: lambdaNodeTarget,
     mainFields: [...lambdaMainFields],
-    // BENCH_NAMES keeps the functions' names, for reading a profile (`BENCH_CPU_PROFILE`).
-    ...(process.env.BENCH_NAMES ? { minifySyntax: true, minifyWhitespace: true } : { minify: true }),
+    // BENCH_NAMES keeps the functions' names, for reading a profile (`BENCH_CPU_PROFILE`); `raw`
+    // leaves the bundles unminified, with the lines a profile points to.
+    ...(process.env.BENCH_NAMES === 'raw'
+      ? {}
+      : process.env.BENCH_NAMES
+        ? { minifySyntax: true, minifyWhitespace: true }
+        : { minify: true }),
     // Resolved from the bundle's folder, inside the project's node_modules.
     external: UNBUNDLED_PACKAGES,
     // Built-ins as the functions take them, from `process.getBuiltinModule`: an ES module import of
