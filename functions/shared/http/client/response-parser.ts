@@ -73,6 +73,12 @@ const LF = 0x0a;
 const CR = 0x0d;
 const EMPTY = Buffer.alloc(0);
 
+/** Each byte's value as a hexadecimal digit, -1 for any other byte. */
+const HEX_VALUES = Int8Array.from({ length: 256 }, (_, byte) => {
+  const digit = Number.parseInt(String.fromCharCode(byte), 16);
+  return Number.isNaN(digit) ? -1 : digit;
+});
+
 /**
  * Where the blank line that ends a head ends in `bytes`: after CRLF CRLF, or after bare LFs, which
  * RFC 9112 lets a reader accept; -1 when it has not come yet.
@@ -206,7 +212,7 @@ export class ResponseParser {
       if (this.headBytes > MAX_HEAD_BYTES) throw new ResponseFramingError('response head too large');
       this.headPieces.push(data);
       this.headTail = probe.subarray(Math.max(0, probe.length - 3));
-      return Buffer.alloc(0);
+      return EMPTY;
     }
     const inData = end - tail.length;
     if (this.headBytes + inData > MAX_HEAD_BYTES) throw new ResponseFramingError('response head too large');
@@ -222,24 +228,24 @@ export class ResponseParser {
   }
 
   private startBody(text: string): void {
-    const lines = text.split('\n');
-    // The head's last two entries are the blank line's pieces.
-    lines.length -= 2;
-    const statusLine = stripCr(lines[0] ?? '');
-    const match = STATUS_LINE.exec(statusLine);
+    // The text ends with the blank line; each line is read in place, without splitting the head.
+    let lineEnd = text.indexOf('\n');
+    const match = STATUS_LINE.exec(stripCr(text.slice(0, lineEnd)));
     if (!match) throw new ResponseFramingError('malformed status line');
     const minor = match[1];
     const status = Number(match[2]);
     const headers: Record<string, string | string[]> = Object.create(null) as Record<string, string | string[]>;
-    for (let index = 1; index < lines.length; index += 1) {
-      const line = stripCr(lines[index]!);
-      if (line.includes('\r')) throw new ResponseFramingError('stray carriage return in the head');
-      // A folded line (obs-fold) is refused, as RFC 9112 allows a client to.
-      const colon = line.indexOf(':');
-      if (colon <= 0) throw new ResponseFramingError('malformed header line');
-      const name = line.slice(0, colon);
+    for (let start = lineEnd + 1; ; start = lineEnd + 1) {
+      lineEnd = text.indexOf('\n', start);
+      const end = text.charCodeAt(lineEnd - 1) === CR ? lineEnd - 1 : lineEnd;
+      if (end <= start) break;
+      // A folded line (obs-fold) has no name before its colon, and is refused, as RFC 9112 allows.
+      const colon = text.indexOf(':', start);
+      if (colon <= start || colon > end) throw new ResponseFramingError('malformed header line');
+      const name = text.slice(start, colon);
       if (!HEADER_NAME.test(name)) throw new ResponseFramingError('malformed header name');
-      const value = trimWhitespace(line.slice(colon + 1));
+      const value = trimWhitespace(text.slice(colon + 1, end));
+      // A stray CR inside the line fails here too: it is no field-value character.
       if (!HEADER_VALUE.test(value)) throw new ResponseFramingError('malformed header value');
       addHeader(headers, name.toLowerCase(), value);
     }
@@ -274,11 +280,29 @@ export class ResponseParser {
   }
 
   private readChunkSize(data: Buffer): Buffer {
+    // The common line, whole in this read: hex digits and CRLF, read from the bytes themselves.
+    if (this.pending === undefined) {
+      let size = 0;
+      let index = 0;
+      for (; index < data.length && index < 12; index += 1) {
+        const digit = HEX_VALUES[data[index]!]!;
+        if (digit === -1) break;
+        size = size * 16 + digit;
+      }
+      if (index > 0 && data[index] === CR && data[index + 1] === LF) {
+        this.startChunk(size);
+        return data.subarray(index + 2);
+      }
+    }
     const taken = this.takeLine(data, MAX_LINE_BYTES, 'chunk-size line');
-    if (!taken) return Buffer.alloc(0);
+    if (!taken) return EMPTY;
     const match = CHUNK_SIZE.exec(taken.line);
     if (!match) throw new ResponseFramingError('malformed chunk size');
-    const size = Number.parseInt(match[1]!, 16);
+    this.startChunk(Number.parseInt(match[1]!, 16));
+    return taken.rest;
+  }
+
+  private startChunk(size: number): void {
     if (size === 0) {
       this.trailerBytes = 0;
       this.state = State.Trailers;
@@ -286,12 +310,15 @@ export class ResponseParser {
       this.remaining = size;
       this.state = State.ChunkData;
     }
-    return taken.rest;
   }
 
   private readChunkEnd(data: Buffer): Buffer {
+    if (this.pending === undefined && data[0] === CR && data[1] === LF) {
+      this.state = State.ChunkSize;
+      return data.subarray(2);
+    }
     const taken = this.takeLine(data, 2, 'chunk end');
-    if (!taken) return Buffer.alloc(0);
+    if (!taken) return EMPTY;
     if (taken.line !== '') throw new ResponseFramingError('chunk longer than its size');
     this.state = State.ChunkSize;
     return taken.rest;
@@ -304,7 +331,7 @@ export class ResponseParser {
       // Counted as they arrive, a line's pieces included.
       this.trailerBytes += rest.length - (taken ? taken.rest.length : 0);
       if (this.trailerBytes > MAX_TRAILER_BYTES) throw new ResponseFramingError('trailers too large');
-      if (!taken) return Buffer.alloc(0);
+      if (!taken) return EMPTY;
       rest = taken.rest;
       if (taken.line === '') {
         this.finish(this.reusable);
@@ -335,6 +362,8 @@ const framingOf = (status: number, headers: Record<string, string | string[]>): 
   if (status === 204 || status === 304) return NO_BODY;
   const transferEncoding = headers['transfer-encoding'];
   if (transferEncoding !== undefined) {
+    if (typeof transferEncoding === 'string' && transferEncoding.toLowerCase() === 'chunked')
+      return { state: State.ChunkSize, length: 0, reusable: headers['content-length'] === undefined };
     const codings = String(transferEncoding)
       .split(',')
       .map((coding) => coding.trim().toLowerCase());
@@ -378,8 +407,11 @@ const addHeader = (headers: Record<string, string | string[]>, name: string, val
   else if (!SINGLE_VALUED.has(name)) headers[name] = `${known}, ${value}`;
 };
 
-const hasToken = (value: string | string[] | undefined, token: string): boolean =>
-  value !== undefined &&
-  String(value)
-    .split(',')
-    .some((part) => part.trim().toLowerCase() === token);
+const hasToken = (value: string | string[] | undefined, token: string): boolean => {
+  if (value === undefined) return false;
+  const lower = String(value).toLowerCase();
+  // The usual value is the token alone, or has no trace of it.
+  if (lower === token) return true;
+  if (!lower.includes(token)) return false;
+  return lower.split(',').some((part) => trimWhitespace(part) === token);
+};
