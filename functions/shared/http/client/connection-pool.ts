@@ -99,6 +99,9 @@ export class ConnectionPool {
   private readonly idle = new Map<string, Connection[]>();
   private readonly tlsSessions = new Map<string, Buffer>();
 
+  /** `trust`: certificates to trust instead of Node's default authorities (a test's own). */
+  constructor(private readonly trust?: { readonly ca: string | Buffer }) {}
+
   /** A connection to `origin`, owned by `user`: the most recently used idle one, else a new one. */
   acquire(origin: Origin, user: ConnectionUser): Connection {
     const idle = this.idle.get(origin.key);
@@ -155,6 +158,7 @@ export class ConnectionPool {
       ...(net.isIP(origin.hostname) === 0 ? { servername: origin.hostname } : {}),
       ALPNProtocols: ['http/1.1'],
       session: this.tlsSessions.get(origin.key),
+      ...(this.trust ? { ca: this.trust.ca } : {}),
     });
     socket.setNoDelay(true);
     socket.setKeepAlive(true, 1_000);
