@@ -1,12 +1,9 @@
-import {
-  createServer,
-  request as httpRequest,
-  type IncomingMessage,
-  type Server,
-  type ServerResponse,
-} from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { readUpstreamText } from '../../functions/shared/upstream/upstream-http.js';
+import type { Readable } from 'node:stream';
+import { closeIdleConnections } from '../../functions/shared/http/client/connection-pool.js';
+import { ResponseBody } from '../../functions/shared/http/client/response-body.js';
+import { defaultTimeouts, readUpstreamText, sendUpstream } from '../../functions/shared/upstream/upstream-http.js';
 
 /**
  * A whole upstream body read as text, over a real connection: chunks joined in order, and every way
@@ -24,20 +21,43 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  closeIdleConnections();
   server.closeAllConnections();
   await new Promise<void>((resolve) => server.close(() => resolve()));
 });
 
-/** The response to a GET of the test server, its body not read yet. */
-const fetchBody = (respond: Answer): Promise<IncomingMessage> => {
+/** The body of a GET of the test server, as the gateway's client hands it over, not read yet. */
+const fetchBody = async (respond: Answer): Promise<Readable> => {
   answer = respond;
   const { port } = server.address() as AddressInfo;
-  return new Promise((resolve, reject) => {
-    const outgoing = httpRequest({ host: '127.0.0.1', port, path: '/', agent: false }, resolve);
-    outgoing.once('error', reject);
-    outgoing.end();
+  const response = await sendUpstream({
+    url: `http://127.0.0.1:${port}/`,
+    method: 'GET',
+    headers: {},
+    signal: new AbortController().signal,
+    timeouts: defaultTimeouts,
   });
+  return response.body;
 };
+
+test('a whole body that came with its head is read as it waits, and one too large still fails', async () => {
+  const text = JSON.stringify({ id: 'chatcmpl-1', content: 'héllo ✓' });
+  const whole = await fetchBody((response) => {
+    response.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+    response.end(text);
+  });
+  // Received in full before anyone reads it: the case read without listening.
+  expect(whole instanceof ResponseBody && whole.received).toBe(true);
+  await expect(readUpstreamText(whole, 5_000)).resolves.toBe(text);
+
+  const large = await fetchBody((response) => {
+    response.writeHead(200, { 'content-type': 'application/json', 'content-length': 1_200 });
+    response.end('x'.repeat(1_200));
+  });
+  expect(large instanceof ResponseBody && large.received).toBe(true);
+  await expect(readUpstreamText(large, 5_000, 1_000)).rejects.toMatchObject({ status: 502, code: 'upstream_error' });
+  expect(large.destroyed).toBe(true);
+});
 
 test('joins the chunks of a body in order, multi-byte characters split across chunks included', async () => {
   const text = JSON.stringify({ id: 'chatcmpl-1', content: 'héllo wörld ✓'.repeat(50) });

@@ -15,6 +15,7 @@ export interface BodySource {
  */
 export class ResponseBody extends Readable {
   private source: BodySource | undefined;
+  private wholeBodyReceived = false;
 
   constructor(source: BodySource) {
     super();
@@ -29,7 +30,13 @@ export class ResponseBody extends Readable {
   /** The body has been read to its end from the connection. */
   complete(): void {
     this.source = undefined;
+    this.wholeBodyReceived = true;
     this.push(null);
+  }
+
+  /** Whether the whole body has been received: what is left to read is all in this stream. */
+  get received(): boolean {
+    return this.wholeBodyReceived;
   }
 
   override _read(): void {
