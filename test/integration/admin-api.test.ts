@@ -268,6 +268,25 @@ describe('channels', () => {
     });
   });
 
+  test('an upstream key no header can carry is a 400 naming apiKey, and the key is not told back', async () => {
+    for (const apiKey of [
+      'sk-pasted-with-its-newline\n',
+      'sk-a\r\nx-injected: 1',
+      'sk-with-a-nul\u0000',
+      'sk-tab\there',
+    ]) {
+      const result = await gateway.admin('PUT', '/admin/v1/channels/bad-key', {
+        type: 'openai',
+        baseUrl: 'https://api.example.com/v1',
+        apiKey,
+        models: ['m'],
+      });
+      expectError(result, 400, { param: 'apiKey' });
+      expect(JSON.stringify(result.body)).not.toContain('sk-');
+    }
+    expectError(await gateway.admin('GET', '/admin/v1/channels/bad-key'), 404, { code: 'not_found' });
+  });
+
   test('a malformed channel id is a 400 naming id', async () => {
     expectError(await gateway.admin('PUT', '/admin/v1/channels/bad%20id', { type: 'demo', models: ['m'] }), 400, {
       code: 'invalid_value',

@@ -108,6 +108,13 @@ describe('parseGatewayConfig', () => {
     expect(parseGatewayConfig(yamlConfig, 'gateway.yaml').channels[0]!.apiKey).toBe('another-value');
   });
 
+  test('an upstream key from the environment with a trailing newline is refused, naming the field and not the key', () => {
+    process.env.TEST_UPSTREAM_KEY = 'sk-from-a-file-with-its-newline\n';
+    const message = parseError(yamlConfig, 'gateway.yaml');
+    expect(message).toMatch(/^gateway\.yaml: channels\[0\]\.apiKey: an upstream key goes in a header/);
+    expect(message).not.toContain('sk-from');
+  });
+
   test('an unset environment variable is an error naming the field and the variable', () => {
     delete process.env.TEST_UPSTREAM_KEY;
     expect(parseError(yamlConfig, 'gateway.yaml')).toBe(

@@ -11,6 +11,7 @@ import {
   modelId,
   channelTypeRules,
   resourceId,
+  upstreamKey,
 } from './resource-schemas.js';
 
 /**
@@ -43,7 +44,7 @@ const configKey = lazySchema(() =>
 
 const configChannel = lazySchema(() =>
   z
-    .strictObject({ id: resourceId(), ...channelFields(), apiKey: z.optional(secret()) })
+    .strictObject({ id: resourceId(), ...channelFields(), apiKey: z.optional(upstreamKey()) })
     .check(z.superRefine(channelTypeRules)),
 );
 

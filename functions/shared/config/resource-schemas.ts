@@ -125,11 +125,36 @@ export const modelFields = lazySchema(() => ({
   reasoning: z.nullish(z.boolean()),
 }));
 
+/** Whether `text` holds a control character (a line break, a NUL), which no HTTP header can carry. */
+const hasControlCharacter = (text: string): boolean => {
+  for (let index = 0; index < text.length; index += 1) {
+    const code = text.charCodeAt(index);
+    if (code < 0x20 || code === 0x7f) return true;
+  }
+  return false;
+};
+
+/**
+ * An upstream's key, as a channel stores it: every provider sends it in a header, so a key that no
+ * header can carry (most often a pasted key's trailing newline) is refused here, where it is given,
+ * rather than failing every call later.
+ */
+export const upstreamKey = lazySchema(() =>
+  z.string().check(
+    z.minLength(1),
+    z.maxLength(10_000),
+    z.refine(
+      (key) => !hasControlCharacter(key),
+      'an upstream key goes in a header, which cannot carry a line break or another control character',
+    ),
+  ),
+);
+
 export const channelFields = lazySchema(() => ({
   type: z.enum(channelTypes),
   baseUrl: z.optional(z.url({ protocol: /^https?$/, error: 'expected an http or https URL' }).check(z.maxLength(2000))),
   /** Write-only. Absent on a replace: the stored key is kept; `null`: the stored key is removed. */
-  apiKey: z.nullish(z.string().check(z.minLength(1), z.maxLength(10_000))),
+  apiKey: z.nullish(upstreamKey()),
   models: modelList(),
   /** Public id → the upstream's model name. */
   modelMap: z.optional(z.record(modelId(), z.string().check(z.minLength(1), z.maxLength(500)))),
