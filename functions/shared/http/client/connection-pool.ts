@@ -27,12 +27,12 @@ const MAX_IDLE_PER_ORIGIN = 64;
  * connections after 5 s, and one they close while our request is on its way fails that request;
  * a Lambda environment thawed after a freeze finds all of them that old.
  */
-export const IDLE_LIMIT_MS = 4_000;
+const IDLE_LIMIT_MS = 4_000;
 /** TLS sessions kept for resumption, as Node's HTTPS agent keeps them. */
 const MAX_TLS_SESSIONS = 100;
 
 /**
- * A keep-alive connection to an upstream. Its socket's listeners are attached once, for its whole
+ * A keep-alive connection to a server (an upstream, the store). Its socket's listeners are attached once, for its whole
  * life, and report to whichever request owns it (`user`); while idle, any event from the peer (it
  * closed, or sent bytes nobody asked for) ends the connection.
  */

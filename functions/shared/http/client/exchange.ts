@@ -68,11 +68,6 @@ export class Exchange implements ConnectionUser, ResponseListener, BodySource {
     }
   }
 
-  /** Whether the response's head has arrived. */
-  get answered(): boolean {
-    return this.body !== undefined;
-  }
-
   /** Ends the exchange with `error`: the caller hears it, or the body's reader does, and the connection is closed. */
   fail(error: Error): void {
     if (this.over) return;
