@@ -255,6 +255,20 @@ describe('the request the upstream receives', () => {
       expect(names.filter((n) => n === name)).toHaveLength(1);
   });
 
+  it('sends a header named twice in different cases once, with the later value, as Node’s client does', async () => {
+    const upstream = await httpUpstream();
+    await fetchText(`${upstream.origin}/`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer sk-provider', 'x-trace': 'one', Authorization: 'Bearer sk-channel' },
+      body: '{}',
+    });
+    const [received] = upstream.requests;
+    const names = received!.rawHeaders.filter((_, at) => at % 2 === 0).map((name) => name.toLowerCase());
+    expect(names.filter((name) => name === 'authorization')).toHaveLength(1);
+    expect(received!.headers.authorization).toBe('Bearer sk-channel');
+    expect(received!.headers['x-trace']).toBe('one');
+  });
+
   it('sends Basic auth from the URL’s credentials, unless the request has its own Authorization', async () => {
     const upstream = await httpUpstream();
     const url = `http://us%40er:p%3Ass%20w@127.0.0.1:${upstream.port}/v1/models`;
