@@ -274,6 +274,7 @@ describe('channels', () => {
       'sk-a\r\nx-injected: 1',
       'sk-with-a-nul\u0000',
       'sk-tab\there',
+      'sk-ключ',
     ]) {
       const result = await gateway.admin('PUT', '/admin/v1/channels/bad-key', {
         type: 'openai',

@@ -1,6 +1,7 @@
 import * as z from '../schemas/zod.js';
 import { lazySchema, type LazyOutput } from '../schemas/lazy-schema.js';
 import { isCidr } from '../auth/ip-allow-list.js';
+import { isFieldValue } from '../http/client/http-syntax.js';
 import { channelTypes, endpointKinds } from '../store/channels.js';
 
 /**
@@ -125,27 +126,19 @@ export const modelFields = lazySchema(() => ({
   reasoning: z.nullish(z.boolean()),
 }));
 
-/** Whether `text` holds a control character (a line break, a NUL), which no HTTP header can carry. */
-const hasControlCharacter = (text: string): boolean => {
-  for (let index = 0; index < text.length; index += 1) {
-    const code = text.charCodeAt(index);
-    if (code < 0x20 || code === 0x7f) return true;
-  }
-  return false;
-};
-
 /**
  * An upstream's key, as a channel stores it: every provider sends it in a header, so a key that no
  * header can carry (most often a pasted key's trailing newline) is refused here, where it is given,
- * rather than failing every call later.
+ * rather than failing every call later. The HTTP client's own rule decides it; a tab, which a header
+ * may hold, is refused too, since it is never part of a key.
  */
 export const upstreamKey = lazySchema(() =>
   z.string().check(
     z.minLength(1),
     z.maxLength(10_000),
     z.refine(
-      (key) => !hasControlCharacter(key),
-      'an upstream key goes in a header, which cannot carry a line break or another control character',
+      (key) => isFieldValue(key) && !key.includes('\t'),
+      'an upstream key goes in a header, which cannot carry a line break, another control character or a character beyond Latin-1',
     ),
   ),
 );

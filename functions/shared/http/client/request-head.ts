@@ -1,12 +1,11 @@
+import { isFieldValue, isToken } from './http-syntax.js';
+
 /**
  * The head of an HTTP/1.1 request, as text. Every name and value is checked the way Node's own client
  * checks them: a value holding a line break (a key pasted with its newline, a header a client tried to
  * smuggle through) would otherwise end the header early and start a line of its own.
  */
 
-const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
-/** Visible ASCII, spaces, tabs and obs-text: no CR, LF, NUL or other control character. */
-const FIELD_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
 /** A request target is sent as is: it must hold no space and no control character. */
 const REQUEST_TARGET = /^[\x21-\x7e\x80-\xff]+$/;
 
@@ -48,16 +47,16 @@ const distinctHeaders = (headers: Readonly<Record<string, string>>): Readonly<Re
 
 /** The request's head, ending with its blank line. Throws `InvalidRequestHeadError`. */
 export const requestHead = (parts: RequestHeadParts): string => {
-  if (!TOKEN.test(parts.method)) throw new InvalidRequestHeadError('invalid method');
+  if (!isToken(parts.method)) throw new InvalidRequestHeadError('invalid method');
   if (!REQUEST_TARGET.test(parts.target)) throw new InvalidRequestHeadError('invalid request target');
-  if (!FIELD_VALUE.test(parts.host)) throw new InvalidRequestHeadError('invalid host');
+  if (!isFieldValue(parts.host)) throw new InvalidRequestHeadError('invalid host');
   let head = `${parts.method} ${parts.target} HTTP/1.1\r\nhost: ${parts.host}\r\nconnection: keep-alive\r\n`;
   const headers = distinctHeaders(parts.headers);
   for (const name in headers) {
     const value = headers[name]!;
     // Neither an invalid name nor any value is told back: either may hold a key.
-    if (!TOKEN.test(name)) throw new InvalidRequestHeadError('invalid header name');
-    if (typeof value !== 'string' || !FIELD_VALUE.test(value))
+    if (!isToken(name)) throw new InvalidRequestHeadError('invalid header name');
+    if (typeof value !== 'string' || !isFieldValue(value))
       throw new InvalidRequestHeadError(`invalid value for header ${name}`);
     if (CONNECTION_DECIDED.has(name.toLowerCase())) continue;
     head += `${name}: ${value}\r\n`;

@@ -1,3 +1,5 @@
+import { isFieldValue, isToken } from './http-syntax.js';
+
 /**
  * An HTTP/1.1 response read as its bytes arrive (RFC 9112): the head, then the body framed by its
  * Content-Length, its chunked coding, or the connection's close. It does no I/O: the connection feeds
@@ -52,9 +54,6 @@ const SINGLE_VALUED = new Set([
 ]);
 
 const STATUS_LINE = /^HTTP\/1\.([01]) ([1-9]\d\d)(?: [^\0\r\n]*)?$/;
-const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
-/** Field values: visible ASCII, spaces and tabs, and obs-text; no control character. */
-const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
 const DIGITS = /^\d{1,15}$/;
 const CHUNK_SIZE = /^([0-9A-Fa-f]{1,12})[\t ]*(?:;[^\0\r\n]*)?$/;
 
@@ -243,10 +242,10 @@ export class ResponseParser {
       const colon = text.indexOf(':', start);
       if (colon <= start || colon > end) throw new ResponseFramingError('malformed header line');
       const name = text.slice(start, colon);
-      if (!HEADER_NAME.test(name)) throw new ResponseFramingError('malformed header name');
+      if (!isToken(name)) throw new ResponseFramingError('malformed header name');
       const value = trimWhitespace(text.slice(colon + 1, end));
       // A stray CR inside the line fails here too: it is no field-value character.
-      if (!HEADER_VALUE.test(value)) throw new ResponseFramingError('malformed header value');
+      if (!isFieldValue(value)) throw new ResponseFramingError('malformed header value');
       addHeader(headers, name.toLowerCase(), value);
     }
     // 1xx heads are interim: the real response follows on the same connection. 101 never is asked for.
