@@ -110,16 +110,6 @@ export class ResponseParser {
     private readonly noBody = false,
   ) {}
 
-  /** Whether the response has been read to its end. */
-  get complete(): boolean {
-    return this.state === State.Done;
-  }
-
-  /** Whether the head has been read (the body, if any, is being read). */
-  get headRead(): boolean {
-    return this.state !== State.Head;
-  }
-
   /** Reads the next bytes of the connection. Throws `ResponseFramingError`. */
   feed(chunk: Buffer): void {
     let data = chunk;
@@ -128,25 +118,13 @@ export class ResponseParser {
         case State.Head:
           data = this.readHead(data);
           break;
-        case State.Length: {
-          const take = Math.min(this.remaining, data.length);
-          this.remaining -= take;
-          this.listener.responseBody(take === data.length ? data : data.subarray(0, take));
-          data = data.subarray(take);
-          if (this.remaining === 0) this.finish(this.reusable);
+        case State.Length:
+        case State.ChunkData:
+          data = this.readBodyBytes(data);
           break;
-        }
         case State.ChunkSize:
           data = this.readChunkSize(data);
           break;
-        case State.ChunkData: {
-          const take = Math.min(this.remaining, data.length);
-          this.remaining -= take;
-          this.listener.responseBody(take === data.length ? data : data.subarray(0, take));
-          data = data.subarray(take);
-          if (this.remaining === 0) this.state = State.ChunkEnd;
-          break;
-        }
         case State.ChunkEnd:
           data = this.readChunkEnd(data);
           break;
@@ -278,6 +256,18 @@ export class ResponseParser {
     return { line: stripCr(bytes.toString('latin1', 0, bytes.length - 1)), rest: data.subarray(lf + 1) };
   }
 
+  /** Bytes of a body framed by its length, or of a chunk: handed on, up to what is left of it. */
+  private readBodyBytes(data: Buffer): Buffer {
+    const take = Math.min(this.remaining, data.length);
+    this.remaining -= take;
+    this.listener.responseBody(take === data.length ? data : data.subarray(0, take));
+    if (this.remaining === 0) {
+      if (this.state === State.Length) this.finish(this.reusable);
+      else this.state = State.ChunkEnd;
+    }
+    return data.subarray(take);
+  }
+
   private readChunkSize(data: Buffer): Buffer {
     // The common line, whole in this read: hex digits and CRLF, read from the bytes themselves.
     if (this.pending === undefined) {
@@ -361,14 +351,14 @@ const framingOf = (status: number, headers: Record<string, string | string[]>): 
   if (status === 204 || status === 304) return NO_BODY;
   const transferEncoding = headers['transfer-encoding'];
   if (transferEncoding !== undefined) {
-    if (typeof transferEncoding === 'string' && transferEncoding.toLowerCase() === 'chunked')
-      return { state: State.ChunkSize, length: 0, reusable: headers['content-length'] === undefined };
-    const codings = String(transferEncoding)
-      .split(',')
-      .map((coding) => coding.trim().toLowerCase());
-    // Chunked must be the last coding; a body with another last coding runs until the close.
-    if (codings.at(-1) !== 'chunked') return UNTIL_CLOSE;
-    if (codings.indexOf('chunked') !== codings.length - 1) throw new ResponseFramingError('chunked applied twice');
+    const value = String(transferEncoding).toLowerCase();
+    // The usual value is `chunked` alone; a list is read coding by coding.
+    if (value !== 'chunked') {
+      const codings = value.split(',').map(trimWhitespace);
+      // Chunked must be the last coding; a body with another last coding runs until the close.
+      if (codings.at(-1) !== 'chunked') return UNTIL_CLOSE;
+      if (codings.indexOf('chunked') !== codings.length - 1) throw new ResponseFramingError('chunked applied twice');
+    }
     // With a Content-Length too, Transfer-Encoding frames the body and the connection is closed after.
     return { state: State.ChunkSize, length: 0, reusable: headers['content-length'] === undefined };
   }
