@@ -3,7 +3,7 @@ import { requestHead, type RequestHeadParts } from './request-head.js';
 import { ResponseParser, type ResponseHead, type ResponseListener } from './response-parser.js';
 import { ResponseBody, type BodySource } from './response-body.js';
 
-export interface ExchangeRequest extends Omit<RequestHeadParts, 'contentLength'> {
+export interface ExchangeRequest extends RequestHeadParts {
   readonly pool: ConnectionPool;
   readonly origin: Origin;
   readonly body?: string | Buffer | Uint8Array;
@@ -50,11 +50,10 @@ export class Exchange implements ConnectionUser, ResponseListener, BodySource {
     private readonly listener: ExchangeListener,
   ) {
     const payload = request.body;
-    const head = requestHead({
-      ...request,
-      contentLength:
-        payload === undefined ? undefined : typeof payload === 'string' ? Buffer.byteLength(payload) : payload.length,
-    });
+    const head = requestHead(
+      request,
+      payload === undefined ? undefined : typeof payload === 'string' ? Buffer.byteLength(payload) : payload.length,
+    );
     this.parser = new ResponseParser(this, request.method === 'HEAD');
     this.connection = request.pool.acquire(request.origin, this);
     const socket = this.connection.socket;

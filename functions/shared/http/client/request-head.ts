@@ -19,48 +19,37 @@ export interface RequestHeadParts {
   /** The Host header's value: the host, and the port unless it is the scheme's default. */
   readonly host: string;
   readonly headers: Readonly<Record<string, string>>;
-  /** The body's length in bytes, when there is a body. */
-  readonly contentLength?: number;
 }
 
 /** Headers the connection decides: a caller's own would contradict the framing or the reuse. */
 const CONNECTION_DECIDED = new Set(['host', 'content-length', 'transfer-encoding', 'connection']);
 
 /**
- * Header names are case-insensitive: where two of the caller's differ only in case (a channel's own
- * `Authorization` over a provider's `authorization`), the later one is sent, alone, as Node's client
- * would send it. The common case, no two alike, keeps the caller's object.
+ * The request's head, ending with its blank line; `contentLength` is the body's length in bytes, when
+ * there is a body. Throws `InvalidRequestHeadError`.
  */
-const distinctHeaders = (headers: Readonly<Record<string, string>>): Readonly<Record<string, string>> => {
-  const names = Object.keys(headers);
-  const lower = names.map((name) => name.toLowerCase());
-  if (new Set(lower).size === names.length) return headers;
-  const byLower = new Map<string, [string, string]>();
-  names.forEach((name, index) => {
-    const key = lower[index]!;
-    const known = byLower.get(key);
-    if (known) known[1] = headers[name]!;
-    else byLower.set(key, [name, headers[name]!]);
-  });
-  return Object.fromEntries(byLower.values());
-};
-
-/** The request's head, ending with its blank line. Throws `InvalidRequestHeadError`. */
-export const requestHead = (parts: RequestHeadParts): string => {
+export const requestHead = (parts: RequestHeadParts, contentLength: number | undefined): string => {
   if (!isToken(parts.method)) throw new InvalidRequestHeadError('invalid method');
   if (!REQUEST_TARGET.test(parts.target)) throw new InvalidRequestHeadError('invalid request target');
   if (!isFieldValue(parts.host)) throw new InvalidRequestHeadError('invalid host');
   let head = `${parts.method} ${parts.target} HTTP/1.1\r\nhost: ${parts.host}\r\nconnection: keep-alive\r\n`;
-  const headers = distinctHeaders(parts.headers);
-  for (const name in headers) {
+  const { headers } = parts;
+  const names = Object.keys(headers);
+  const lowerNames = names.map((name) => name.toLowerCase());
+  for (let index = 0; index < names.length; index += 1) {
+    const name = names[index]!;
     const value = headers[name]!;
     // Neither an invalid name nor any value is told back: either may hold a key.
     if (!isToken(name)) throw new InvalidRequestHeadError('invalid header name');
     if (typeof value !== 'string' || !isFieldValue(value))
       throw new InvalidRequestHeadError(`invalid value for header ${name}`);
-    if (CONNECTION_DECIDED.has(name.toLowerCase())) continue;
+    const lower = lowerNames[index]!;
+    if (CONNECTION_DECIDED.has(lower)) continue;
+    // Names are case-insensitive: of two that differ only in case (a channel's own `Authorization`
+    // over a provider's `authorization`), the later alone is sent, as Node's client sends it.
+    if (lowerNames.indexOf(lower, index + 1) !== -1) continue;
     head += `${name}: ${value}\r\n`;
   }
-  if (parts.contentLength !== undefined) head += `content-length: ${parts.contentLength}\r\n`;
+  if (contentLength !== undefined) head += `content-length: ${contentLength}\r\n`;
   return `${head}\r\n`;
 };
