@@ -16,6 +16,7 @@ import {
   type UpstreamRequest,
   type UpstreamResponse,
 } from '../../functions/shared/upstream/upstream-http.js';
+import { rejectionOf } from '../support/rejection-of.js';
 
 /**
  * The gateway's own HTTP/1.1 client, through `sendUpstream`, against real servers on 127.0.0.1: what
@@ -158,16 +159,6 @@ const fetchText = async (url: string, request: Partial<UpstreamRequest> = {}) =>
 
 const closed = (socket: Socket): Promise<void> =>
   socket.destroyed && socket.closed ? Promise.resolve() : once(socket, 'close').then(() => undefined);
-
-/** The rejection of `promise` (failing the test if it resolves). */
-const rejectionOf = async (promise: Promise<unknown>): Promise<unknown> => {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected a rejection');
-};
 
 /** Every message along an error's `cause` chain. */
 const messagesOf = (error: unknown): string => {

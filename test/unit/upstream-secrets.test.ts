@@ -18,6 +18,7 @@ import {
 import type { Channel } from '../../functions/shared/store/channels.js';
 import { refreshesSettled } from '../../functions/shared/store/ttl-cache.js';
 import { startFakeSecretsManager, type FakeSecretsManager } from '../support/fake-secrets-manager.js';
+import { rejectionOf } from '../support/rejection-of.js';
 
 const PREFIX = 'model-gateway/test/channels';
 const savedEnvironment = { prefix: process.env.UPSTREAM_SECRET_PREFIX, endpoint: process.env.SECRETS_MANAGER_ENDPOINT };
@@ -38,16 +39,6 @@ const channel = (fields: Partial<Channel> = {}): Channel => ({
   updatedAt: '2025-01-01T00:00:00.000Z',
   ...fields,
 });
-
-/** The rejection of a promise, for asserting on its class and fields. */
-const rejectionOf = async (promise: Promise<unknown>): Promise<unknown> => {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected a rejection');
-};
 
 const restore = (name: string, value: string | undefined) => {
   if (value === undefined) delete process.env[name];
