@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { urlToHttpOptions } from 'node:url';
-import { targetOf } from '../../functions/shared/upstream/upstream-http.js';
+import { targetOf } from '../../functions/shared/http/client/url-target.js';
 
 /** Parsed once and kept, an upstream URL must still give the request options Node itself derives. */
 describe('the request options of an upstream URL', () => {

@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { ConnectionPool } from '../http/client/connection-pool.js';
-import { Exchange } from '../http/client/exchange.js';
+import { exchangeWithin } from '../http/client/exchange-within.js';
+import { bodyText } from '../http/client/response-body.js';
+import { targetOf } from '../http/client/url-target.js';
 
 /**
  * A function's AWS credentials, as Lambda hands them over. An on-demand environment has its role's
@@ -81,44 +83,21 @@ const fetchOnce = async (url: URL, token: string | undefined): Promise<FunctionC
   if (!isLocalEndpoint(url)) {
     throw new Error(`The container credentials endpoint must be a local HTTP one, not ${url.host}.`);
   }
-  const text = await new Promise<string>((resolve, reject) => {
-    const failed = (error: Error) => {
-      clearTimeout(timer);
-      reject(error);
-    };
-    const exchange = new Exchange(
-      {
-        pool: credentialsPool,
-        origin: {
-          key: url.origin,
-          https: false,
-          hostname: url.hostname.replace(/^\[|\]$/g, ''),
-          port: Number(url.port || 80),
-        },
-        method: 'GET',
-        target: `${url.pathname}${url.search}`,
-        host: url.host,
-        headers: token ? { authorization: token } : {},
-      },
-      {
-        head: ({ status }, body) => {
-          const chunks: Buffer[] = [];
-          body.on('data', (chunk: Buffer) => chunks.push(chunk));
-          body.on('error', failed);
-          body.on('end', () => {
-            clearTimeout(timer);
-            if (status !== 200) reject(new Error(`The container credentials endpoint answered ${status}.`));
-            else resolve(Buffer.concat(chunks).toString('utf8'));
-          });
-        },
-        fail: failed,
-      },
-    );
-    const timer = setTimeout(
-      () => exchange.fail(new Error('The container credentials endpoint did not answer.')),
-      FETCH_TIMEOUT_MS,
-    );
-  });
+  const target = targetOf(url.href);
+  const answer = await exchangeWithin(
+    {
+      pool: credentialsPool,
+      origin: target.origin,
+      method: 'GET',
+      target: target.path,
+      host: target.host,
+      headers: token ? { authorization: token } : {},
+    },
+    FETCH_TIMEOUT_MS,
+    () => new Error('The container credentials endpoint did not answer.'),
+  );
+  const text = await bodyText(answer.body);
+  if (answer.status !== 200) throw new Error(`The container credentials endpoint answered ${answer.status}.`);
   return parseAnswer(text);
 };
 

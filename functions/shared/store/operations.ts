@@ -21,6 +21,7 @@ import { storeConnection, type SignedConnection } from './connection.js';
 import { signRequest } from './store-signing.js';
 import { isThrottled } from './throttle-retry.js';
 import { parseJson } from '../http/parse-json.js';
+import { bodyText } from '../http/client/response-body.js';
 
 /**
  * Every DynamoDB call the functions make, on DynamoDB's JSON protocol: the body is the input as it
@@ -96,15 +97,6 @@ export const storeJson = (input: object): string => {
   const text = JSON.stringify(input);
   return BINARY_MEMBER.test(text) && holdsBinary(input) ? JSON.stringify(input, binaryAsBase64) : text;
 };
-
-/** The answer's body as text: the request handler hands it over as a Node stream of buffers. */
-const readBody = (body: NodeJS.ReadableStream): Promise<string> =>
-  new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    body.on('data', (chunk: Buffer) => chunks.push(chunk));
-    body.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    body.on('error', reject);
-  });
 
 /** A binary attribute value as it travels (`{"B": base64}`, `{"BS": [base64, …]}`), as bytes. */
 function binaryAsBytes(this: unknown, _key: string, value: unknown): unknown {
@@ -237,7 +229,7 @@ const sendOnce = async (connection: SignedConnection, operation: string, body: s
   const credentials = await connection.credentials();
   signRequest(request, credentials, connection.region, 'dynamodb', new Date(Date.now() + connection.clockOffsetMs));
   const { response } = await connection.handler.handle(request);
-  const text = await readBody(response.body);
+  const text = await bodyText(response.body);
   if (response.statusCode < 200 || response.statusCode >= 300) {
     throw new StoreServiceError(response.statusCode, response.headers, text);
   }

@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import { ConnectionPool } from '../http/client/connection-pool.js';
-import { Exchange } from '../http/client/exchange.js';
+import { exchangeWithin } from '../http/client/exchange-within.js';
 
 /**
  * The HTTP exchange of a store call, on the gateway's own HTTP/1.1 client (`http/client/`) with a
@@ -58,39 +58,27 @@ export class StoreHttpHandler {
 
   constructor(private readonly idleTimeoutMs = STORE_IDLE_TIMEOUT_MS) {}
 
-  handle(request: StoreHttpRequest): Promise<{ response: StoreHttpResponse }> {
-    return new Promise((resolve, reject) => {
-      const https = request.protocol === 'https:';
-      const port = request.port ?? (https ? 443 : 80);
-      // The Host header is signed: it goes out as the signer saw it.
-      const host = request.headers.host ?? (request.port ? `${request.hostname}:${request.port}` : request.hostname);
-      const exchange = new Exchange(
-        {
-          pool: this.pool,
-          origin: { key: `${request.protocol}//${request.hostname}:${port}`, https, hostname: request.hostname, port },
-          method: request.method,
-          target: `${request.path}${queryString(request.query)}`,
-          host,
-          headers: request.headers,
-          body: bytesOf(request.body),
-        },
-        {
-          head: (head, body) => {
-            // Node joins repeated headers, all but `set-cookie`, which DynamoDB does not send.
-            const headers = head.headers as Record<string, string>;
-            body.once('close', () => clearTimeout(timer));
-            resolve({ response: { statusCode: head.status, headers, body } });
-          },
-          fail: (error) => {
-            clearTimeout(timer);
-            reject(error);
-          },
-        },
-      );
-      // One timer for the whole call, from the request to the body's last byte: a store call's answer
-      // is small and quick, and a timer moved at every read would cost more than it tells.
-      const timer = setTimeout(() => exchange.fail(storeTimeout(this.idleTimeoutMs)), this.idleTimeoutMs);
-    });
+  async handle(request: StoreHttpRequest): Promise<{ response: StoreHttpResponse }> {
+    const https = request.protocol === 'https:';
+    const port = request.port ?? (https ? 443 : 80);
+    const answer = await exchangeWithin(
+      {
+        pool: this.pool,
+        origin: { key: `${request.protocol}//${request.hostname}:${port}`, https, hostname: request.hostname, port },
+        method: request.method,
+        target: `${request.path}${queryString(request.query)}`,
+        // The Host header is signed: it goes out as the signer saw it.
+        host: request.headers.host ?? (request.port ? `${request.hostname}:${request.port}` : request.hostname),
+        headers: request.headers,
+        body: bytesOf(request.body),
+      },
+      this.idleTimeoutMs,
+      () => storeTimeout(this.idleTimeoutMs),
+    );
+    // Repeated headers are joined, all but `set-cookie`, which DynamoDB does not send.
+    return {
+      response: { statusCode: answer.status, headers: answer.headers as Record<string, string>, body: answer.body },
+    };
   }
 
   /** What the SDK asks of a handler it is given; this one has no settings to change. */

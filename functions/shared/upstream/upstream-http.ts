@@ -3,7 +3,8 @@ import { timeoutAfterReads } from './timeout-after-reads.js';
 import { watchSilence, type SilenceWatch } from './watch-silence.js';
 import { GatewayError } from '../errors.js';
 import { abortError, upstreamTimeout, upstreamUnreachable } from './upstream-errors.js';
-import { upstreamPool, type Origin } from '../http/client/connection-pool.js';
+import { upstreamPool } from '../http/client/connection-pool.js';
+import { targetOf, type Target } from '../http/client/url-target.js';
 import { Exchange } from '../http/client/exchange.js';
 import { ResponseBody } from '../http/client/response-body.js';
 
@@ -15,49 +16,6 @@ import { ResponseBody } from '../http/client/response-body.js';
  * spends under half of that. undici would do it as cheaply, at 450 KB of bundle (its parser is
  * WebAssembly), and Node's built-in copy costs some 20 ms and 17 MB to load at a cold start.
  */
-
-/** Where a request to an upstream URL goes, and what its head says of the host. */
-export interface Target {
-  readonly origin: Origin;
-  /** The request target: path and query. */
-  readonly path: string;
-  /** The Host header: the host, and the port unless it is the scheme's default. */
-  readonly host: string;
-  /** `Basic …` from credentials in the URL, sent unless the request has its own Authorization. */
-  readonly basicAuthorization?: string;
-}
-
-/**
- * Upstream URLs parsed once: a channel's few endpoints are called over and over, and parsing a URL
- * and turning it into request options was about 1 % of a request's CPU. Bounded, since a URL can
- * carry a model name.
- */
-const targets = new Map<string, Target>();
-const MAX_TARGETS = 512;
-
-export const targetOf = (address: string): Target => {
-  const known = targets.get(address);
-  if (known) return known;
-  const url = new URL(address);
-  if (url.protocol !== 'http:' && url.protocol !== 'https:')
-    throw new TypeError(`unsupported protocol ${url.protocol}`);
-  const https = url.protocol === 'https:';
-  const hostname = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
-  const port = url.port === '' ? (https ? 443 : 80) : Number(url.port);
-  const target: Target = {
-    origin: { key: `${url.protocol}//${url.host}`, https, hostname, port },
-    path: `${url.pathname}${url.search}`,
-    host: url.host,
-    ...(url.username || url.password
-      ? {
-          basicAuthorization: `Basic ${Buffer.from(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`).toString('base64')}`,
-        }
-      : {}),
-  };
-  if (targets.size >= MAX_TARGETS) targets.clear();
-  targets.set(address, target);
-  return target;
-};
 
 export interface UpstreamTimeouts {
   /** Until the TCP (and TLS) connection is up. */

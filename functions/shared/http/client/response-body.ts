@@ -53,3 +53,12 @@ export class ResponseBody extends Readable {
     callback(error && this.listenerCount('error') > 0 ? error : null);
   }
 }
+
+/** A whole body (a small one: a store's answer, a credentials document) as UTF-8 text. */
+export const bodyText = (body: Readable): Promise<string> =>
+  new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    body.on('data', (chunk: Buffer) => chunks.push(chunk));
+    body.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    body.on('error', reject);
+  });
