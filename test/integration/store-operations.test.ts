@@ -76,7 +76,7 @@ const startEndpoint = async () => {
   const received: Received[] = [];
   /**
    * `cut`: the connection is closed mid-answer, after its head and part of its body. `silent`: nothing
-   * is answered at all (a peer that vanished).
+   * is answered at all (a peer that vanished). `stalled`: the head and part of the body, then nothing.
    */
   const answers: {
     status: number;
@@ -85,6 +85,7 @@ const startEndpoint = async () => {
     headers?: Record<string, string>;
     cut?: boolean;
     silent?: boolean;
+    stalled?: boolean;
   }[] = [];
   const server: Server = createServer((request: IncomingMessage, response: ServerResponse) => {
     const chunks: Buffer[] = [];
@@ -105,6 +106,7 @@ const startEndpoint = async () => {
         ...answer.headers,
       });
       if (answer.cut) response.write(answer.body, () => response.socket?.destroy());
+      else if (answer.stalled) response.write(answer.body);
       else response.end(answer.body);
     });
   });
@@ -280,6 +282,24 @@ describe('store calls on the wire', () => {
     expect(endpoint.received).toHaveLength(2);
 
     for (let attempt = 0; attempt < 3; attempt += 1) endpoint.answers.push({ status: 200, body: '', silent: true });
+    await expect(sendSigned(connection, 'UpdateItem', input)).rejects.toMatchObject({
+      name: 'TimeoutError',
+      message: 'the store did not answer within 50 ms',
+    });
+    expect(endpoint.received).toHaveLength(5);
+    connection.handler.destroy();
+  });
+
+  test('a store that stalls after its answer’s head is given up on too, and the call sent again on a new connection', async () => {
+    const connection = { ...((await storeConnection()) as SignedConnection), handler: new StoreHttpHandler(50) };
+    endpoint.answers.push({ status: 200, body: '{"Attributes":', stalled: true });
+    endpoint.answers.push({ status: 200, body: JSON.stringify({ Attributes: { count: { N: '6' } } }) });
+    await expect(sendSigned(connection, 'UpdateItem', input)).resolves.toEqual({ Attributes: { count: { N: '6' } } });
+    expect(endpoint.received).toHaveLength(2);
+    expect(endpoint.received[1]!.clientPort).not.toBe(endpoint.received[0]!.clientPort);
+
+    for (let attempt = 0; attempt < 3; attempt += 1)
+      endpoint.answers.push({ status: 200, body: '{"Attributes":', stalled: true });
     await expect(sendSigned(connection, 'UpdateItem', input)).rejects.toMatchObject({
       name: 'TimeoutError',
       message: 'the store did not answer within 50 ms',
