@@ -247,7 +247,7 @@ export const releaseBody = (body: Readable, idleMs: number): void => {
 export const readUpstreamText = (body: Readable, idleMs: number, maxBytes = 64 * 1024 * 1024): Promise<string> => {
   // Usually the whole answer came in with its head and waits in the body: taken at once, without the
   // listeners, the idle timer and the events of a read (about 2 % of a relayed request's CPU).
-  if (body instanceof ResponseBody && body.received && !body.destroyed && body.readableLength <= maxBytes) {
+  if (body instanceof ResponseBody && body.received && body.readableLength <= maxBytes) {
     const bytes = body.read() as Buffer | null;
     return Promise.resolve(bytes === null ? '' : bytes.toString('utf8'));
   }

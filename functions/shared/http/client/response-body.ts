@@ -15,7 +15,6 @@ export interface BodySource {
  */
 export class ResponseBody extends Readable {
   private source: BodySource | undefined;
-  private wholeBodyReceived = false;
 
   constructor(source: BodySource) {
     super();
@@ -30,13 +29,15 @@ export class ResponseBody extends Readable {
   /** The body has been read to its end from the connection. */
   complete(): void {
     this.source = undefined;
-    this.wholeBodyReceived = true;
     this.push(null);
   }
 
-  /** Whether the whole body has been received: what is left to read is all in this stream. */
+  /**
+   * Whether the whole body has been received and the stream is still whole: what is left to read is
+   * all in it. Only `complete` lets go of the source without destroying the stream.
+   */
   get received(): boolean {
-    return this.wholeBodyReceived;
+    return this.source === undefined && !this.destroyed;
   }
 
   override _read(): void {
