@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import {
+  AnswerText,
   joinedStringMembers,
   memberTest,
   nullMember,
@@ -102,13 +103,47 @@ describe('JSON member scans of relayed events', () => {
     );
   });
 
-  test('a null member is removed with its comma, wherever it stands', () => {
+  test('a null member is removed with its comma, wherever it stands, by a search or as the last member', () => {
     const usageNull = nullMember('usage');
     fc.assert(
       fc.property(plainObject, fc.nat(), spacing, (object, position, space) => {
-        const event = withMemberAt(object, position, 'usage', null);
-        expect(JSON.parse(withoutMember(serialised(event, space), usageNull))).toEqual(object);
+        const json = serialised(withMemberAt(object, position, 'usage', null), space);
+        expect(JSON.parse(withoutMember(json, usageNull))).toEqual(object);
+        expect(JSON.parse(withoutMember(json, usageNull, ',"usage":null}'))).toEqual(object);
       }),
+    );
+  });
+
+  test('a last member that only looks like the null one is not cut off', () => {
+    // Inside a nested object, or a string's end: the outermost object keeps what it had.
+    for (const json of ['{"a":{"b":1,"usage":null}}', '{"a":"x,\\"usage\\":null}"}', '{"usage":null}']) {
+      const cut = withoutMember(json, nullMember('usage'), ',"usage":null}');
+      const expected = JSON.parse(json) as Record<string, unknown>;
+      if ('usage' in expected) delete expected.usage;
+      else if (typeof expected.a === 'object') delete (expected.a as Record<string, unknown>).usage;
+      expect(JSON.parse(cut)).toEqual(expected);
+    }
+  });
+
+  test('the answer text kept for later reads as the events scanned one by one, past its bound too', () => {
+    const answer = stringMembers(['content', 'arguments']);
+    const event = fc
+      .tuple(plainObject, fc.nat(), fc.constantFrom('content', 'arguments'), text, fc.nat({ max: 40_000 }))
+      .map(([object, position, name, value, padding]) =>
+        JSON.stringify(withMemberAt({ ...object, pad: 'p'.repeat(padding) }, position, name, value)),
+      );
+    fc.assert(
+      fc.property(fc.array(event, { maxLength: 8 }), fc.nat({ max: 8 }), (events, askedAfter) => {
+        const kept = new AnswerText(answer);
+        let expected = '';
+        events.forEach((data, index) => {
+          kept.add(data);
+          expected += joinedStringMembers(data, answer);
+          if (index === askedAfter) expect(kept.text()).toBe(expected);
+        });
+        expect(kept.text()).toBe(expected);
+      }),
+      { numRuns: 60 },
     );
   });
 

@@ -208,4 +208,33 @@ describe('meteredRequest', () => {
       { status: 'client_aborted', stream: true, completionTokens: 5, usageSource: 'upstream' },
     ]);
   });
+
+  it.each([
+    ['usage was reported', true],
+    ['none was reported', false],
+  ])(
+    'counts what a stream sent for its record only when the upstream reported no usage (%s)',
+    async (_case, reported) => {
+      const principal = principalOf();
+      const { request, settled } = requestFor(principal);
+      let estimates = 0;
+      let endStream: (outcome: StreamOutcome) => void = () => undefined;
+
+      await meteredRequest(request, planFor({ stream: true }), async (meter) => {
+        if (reported) meter.usage(usage);
+        endStream = meter.recordWhenStreamEnds(() => {
+          estimates += 1;
+          return { promptTokens: 7, completionTokens: 11, totalTokens: 18, source: 'estimate' };
+        });
+        return json(200, {});
+      });
+      endStream({ kind: 'completed' });
+      await settled();
+
+      expect(estimates).toBe(reported ? 0 : 1);
+      expect(await recordsOf(principal)).toMatchObject([
+        reported ? { completionTokens: 5, usageSource: 'upstream' } : { completionTokens: 11, usageSource: 'estimate' },
+      ]);
+    },
+  );
 });

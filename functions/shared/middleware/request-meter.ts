@@ -157,7 +157,10 @@ export const startMeter = (
       const ended = new Promise<StreamOutcome>((resolve) => {
         settle = resolve;
       });
-      request.defer(ended.then((outcome) => meter.record(streamUsageStatus(outcome), 200, estimate())));
+      // The estimate only where it is needed: counting what the client was sent costs a scan of it all.
+      request.defer(
+        ended.then((outcome) => meter.record(streamUsageStatus(outcome), 200, meter.reported ? undefined : estimate())),
+      );
       return settle;
     },
   };

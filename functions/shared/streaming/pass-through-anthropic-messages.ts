@@ -4,7 +4,7 @@ import { anthropicStreamError } from '../providers/anthropic/anthropic-stream.js
 import { anthropicStreamEventSchema } from '../providers/anthropic/anthropic-api.js';
 import { upstreamBrokenResponse } from '../upstream/upstream-errors.js';
 import { markBodyComplete, type UpstreamResponse } from '../upstream/upstream-http.js';
-import { frameEvent, framesObject, joinedStringMembers, relayEvents, stringMembers } from './pass-through-events.js';
+import { AnswerText, frameEvent, framesObject, relayEvents, stringMembers } from './pass-through-events.js';
 import type { PassThroughStream } from './pass-through-stream.js';
 import { parseJson } from '../http/parse-json.js';
 
@@ -44,7 +44,7 @@ export const anthropicMessagesPassThrough = (
 ): PassThroughStream => {
   let stopped = false;
   let usage: Partial<AnthropicUsage> = {};
-  let answerText = '';
+  const answerText = new AnswerText(ANSWER_TEXT);
 
   const parsed = (data: string): WireEvent => {
     try {
@@ -61,7 +61,7 @@ export const anthropicMessagesPassThrough = (
     if (!framesObject(data)) throw upstreamBrokenResponse('a stream event was not JSON');
     switch (event) {
       case 'content_block_delta':
-        answerText += joinedStringMembers(data, ANSWER_TEXT);
+        answerText.add(data);
         return frameEvent(data, event);
       case 'content_block_start':
       case 'content_block_stop':
@@ -94,7 +94,7 @@ export const anthropicMessagesPassThrough = (
       stopped = true;
       markBodyComplete(response.body);
     }
-    if (type === 'content_block_delta') answerText += joinedStringMembers(data, ANSWER_TEXT);
+    if (type === 'content_block_delta') answerText.add(data);
     return frameEvent(type === 'message_start' ? JSON.stringify(payload) : data, type);
   };
 
@@ -102,5 +102,5 @@ export const anthropicMessagesPassThrough = (
     complete: () => stopped,
     unfinished: () => upstreamBrokenResponse('the stream ended before message_stop'),
   });
-  return { relay, completionText: () => answerText };
+  return { relay, completionText: () => answerText.text() };
 };

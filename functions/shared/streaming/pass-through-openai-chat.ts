@@ -7,9 +7,9 @@ import { toTokenUsage } from '../protocols/openai-chat/chat-completion-result.js
 import { upstreamBrokenResponse } from '../upstream/upstream-errors.js';
 import { markBodyComplete, type UpstreamResponse } from '../upstream/upstream-http.js';
 import {
+  AnswerText,
   frameEvent,
   framesObject,
-  joinedStringMembers,
   memberTest,
   nullMember,
   relayEvents,
@@ -34,6 +34,8 @@ export interface OpenAiChatPassThroughOptions {
 const MODEL = stringMember('model');
 const USAGE_OBJECT = memberTest('usage', '\\{');
 const USAGE_NULL = nullMember('usage');
+/** `"usage":null` as the last member, where OpenAI puts it in every chunk but the usage chunk. */
+const LAST_USAGE_NULL = ',"usage":null}';
 const ERROR_MEMBER = memberTest('error');
 const ANSWER_TEXT = stringMembers(['content', 'arguments']);
 
@@ -49,7 +51,7 @@ export const openAiChatPassThrough = (
 ): PassThroughStream => {
   const publicModel = JSON.stringify(options.publicModel);
   let done = false;
-  let answerText = '';
+  const answerText = new AnswerText(ANSWER_TEXT);
 
   const parsed = (data: string): ChatCompletionChunk => {
     let payload: unknown;
@@ -88,10 +90,10 @@ export const openAiChatPassThrough = (
     }
     if (!framesObject(data)) throw upstreamBrokenResponse('a stream event was not JSON');
     if (USAGE_OBJECT.test(data) || ERROR_MEMBER.test(data)) return reserialised(data);
-    answerText += joinedStringMembers(data, ANSWER_TEXT);
+    answerText.add(data);
     const renamed = replaceStringMember(data, MODEL, publicModel);
     if (renamed === undefined) return reserialised(data);
-    const rewritten = options.includeUsage ? renamed : withoutMember(renamed, USAGE_NULL);
+    const rewritten = options.includeUsage ? renamed : withoutMember(renamed, USAGE_NULL, LAST_USAGE_NULL);
     return frameEvent(rewritten);
   };
 
@@ -99,5 +101,5 @@ export const openAiChatPassThrough = (
     complete: () => done,
     unfinished: () => upstreamBrokenResponse('the stream ended before [DONE]'),
   });
-  return { relay, completionText: () => answerText };
+  return { relay, completionText: () => answerText.text() };
 };
