@@ -62,6 +62,9 @@ const post = (call: ChatCall, body: ChatCompletionRequest) =>
 
 /** The error an upstream's `{"error": …}` stream event stands for, if the event is one. */
 export const openAiStreamError = (payload: unknown): UpstreamError | undefined => {
+  // Nearly every event has no error member: what the schema would say of it, without running it.
+  if (typeof payload !== 'object' || payload === null || (payload as { error?: unknown }).error == null)
+    return undefined;
   const error = openAiErrorSchema().safeParse(payload);
   if (!error.success || !error.data.error) return undefined;
   return new UpstreamError(`The upstream provider failed mid-stream: ${error.data.error.message ?? 'unknown error'}`, {
