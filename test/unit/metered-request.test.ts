@@ -224,7 +224,14 @@ describe('meteredRequest', () => {
         if (reported) meter.usage(usage);
         endStream = meter.recordWhenStreamEnds(() => {
           estimates += 1;
-          return { promptTokens: 7, completionTokens: 11, totalTokens: 18, source: 'estimate' };
+          return {
+            promptTokens: 7,
+            completionTokens: 11,
+            totalTokens: 18,
+            cachedTokens: 0,
+            reasoningTokens: 0,
+            source: 'estimate',
+          };
         });
         return json(200, {});
       });
