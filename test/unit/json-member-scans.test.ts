@@ -201,4 +201,12 @@ describe('JSON member scans of relayed events', () => {
       ),
     );
   });
+
+  test('a quoted name that is not a key is passed over for a later one that is', () => {
+    // Relayed text is scanned unparsed: a name after `[` (or any other character) is not a member's key.
+    const text = '{"list":["model":"no"],"model":"yes"}';
+    expect(replaceStringMember(text, stringMember('model'), '"new"')).toBe('{"list":["model":"no"],"model":"new"}');
+    expect(memberTest('list').test('["list":1]')).toBe(false);
+    expect(memberTest('list').test('[1, "list":1]')).toBe(true);
+  });
 });
