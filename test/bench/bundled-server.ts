@@ -44,26 +44,37 @@ const ownModuleUrls: Plugin = {
   },
 };
 
+/** The bundles of this run, by their folder. */
 const built = new Map<string, Promise<string>>();
 
+/** Where a bundle is built from: another copy of the sources (another commit's), and its folder's name. */
+export interface BundleSources {
+  /** The copy's root; imports resolve from the folders above it, the project's node_modules among them. */
+  readonly root: string;
+  readonly label: string;
+}
+
 /**
- * The bundle of the server module `source` (a path from the project root), built once per run however
- * many servers are started from it.
+ * The bundle of the server module `source` (a path from the project root, or from `sources.root`),
+ * built once per run however many servers are started from it.
  */
-export const bundledServer = (source: string): Promise<string> => {
-  let bundle = built.get(source);
+export const bundledServer = (source: string, sources?: BundleSources): Promise<string> => {
+  const name = path.basename(source, '.ts');
+  const outdir = path.join(outputRoot, sources?.label ?? name);
+  let bundle = built.get(outdir);
   if (!bundle) {
-    bundle = buildServer(source);
-    built.set(source, bundle);
+    bundle = buildServer(path.join(sources?.root ?? projectRoot, source), name, outdir);
+    built.set(outdir, bundle);
   }
   return bundle;
 };
 
-const buildServer = async (source: string): Promise<string> => {
-  const name = path.basename(source, '.ts');
-  const outdir = path.join(outputRoot, name);
+/** Where bundles and the copies of other commits' sources go: inside the project's node_modules. */
+export const benchCacheRoot = outputRoot;
+
+const buildServer = async (entry: string, name: string, outdir: string): Promise<string> => {
   await build({
-    entryPoints: { [name]: path.join(projectRoot, source) },
+    entryPoints: { [name]: entry },
     outdir,
     outExtension: { '.js': '.mjs' },
     bundle: true,
