@@ -447,64 +447,6 @@ describe('keep-alive', () => {
 
 // ---------------------------------------------------------------------------------------------------
 
-describe('a reused connection the upstream closes as the request goes out', () => {
-  /** An upstream that closes the connection of each request `closes` names instead of answering it. */
-  const closingUpstream = (closes: (index: number) => boolean) =>
-    httpUpstream((request, response, index) => {
-      if (closes(index)) request.socket.destroy();
-      else response.end(`answer ${index}`);
-    });
-  const post = (origin: string) =>
-    fetchText(`${origin}/v1/chat/completions`, { method: 'POST', body: '{"model":"m"}' });
-
-  it('sends the request again, once, on a new connection, and the caller sees only the answer', async () => {
-    const upstream = await closingUpstream((index) => index === 1);
-    await post(upstream.origin);
-
-    await expect(post(upstream.origin)).resolves.toMatchObject({ status: 200, text: 'answer 2' });
-    expect(upstream.connections).toHaveLength(2);
-    expect(upstream.requests.map((request) => request.body.toString())).toEqual([
-      '{"model":"m"}',
-      '{"model":"m"}',
-      '{"model":"m"}',
-    ]);
-    expect(upstream.requests[2]!.socket).toBe(upstream.connections[1]);
-  });
-
-  it('does not send again a request whose own new connection closed before an answer', async () => {
-    const upstream = await closingUpstream(() => true);
-
-    const error = await rejectionOf(post(upstream.origin));
-    expect(error).toBeInstanceOf(GatewayError);
-    expect(error).toMatchObject({ status: 502 });
-    expect(upstream.requests).toHaveLength(1);
-  });
-
-  it('sends it again at most once: a second close is the caller’s failure', async () => {
-    const upstream = await closingUpstream((index) => index > 0);
-    await post(upstream.origin);
-
-    await expect(rejectionOf(post(upstream.origin))).resolves.toMatchObject({ status: 502 });
-    expect(upstream.requests).toHaveLength(3);
-    expect(upstream.connections).toHaveLength(2);
-  });
-
-  it('does not send again once the answer has begun', async () => {
-    const upstream = await httpUpstream((request, response, index) => {
-      if (index === 0) return void response.end('first');
-      // Part of a head, then the close: the upstream had the request and began to answer it.
-      request.socket.write('HTTP/1.1 200 OK\r\ncontent-');
-      request.socket.destroy();
-    });
-    await post(upstream.origin);
-
-    await expect(rejectionOf(post(upstream.origin))).resolves.toMatchObject({ status: 502 });
-    expect(upstream.requests).toHaveLength(2);
-  });
-});
-
-// ---------------------------------------------------------------------------------------------------
-
 describe('a header no HTTP head can carry', () => {
   const SECRET = 'sk-live-0123456789abcdef';
 

@@ -88,11 +88,6 @@ export class Connection {
     this.socket.destroy();
   }
 
-  /** Whether it has carried a request before this one (it came from the pool's idle ones). */
-  get reused(): boolean {
-    return this.idleSince !== 0;
-  }
-
   /** Whether an idle connection may still be used. */
   fresh(now: number): boolean {
     return !this.closed && !this.socket.destroyed && !this.socket.readableEnded && now - this.idleSince < IDLE_LIMIT_MS;
@@ -120,11 +115,6 @@ export class ConnectionPool {
         connection.destroy();
       }
     }
-    return this.connectNew(origin, user);
-  }
-
-  /** A new connection to `origin`, owned by `user`, whatever idle ones there are. */
-  connectNew(origin: Origin, user: ConnectionUser): Connection {
     const connection = new Connection(this.connect(origin), origin, this);
     connection.user = user;
     return connection;
