@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import { setTimeout as elapsed } from 'node:timers/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -12,6 +13,7 @@ import {
   type SignedConnection,
 } from '../../functions/shared/store/connection.js';
 import { StoreHttpHandler } from '../../functions/shared/store/store-http.js';
+import { bodyText } from '../../functions/shared/http/client/response-body.js';
 import { getItem } from '../../functions/shared/store/documents.js';
 import {
   sendOperation,
@@ -383,6 +385,36 @@ describe('store calls on the wire', () => {
     }
     expect(seen).toEqual(['UpdateItemCommand counters']);
     expect(endpoint.received).toHaveLength(0);
+  });
+
+  test('a store at an IPv6 address is reached, its Host header as the URL writes it', async () => {
+    // The address as a URL gives it: in brackets, which are the URL's, not the host's.
+    const hosts: (string | undefined)[] = [];
+    const ipv6 = createServer((request, response) => {
+      hosts.push(request.headers.host);
+      response.end('{"ok":true}');
+    });
+    ipv6.listen(0, '::1');
+    await once(ipv6, 'listening');
+    const { port } = ipv6.address() as AddressInfo;
+    const handler = new StoreHttpHandler();
+    try {
+      const { response } = await handler.handle({
+        method: 'POST',
+        protocol: 'http:',
+        hostname: '[::1]',
+        port,
+        path: '/',
+        headers: {},
+        body: '{}',
+      });
+      expect(response.statusCode).toBe(200);
+      expect(await bodyText(response.body)).toBe('{"ok":true}');
+      expect(hosts).toEqual([`[::1]:${port}`]);
+    } finally {
+      handler.destroy();
+      ipv6.close();
+    }
   });
 });
 

@@ -1,6 +1,7 @@
 import type { Readable } from 'node:stream';
 import { ConnectionPool } from '../http/client/connection-pool.js';
 import { exchangeWithin } from '../http/client/exchange-within.js';
+import { targetOf } from '../http/client/url-target.js';
 
 /**
  * The HTTP exchange of a store call, on the gateway's own HTTP/1.1 client (`http/client/`) with a
@@ -59,16 +60,19 @@ export class StoreHttpHandler {
   constructor(private readonly idleTimeoutMs = STORE_IDLE_TIMEOUT_MS) {}
 
   async handle(request: StoreHttpRequest): Promise<{ response: StoreHttpResponse }> {
-    const https = request.protocol === 'https:';
-    const port = request.port ?? (https ? 443 : 80);
+    // The store's address read as every URL the client calls is (an IPv6 host's brackets off, the
+    // scheme's port), once per address.
+    const { origin, host } = targetOf(
+      `${request.protocol}//${request.hostname}${request.port ? `:${request.port}` : ''}`,
+    );
     const answer = await exchangeWithin(
       {
         pool: this.pool,
-        origin: { key: `${request.protocol}//${request.hostname}:${port}`, https, hostname: request.hostname, port },
+        origin,
         method: request.method,
         target: `${request.path}${queryString(request.query)}`,
         // The Host header is signed: it goes out as the signer saw it.
-        host: request.headers.host ?? (request.port ? `${request.hostname}:${request.port}` : request.hostname),
+        host: request.headers.host ?? host,
         headers: request.headers,
         body: bytesOf(request.body),
       },
