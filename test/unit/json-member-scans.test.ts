@@ -103,13 +103,12 @@ describe('JSON member scans of relayed events', () => {
     );
   });
 
-  test('a null member is removed with its comma, wherever it stands, by a search or as the last member', () => {
+  test('a null member is removed with its comma, wherever it stands, the last one of a compact object included', () => {
     const usageNull = nullMember('usage');
     fc.assert(
-      fc.property(plainObject, fc.nat(), spacing, (object, position, space) => {
-        const json = serialised(withMemberAt(object, position, 'usage', null), space);
-        expect(JSON.parse(withoutMember(json, usageNull))).toEqual(object);
-        expect(JSON.parse(withoutMember(json, usageNull, ',"usage":null}'))).toEqual(object);
+      fc.property(plainObject, fc.nat(), spacing, fc.boolean(), (object, position, space, last) => {
+        const event = last ? { ...object, usage: null } : withMemberAt(object, position, 'usage', null);
+        expect(JSON.parse(withoutMember(serialised(event, space), usageNull))).toEqual(object);
       }),
     );
   });
@@ -117,7 +116,7 @@ describe('JSON member scans of relayed events', () => {
   test('a last member that only looks like the null one is not cut off', () => {
     // Inside a nested object, or a string's end: the outermost object keeps what it had.
     for (const json of ['{"a":{"b":1,"usage":null}}', '{"a":"x,\\"usage\\":null}"}', '{"usage":null}']) {
-      const cut = withoutMember(json, nullMember('usage'), ',"usage":null}');
+      const cut = withoutMember(json, nullMember('usage'));
       const expected = JSON.parse(json) as Record<string, unknown>;
       if ('usage' in expected) delete expected.usage;
       else if (typeof expected.a === 'object') delete (expected.a as Record<string, unknown>).usage;

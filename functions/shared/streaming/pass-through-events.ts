@@ -250,18 +250,27 @@ export class AnswerText {
   }
 }
 
-/** Matches the first `"name": null` member; what precedes its key (`{` or `,`) is group 1. */
-export const nullMember = (name: string): RegExp => new RegExp(`(?<=([{,])\\s*)"${name}"\\s*:\\s*null(?=\\s*[,}])`);
+/** A `"name": null` member to find: its pattern, and the member as an object's last, written compactly. */
+export interface NullMember {
+  /** Matches the first such member; what precedes its key (`{` or `,`) is group 1. */
+  readonly pattern: RegExp;
+  /** `,"name":null}`: how OpenAI-style streams end every chunk but the usage one. */
+  readonly last: string;
+}
+
+export const nullMember = (name: string): NullMember => ({
+  pattern: new RegExp(`(?<=([{,])\\s*)"${name}"\\s*:\\s*null(?=\\s*[,}])`),
+  last: `,${JSON.stringify(name)}:null}`,
+});
 
 /**
- * The text without the member matched by `member` (from `nullMember`) and the comma that went with it.
- * `lastMember`, when given, is that member as the object's last (`,"name":null}`): where an event ends
- * with it, as OpenAI-style streams end every chunk, it is cut off without a search. What ends the text
- * closes the outermost object, so the member before it is one of that object's own.
+ * The text without `member` and the comma that went with it. Where the text ends with the member as
+ * its last, it is cut off without a search: what ends the text closes the outermost object, so the
+ * member before it is one of that object's own.
  */
-export const withoutMember = (text: string, member: RegExp, lastMember?: string): string => {
-  if (lastMember !== undefined && text.endsWith(lastMember)) return `${text.slice(0, -lastMember.length)}}`;
-  const match = member.exec(text);
+export const withoutMember = (text: string, member: NullMember): string => {
+  if (text.endsWith(member.last)) return `${text.slice(0, -member.last.length)}}`;
+  const match = member.pattern.exec(text);
   if (!match) return text;
   let start = match.index;
   let end = start + match[0].length;

@@ -34,8 +34,6 @@ export interface OpenAiChatPassThroughOptions {
 const MODEL = stringMember('model');
 const USAGE_OBJECT = memberTest('usage', '\\{');
 const USAGE_NULL = nullMember('usage');
-/** `"usage":null` as the last member, where OpenAI puts it in every chunk but the usage chunk. */
-const LAST_USAGE_NULL = ',"usage":null}';
 const ERROR_MEMBER = memberTest('error');
 const ANSWER_TEXT = stringMembers(['content', 'arguments']);
 
@@ -93,7 +91,7 @@ export const openAiChatPassThrough = (
     answerText.add(data);
     const renamed = replaceStringMember(data, MODEL, publicModel);
     if (renamed === undefined) return reserialised(data);
-    const rewritten = options.includeUsage ? renamed : withoutMember(renamed, USAGE_NULL, LAST_USAGE_NULL);
+    const rewritten = options.includeUsage ? renamed : withoutMember(renamed, USAGE_NULL);
     return frameEvent(rewritten);
   };
 
