@@ -1,7 +1,19 @@
 /**
  * What every bench sets up on a gateway it measures, through the admin API: OpenAI channels on the
- * fake upstream with priced models, and the two keys each figure is taken for.
+ * fake upstream with priced models, the two keys each figure is taken for, and the chat request it sends.
  */
+
+// The fake upstream streams one chunk per word: a role chunk, 18 words and a finish chunk make 20.
+const STREAM_PROMPT =
+  'one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen';
+
+/** The chat request every bench sends: a short question, or a prompt the fake upstream streams in 20 chunks. */
+export const chatBody = (stream: boolean, model = 'bench-model'): string =>
+  JSON.stringify({
+    model,
+    stream,
+    messages: [{ role: 'user', content: stream ? STREAM_PROMPT : 'How fast is this gateway?' }],
+  });
 
 /** The key the channels send upstream (the fake upstream takes any). */
 export const UPSTREAM_KEY = 'sk-bench-upstream';

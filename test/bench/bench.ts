@@ -6,7 +6,7 @@ import { startFakeUpstream } from '../support/fake-upstream/fake-upstream.js';
 import { percentile, post, type Timing } from './http-client.js';
 import { measureBundles } from './bundle-figures.js';
 import type { HandlerPathCpu } from './handler-path.js';
-import { benchAdmin, UPSTREAM_KEY } from './bench-setup.js';
+import { benchAdmin, chatBody, UPSTREAM_KEY } from './bench-setup.js';
 import { bundledServer } from './bundled-server.js';
 import { concurrently } from './concurrently.js';
 import { startPortkey } from './portkey-server.js';
@@ -110,16 +110,7 @@ await gatewayAdmin.addChannel('bench', upstream.baseUrl, 'bench-model');
 await gatewayAdmin.addChannel('bench-paced', pacedUpstream.baseUrl, 'bench-paced-model');
 const { plain: plainKey, limited: limitedKey } = await gatewayAdmin.createKeys();
 
-// The fake upstream streams one chunk per word: a role chunk, 18 words and a finish chunk make 20.
-const STREAM_PROMPT =
-  'one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen';
-const body = (stream: boolean, model = 'bench-model') =>
-  JSON.stringify({
-    model,
-    stream,
-    messages: [{ role: 'user', content: stream ? STREAM_PROMPT : 'How fast is this gateway?' }],
-  });
-const bodies = { plain: body(false), stream: body(true), pacedStream: body(true, 'bench-paced-model') };
+const bodies = { plain: chatBody(false), stream: chatBody(true), pacedStream: chatBody(true, 'bench-paced-model') };
 
 interface Target {
   readonly name: string;

@@ -2,7 +2,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { generateApiKey } from '../../functions/shared/auth/api-key.js';
 import { startFakeUpstream } from '../support/fake-upstream/fake-upstream.js';
-import { benchAdmin, type BenchKeys } from './bench-setup.js';
+import { benchAdmin, chatBody, type BenchKeys } from './bench-setup.js';
 import { concurrently } from './concurrently.js';
 import { percentile, post } from './http-client.js';
 import { cpuMicros, hasTaskset, peakRssMb, pin, resetPeakRss } from './process-stats.js';
@@ -46,15 +46,6 @@ const SERVER_CPU = 1;
 const LOAD_CPU = 0;
 
 const CONCURRENCY: Record<LoadKind, number> = { plain: 32, limited: 32, stream: 16 };
-// The fake upstream streams one chunk per word: a role chunk, 18 words and a finish chunk make 20.
-const STREAM_PROMPT =
-  'one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen';
-const bodyOf = (kind: LoadKind) =>
-  JSON.stringify({
-    model: 'bench-model',
-    ...(kind === 'stream' ? { stream: true } : {}),
-    messages: [{ role: 'user', content: kind === 'stream' ? STREAM_PROMPT : 'How fast is this gateway?' }],
-  });
 
 interface Running {
   readonly contender: Contender;
@@ -91,7 +82,7 @@ export const runSideBySide = async (
     return { contender, child, store, url: ready.url, keys, cpu: {}, firstBytes: [], peakRssMb: 0 };
   };
   const load = (gateway: Running, kind: LoadKind, count: number) => {
-    const body = bodyOf(kind);
+    const body = chatBody(kind === 'stream');
     const key = kind === 'limited' ? gateway.keys.limited : gateway.keys.plain;
     return concurrently(count, CONCURRENCY[kind], async () => {
       const timing = await post(`${gateway.url}/v1/chat/completions`, { authorization: `Bearer ${key}` }, body);
