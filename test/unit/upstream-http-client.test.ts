@@ -5,7 +5,10 @@ import net, { type AddressInfo, type Socket } from 'node:net';
 import { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { GatewayError } from '../../functions/shared/errors.js';
-import { closeIdleConnections } from '../../functions/shared/http/client/connection-pool.js';
+import { ConnectionPool, closeIdleConnections } from '../../functions/shared/http/client/connection-pool.js';
+import { exchangeWithin } from '../../functions/shared/http/client/exchange-within.js';
+import { bodyText } from '../../functions/shared/http/client/response-body.js';
+import { targetOf } from '../../functions/shared/http/client/url-target.js';
 import {
   defaultTimeouts,
   listenToBody,
@@ -421,27 +424,56 @@ describe('keep-alive', () => {
     expect(upstream.connections).toHaveLength(2);
   });
 
-  it('does not fail the next call on a connection the upstream closed while it was idle', async () => {
+  it.each([
+    ['closed', 'close'],
+    // The client has read the upstream's FIN (and ended its own side); its socket closes a turn later.
+    ['ended, before its socket closed', 'end'],
+  ] as const)('does not use an idle connection the upstream %s', async (_case, event) => {
     const upstream = await httpUpstream();
     await fetchText(`${upstream.origin}/`);
     const client = lastClientSocket();
     upstream.connections[0]!.end();
-    await closed(client);
+    await (event === 'close' ? closed(client) : once(client, 'end'));
 
     await expect(fetchText(`${upstream.origin}/`)).resolves.toMatchObject({ text: 'ok' });
     expect(upstream.connections).toHaveLength(2);
   });
 
-  it('does not use an idle connection whose upstream has ended it, even before the socket is closed', async () => {
+  it('does not use a connection idle for longer than its pool allows, and closes it', async () => {
     const upstream = await httpUpstream();
-    await fetchText(`${upstream.origin}/`);
-    const client = lastClientSocket();
-    upstream.connections[0]!.end();
-    // The client has read the upstream's FIN (and ended its own side); its socket closes a turn later.
-    await once(client, 'end');
+    // Every idle connection is too old for this pool: as the upstream pool finds them after 4 s, or
+    // after a Lambda environment's freeze.
+    const pool = new ConnectionPool({ idleLimitMs: 0 });
+    const get = async () => {
+      const target = targetOf(`${upstream.origin}/`);
+      const answer = await exchangeWithin(
+        { pool, origin: target.origin, method: 'GET', target: target.path, host: target.host, headers: {} },
+        5_000,
+        () => new Error('no answer'),
+      );
+      return bodyText(answer.body);
+    };
+    await get();
+    await expect(get()).resolves.toBe('ok');
 
-    await expect(fetchText(`${upstream.origin}/`)).resolves.toMatchObject({ text: 'ok' });
     expect(upstream.connections).toHaveLength(2);
+    await closed(upstream.connections[0]!);
+    pool.closeIdle();
+  });
+
+  it('fails with a 502 a call whose reused connection the upstream closes instead of answering', async () => {
+    // A server's idle close crossing the reuse looks the same: a reset before an answer is the
+    // channel's failure, for failover to move on from, and is not sent again.
+    const upstream = await httpUpstream((request, response, index) => {
+      if (index === 1) request.socket.destroy();
+      else response.end('ok');
+    });
+    await fetchText(`${upstream.origin}/`);
+
+    const error = await rejectionOf(fetchText(`${upstream.origin}/`));
+    expect(error).toBeInstanceOf(GatewayError);
+    expect(error).toMatchObject({ status: 502, cause: { code: 'ECONNRESET' } });
+    expect(upstream.requests).toHaveLength(2);
   });
 });
 
@@ -634,9 +666,12 @@ describe('an upstream that answers with what HTTP cannot frame', () => {
     await expect(call(`${upstream.origin}/`)).rejects.toMatchObject({ status: 502 });
   });
 
-  it('fails the body with a 502 when the upstream closes mid-body', async () => {
+  it.each([
+    ['closes', (socket: Socket) => socket.end()],
+    ['resets the connection', (socket: Socket) => socket.resetAndDestroy()],
+  ])('fails the body with a 502 when the upstream %s mid-body', async (_case, cut) => {
     const upstream = await rawUpstream((socket) =>
-      socket.end('HTTP/1.1 200 OK\r\ncontent-length: 100\r\n\r\nonly ten b'),
+      socket.write('HTTP/1.1 200 OK\r\ncontent-length: 100\r\n\r\nonly ten b', () => cut(socket)),
     );
     const response = await call(`${upstream.origin}/`);
     await expect(readUpstreamText(response.body, 5_000)).rejects.toMatchObject({ status: 502 });

@@ -23,9 +23,9 @@ export interface ConnectionUser {
 /** Idle connections kept per origin, beyond which a finished one is closed. */
 const MAX_IDLE_PER_ORIGIN = 64;
 /**
- * An idle connection older than this is not used again. Servers commonly close idle keep-alive
- * connections after 5 s, and one they close while our request is on its way fails that request;
- * a Lambda environment thawed after a freeze finds all of them that old.
+ * A connection idle for longer than this is not used again, by default. Servers commonly close idle
+ * keep-alive connections after 5 s, and one they close while our request is on its way fails that
+ * request; a Lambda environment thawed after a freeze finds all of them that old.
  */
 const IDLE_LIMIT_MS = 4_000;
 /** TLS sessions kept for resumption, as Node's HTTPS agent keeps them. */
@@ -40,7 +40,6 @@ export class Connection {
   user: ConnectionUser | undefined;
   /** When it was last released to the pool. */
   private idleSince = 0;
-  private closed = false;
 
   constructor(
     readonly socket: Socket,
@@ -59,7 +58,6 @@ export class Connection {
       if (this.user) this.user.socketError(error);
     });
     socket.on('close', () => {
-      this.closed = true;
       this.pool.forget(this.origin.key, this);
       const user = this.user;
       this.user = undefined;
@@ -75,7 +73,7 @@ export class Connection {
   /** The request is over and the connection may carry another: back to its origin's pool. */
   release(): void {
     this.user = undefined;
-    if (this.closed || this.socket.destroyed) return;
+    if (this.socket.destroyed) return;
     // A paused socket (its reader was slow) would not hear the peer close while idle.
     this.socket.resume();
     this.idleSince = performance.now();
@@ -88,9 +86,12 @@ export class Connection {
     this.socket.destroy();
   }
 
-  /** Whether an idle connection may still be used. */
-  fresh(now: number): boolean {
-    return !this.closed && !this.socket.destroyed && !this.socket.readableEnded && now - this.idleSince < IDLE_LIMIT_MS;
+  /**
+   * Whether an idle connection may still be used: not destroyed (a peer that closed or ended it while
+   * it was idle destroyed it, see above) and not idle for longer than `idleLimitMs`.
+   */
+  fresh(now: number, idleLimitMs: number): boolean {
+    return !this.socket.destroyed && now - this.idleSince < idleLimitMs;
   }
 }
 
@@ -99,8 +100,11 @@ export class ConnectionPool {
   private readonly idle = new Map<string, Connection[]>();
   private readonly tlsSessions = new Map<string, Buffer>();
 
-  /** `trust`: certificates to trust instead of Node's default authorities (a test's own). */
-  constructor(private readonly trust?: { readonly ca: string | Buffer }) {}
+  /**
+   * `ca`: certificates to trust instead of Node's default authorities (a test's own); `idleLimitMs`:
+   * how long a connection may sit idle and still be used.
+   */
+  constructor(private readonly options: { readonly ca?: string | Buffer; readonly idleLimitMs?: number } = {}) {}
 
   /** A connection to `origin`, owned by `user`: the most recently used idle one, else a new one. */
   acquire(origin: Origin, user: ConnectionUser): Connection {
@@ -108,7 +112,7 @@ export class ConnectionPool {
     if (idle) {
       const now = performance.now();
       for (let connection = idle.pop(); connection; connection = idle.pop()) {
-        if (connection.fresh(now)) {
+        if (connection.fresh(now, this.options.idleLimitMs ?? IDLE_LIMIT_MS)) {
           connection.user = user;
           return connection;
         }
@@ -158,7 +162,7 @@ export class ConnectionPool {
       ...(net.isIP(origin.hostname) === 0 ? { servername: origin.hostname } : {}),
       ALPNProtocols: ['http/1.1'],
       session: this.tlsSessions.get(origin.key),
-      ...(this.trust ? { ca: this.trust.ca } : {}),
+      ...(this.options.ca ? { ca: this.options.ca } : {}),
     });
     socket.setNoDelay(true);
     socket.setKeepAlive(true, 1_000);
