@@ -276,39 +276,28 @@ describe('store calls on the wire', () => {
     expect(endpoint.received).toHaveLength(2);
   });
 
-  test('a store that goes silent is given up on after the idle timeout, and the call is sent again on a new connection', async () => {
-    const connection = { ...((await storeConnection()) as SignedConnection), handler: new StoreHttpHandler(50) };
-    endpoint.answers.push({ status: 200, body: '', silent: true });
-    endpoint.answers.push({ status: 200, body: JSON.stringify({ Attributes: { count: { N: '5' } } }) });
-    await expect(sendSigned(connection, 'UpdateItem', input)).resolves.toEqual({ Attributes: { count: { N: '5' } } });
-    expect(endpoint.received).toHaveLength(2);
+  test.each([
+    ['goes silent', { status: 200, body: '', silent: true }],
+    ['stalls after its answer’s head', { status: 200, body: '{"Attributes":', stalled: true }],
+  ])(
+    'a store that %s is given up on after the idle timeout, and the call sent again on a new connection',
+    async (_case, stuck) => {
+      const connection = { ...((await storeConnection()) as SignedConnection), handler: new StoreHttpHandler(50) };
+      endpoint.answers.push(stuck);
+      endpoint.answers.push({ status: 200, body: JSON.stringify({ Attributes: { count: { N: '5' } } }) });
+      await expect(sendSigned(connection, 'UpdateItem', input)).resolves.toEqual({ Attributes: { count: { N: '5' } } });
+      expect(endpoint.received).toHaveLength(2);
+      expect(endpoint.received[1]!.clientPort).not.toBe(endpoint.received[0]!.clientPort);
 
-    for (let attempt = 0; attempt < 3; attempt += 1) endpoint.answers.push({ status: 200, body: '', silent: true });
-    await expect(sendSigned(connection, 'UpdateItem', input)).rejects.toMatchObject({
-      name: 'TimeoutError',
-      message: 'the store did not answer within 50 ms',
-    });
-    expect(endpoint.received).toHaveLength(5);
-    connection.handler.destroy();
-  });
-
-  test('a store that stalls after its answer’s head is given up on too, and the call sent again on a new connection', async () => {
-    const connection = { ...((await storeConnection()) as SignedConnection), handler: new StoreHttpHandler(50) };
-    endpoint.answers.push({ status: 200, body: '{"Attributes":', stalled: true });
-    endpoint.answers.push({ status: 200, body: JSON.stringify({ Attributes: { count: { N: '6' } } }) });
-    await expect(sendSigned(connection, 'UpdateItem', input)).resolves.toEqual({ Attributes: { count: { N: '6' } } });
-    expect(endpoint.received).toHaveLength(2);
-    expect(endpoint.received[1]!.clientPort).not.toBe(endpoint.received[0]!.clientPort);
-
-    for (let attempt = 0; attempt < 3; attempt += 1)
-      endpoint.answers.push({ status: 200, body: '{"Attributes":', stalled: true });
-    await expect(sendSigned(connection, 'UpdateItem', input)).rejects.toMatchObject({
-      name: 'TimeoutError',
-      message: 'the store did not answer within 50 ms',
-    });
-    expect(endpoint.received).toHaveLength(5);
-    connection.handler.destroy();
-  });
+      for (let attempt = 0; attempt < 3; attempt += 1) endpoint.answers.push(stuck);
+      await expect(sendSigned(connection, 'UpdateItem', input)).rejects.toMatchObject({
+        name: 'TimeoutError',
+        message: 'the store did not answer within 50 ms',
+      });
+      expect(endpoint.received).toHaveLength(5);
+      connection.handler.destroy();
+    },
+  );
 
   test('a connection kept alive between calls outlives the idle timeout of the calls it served', async () => {
     const connection = { ...((await storeConnection()) as SignedConnection), handler: new StoreHttpHandler(50) };
