@@ -110,6 +110,21 @@ const httpUpstream = async (
 };
 
 /**
+ * An upstream whose first answer is an event stream that sends `event` and stays open (`open()` is its
+ * response, to end it); every later answer is a whole `ok`.
+ */
+const streamingUpstream = async (event: string) => {
+  let first: ServerResponse | undefined;
+  const upstream = await httpUpstream((_, response, index) => {
+    if (index > 0) return void response.end('ok');
+    first = response;
+    response.writeHead(200, { 'content-type': 'text/event-stream' });
+    response.write(`data: ${event}\n\n`);
+  });
+  return { ...upstream, open: () => first! };
+};
+
+/**
  * A `net` server that answers each request (a head without a body) by writing whatever `answer`
  * writes on the socket: bytes no HTTP server library would send.
  */
@@ -346,29 +361,19 @@ describe('keep-alive', () => {
   });
 
   it('closes the connection of a body let go of before its end, and opens a new one for the next call', async () => {
-    let first: ServerResponse | undefined;
-    const upstream = await httpUpstream((_, response, index) => {
-      if (index > 0) return void response.end('ok');
-      first = response;
-      response.writeHead(200, { 'content-type': 'text/event-stream' });
-      response.write('data: partial\n\n');
-    });
+    const upstream = await streamingUpstream('partial');
     const response = await call(`${upstream.origin}/`);
     await once(response.body, 'data');
     response.body.destroy();
     await closed(upstream.connections[0]!);
-    expect(first!.writableFinished).toBe(false);
+    expect(upstream.open().writableFinished).toBe(false);
 
     await expect(fetchText(`${upstream.origin}/`)).resolves.toMatchObject({ text: 'ok' });
     expect(upstream.connections).toHaveLength(2);
   });
 
   it('closes the connection of a body released unread (not marked complete)', async () => {
-    const upstream = await httpUpstream((_, response, index) => {
-      if (index > 0) return void response.end('ok');
-      response.writeHead(200, { 'content-type': 'text/event-stream' });
-      response.write('data: partial\n\n');
-    });
+    const upstream = await streamingUpstream('partial');
     const response = await call(`${upstream.origin}/`);
     releaseBody(response.body, 5_000);
     await closed(upstream.connections[0]!);
@@ -377,20 +382,14 @@ describe('keep-alive', () => {
   });
 
   it('drains a body marked complete once its reader stops, and reuses its connection', async () => {
-    let stream: ServerResponse | undefined;
-    const upstream = await httpUpstream((_, response, index) => {
-      if (index > 0) return void response.end('ok');
-      stream = response;
-      response.writeHead(200, { 'content-type': 'text/event-stream' });
-      response.write('data: [DONE]\n\n');
-    });
+    const upstream = await streamingUpstream('[DONE]');
     const response = await call(`${upstream.origin}/`);
     const reading = listenToBody(response.body, 5_000, { chunk: () => {}, end: () => {}, error: () => {} });
     await once(response.body, 'data');
     markBodyComplete(response.body);
     reading.stop();
     // The rest of the body (the chunked terminator) comes after the reader stopped.
-    stream!.end();
+    upstream.open().end();
     await once(response.body, 'end');
 
     await fetchText(`${upstream.origin}/`);
@@ -595,10 +594,7 @@ describe('timeouts and aborts', () => {
   });
 
   it('destroys the body when aborted while it is read; the reader hears a 499 and the upstream the close', async () => {
-    const upstream = await httpUpstream((_, response) => {
-      response.writeHead(200, { 'content-type': 'text/event-stream' });
-      response.write('data: first\n\n');
-    });
+    const upstream = await streamingUpstream('first');
     const controller = new AbortController();
     const response = await call(`${upstream.origin}/`, { signal: controller.signal });
     const heard = new Promise<{ chunks: string[]; error: GatewayError }>((resolve) => {
@@ -707,10 +703,7 @@ describe('an upstream that answers with what HTTP cannot frame', () => {
   );
 
   it('a body torn down before anyone reads it (the client left between the head and the first read) tells its reader, and throws nothing', async () => {
-    const upstream = await httpUpstream((_, response) => {
-      response.writeHead(200, { 'content-type': 'text/event-stream' });
-      response.write('data: first\n\n');
-    });
+    const upstream = await streamingUpstream('first');
     const controller = new AbortController();
     const response = await call(`${upstream.origin}/`, { signal: controller.signal });
     controller.abort();
