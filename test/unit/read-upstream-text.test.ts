@@ -1,3 +1,4 @@
+import { jest } from '@jest/globals';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Readable } from 'node:stream';
@@ -48,7 +49,10 @@ test('a whole body that came with its head is read as it waits, and one too larg
   });
   // Received in full before anyone reads it: the case read without listening.
   expect(whole instanceof ResponseBody && whole.received).toBe(true);
+  const listening = jest.spyOn(whole, 'on');
   await expect(readUpstreamText(whole, 5_000)).resolves.toBe(text);
+  // Taken as it waits: no listener, no idle timer.
+  expect(listening).not.toHaveBeenCalled();
 
   const large = await fetchBody((response) => {
     response.writeHead(200, { 'content-type': 'application/json', 'content-length': 1_200 });
