@@ -7,13 +7,26 @@
  * `promises` loads `fs/promises` with readline and the REPL history. `getBuiltinModule` returns the
  * module object and touches none of them; and unlike `require`, it needs no `createRequire` in every
  * chunk of an ES module bundle (about a millisecond of a cold start, with `node:module` itself).
+ *
+ * An `import` gets an ES module that exports each of the built-in's members as its own binding, read
+ * only if something imports it (esbuild drops the rest); `require` gets the module object itself. A
+ * CommonJS stand-in would do for both, but every file importing from it would then pay esbuild's
+ * namespace copy at init, a getter defined for each of the built-in's members: 678 of them for the
+ * chat function's 13 imports, about 2.4 ms of its cold start.
  */
+import { spawnSync } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { builtinModules } from 'node:module';
 import path from 'node:path';
 import type { Metafile, Plugin } from 'esbuild';
 
 const NAMESPACE = 'builtin-from-process';
+const MODULE_NAMESPACE = 'builtin-module-from-process';
+/**
+ * Importers served the module object: `init-in-one-chunk.ts`'s stand-ins, which re-export a lazily
+ * imported module whole, and the ES module below, for the members it leaves to be read on use.
+ */
+const WHOLE_MODULE_IMPORTERS = new Set(['after-entry', MODULE_NAMESPACE]);
 const builtins = new Set(builtinModules);
 
 /** `node:crypto` and `crypto` alike, and subpaths such as `stream/promises`. */
@@ -22,15 +35,78 @@ const builtinOf = (specifier: string): string | undefined => {
   return builtins.has(name) ? name : undefined;
 };
 
+const specifierOf = (name: string) => `node:${name}`;
+
+interface Members {
+  readonly plain: readonly string[];
+  readonly behindGetters: readonly string[];
+}
+
+/**
+ * A built-in's members as a fresh Node process has them. Not this process's: Node turns a lazy getter
+ * into a plain value once it is read, so what the build process happened to read would change the
+ * bundle.
+ */
+const membersOf = (() => {
+  const known = new Map<string, Members>();
+  const script = `
+    const builtin = process.getBuiltinModule(process.argv[1]);
+    const names = Object.getOwnPropertyNames(builtin).filter((name) => name !== 'default');
+    const getter = (name) => Boolean(Object.getOwnPropertyDescriptor(builtin, name).get);
+    process.stdout.write(JSON.stringify({
+      plain: names.filter((name) => !getter(name)),
+      behindGetters: names.filter(getter),
+    }));`;
+  return (name: string): Members => {
+    let members = known.get(name);
+    if (!members) {
+      const listed = spawnSync(process.execPath, ['--eval', script, specifierOf(name)], { encoding: 'utf8' });
+      if (listed.status !== 0) throw new Error(`could not list the members of node:${name}: ${listed.stderr}`);
+      members = JSON.parse(listed.stdout) as Members;
+      known.set(name, members);
+    }
+    return members;
+  };
+})();
+
+/**
+ * An ES module for the built-in `name`: its plain members, each read by a call esbuild drops when
+ * nothing imports that member. A member the runtime's Node lacks reads as undefined, as it would from
+ * the module object. A member behind a getter is re-exported from the module object instead, read
+ * where it is used: several load a subsystem when first read (`fs`'s `ReadStream` its streams, about
+ * a millisecond), which a binding made at init would always pay.
+ */
+const builtinAsModule = (name: string): string => {
+  const { plain, behindGetters } = membersOf(name);
+  return [
+    `const builtin = process.getBuiltinModule(${JSON.stringify(specifierOf(name))});`,
+    'export default builtin;',
+    ...plain.map((member, index) => `const m${index} = /* @__PURE__ */ (() => builtin[${JSON.stringify(member)}])();`),
+    `export { ${plain.map((member, index) => `m${index} as ${JSON.stringify(member)}`).join(', ')} };`,
+    ...(behindGetters.length > 0
+      ? [`export { ${behindGetters.map((member) => JSON.stringify(member)).join(', ')} } from ${JSON.stringify(name)};`]
+      : []),
+  ].join('\n');
+};
+
 export const builtinsFromProcess: Plugin = {
   name: 'builtins-from-process',
   setup(build) {
-    build.onResolve({ filter: /^(node:)?[a-z_]+(\/[a-z_]+)?$/ }, ({ path }) => {
+    build.onResolve({ filter: /^(node:)?[a-z_]+(\/[a-z_]+)?$/ }, ({ path, kind, namespace }) => {
       const name = builtinOf(path);
-      return name ? { path: name, namespace: NAMESPACE } : undefined;
+      if (!name) return undefined;
+      const whole = kind === 'require-call' || kind === 'dynamic-import' || WHOLE_MODULE_IMPORTERS.has(namespace);
+      // Its require has no side effects: unused, the stand-in for a getter's member is dropped whole.
+      return whole
+        ? { path: name, namespace: NAMESPACE, sideEffects: false }
+        : { path: name, namespace: MODULE_NAMESPACE };
     });
     build.onLoad({ filter: /.*/, namespace: NAMESPACE }, ({ path }) => ({
-      contents: `module.exports = process.getBuiltinModule(${JSON.stringify(`node:${path}`)});`,
+      contents: `module.exports = process.getBuiltinModule(${JSON.stringify(specifierOf(path))});`,
+      loader: 'js',
+    }));
+    build.onLoad({ filter: /.*/, namespace: MODULE_NAMESPACE }, ({ path }) => ({
+      contents: builtinAsModule(path),
       loader: 'js',
     }));
   },
