@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import type { BuildOptions } from 'esbuild';
 import { builtinsFromProcess } from './builtins-from-process.js';
 import { initInOneChunk } from './init-in-one-chunk.js';
+import { topLevelFunctions } from './top-level-functions.js';
 
 /** DESIGN §6: each function bundle, AWS SDK clients included, at most 250 KB minified. */
 export const bundleSizeLimitBytes = 250 * 1024;
@@ -89,6 +90,11 @@ export const esbuildOptions = (group: string, outfile: string, entry = functionE
   // What init runs in one chunk, not one per set of lazy modules sharing it; and Node's built-ins
   // from `process.getBuiltinModule`, imported or required alike: no module facade loads what is
   // unused, and no chunk needs a `require` of its own. The first sees dynamic imports of built-ins.
-  plugins: [initInOneChunk(entry), builtinsFromProcess],
+  // Module-level arrows compiled as functions, several times faster at every cold start.
+  plugins: [
+    initInOneChunk(entry),
+    builtinsFromProcess,
+    topLevelFunctions(lambdaNodeTarget, path.join(projectRoot, 'tsconfig.json')),
+  ],
   logLevel: 'warning',
 });
