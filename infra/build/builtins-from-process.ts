@@ -22,11 +22,9 @@ import type { Metafile, Plugin } from 'esbuild';
 
 const NAMESPACE = 'builtin-from-process';
 const MODULE_NAMESPACE = 'builtin-module-from-process';
-/**
- * Importers served the module object: `init-in-one-chunk.ts`'s stand-ins, which re-export a lazily
- * imported module whole, and the ES module below, for the members it leaves to be read on use.
- */
-const WHOLE_MODULE_IMPORTERS = new Set(['after-entry', MODULE_NAMESPACE]);
+const GETTERS_NAMESPACE = 'builtin-getters-from-process';
+/** `init-in-one-chunk.ts`'s stand-ins re-export a lazily imported module whole: the module object serves them. */
+const WHOLE_MODULE_IMPORTERS = new Set(['after-entry']);
 const builtins = new Set(builtinModules);
 
 /** `node:crypto` and `crypto` alike, and subpaths such as `stream/promises`. */
@@ -72,9 +70,9 @@ const membersOf = (() => {
 /**
  * An ES module for the built-in `name`: its plain members, each read by a call esbuild drops when
  * nothing imports that member. A member the runtime's Node lacks reads as undefined, as it would from
- * the module object. A member behind a getter is re-exported from the module object instead, read
- * where it is used: several load a subsystem when first read (`fs`'s `ReadStream` its streams, about
- * a millisecond), which a binding made at init would always pay.
+ * the module object. A member behind a getter is re-exported from `gettersOf`, to be read where it is
+ * used: several load a subsystem when first read (`fs`'s `ReadStream` its streams, about a
+ * millisecond), which a binding made at init would always pay.
  */
 const builtinAsModule = (name: string): string => {
   const { plain, behindGetters } = membersOf(name);
@@ -89,18 +87,35 @@ const builtinAsModule = (name: string): string => {
   ].join('\n');
 };
 
+/**
+ * A CommonJS module of the built-in's members behind getters, each a getter again: an import of one is
+ * read where it is used. Only these few are copied into the namespace esbuild makes of it at init.
+ */
+const gettersOf = (name: string): string =>
+  [
+    `const builtin = process.getBuiltinModule(${JSON.stringify(specifierOf(name))});`,
+    'module.exports = {',
+    ...membersOf(name).behindGetters.map(
+      (member) => `  get ${JSON.stringify(member)}() { return builtin[${JSON.stringify(member)}]; },`,
+    ),
+    '};',
+  ].join('\n');
+
 export const builtinsFromProcess: Plugin = {
   name: 'builtins-from-process',
   setup(build) {
     build.onResolve({ filter: /^(node:)?[a-z_]+(\/[a-z_]+)?$/ }, ({ path, kind, namespace }) => {
       const name = builtinOf(path);
       if (!name) return undefined;
+      // Unused, the getters' module is dropped whole: reading it has no side effects.
+      if (namespace === MODULE_NAMESPACE) return { path: name, namespace: GETTERS_NAMESPACE, sideEffects: false };
       const whole = kind === 'require-call' || kind === 'dynamic-import' || WHOLE_MODULE_IMPORTERS.has(namespace);
-      // Its require has no side effects: unused, the stand-in for a getter's member is dropped whole.
-      return whole
-        ? { path: name, namespace: NAMESPACE, sideEffects: false }
-        : { path: name, namespace: MODULE_NAMESPACE };
+      return { path: name, namespace: whole ? NAMESPACE : MODULE_NAMESPACE };
     });
+    build.onLoad({ filter: /.*/, namespace: GETTERS_NAMESPACE }, ({ path }) => ({
+      contents: gettersOf(path),
+      loader: 'js',
+    }));
     build.onLoad({ filter: /.*/, namespace: NAMESPACE }, ({ path }) => ({
       contents: `module.exports = process.getBuiltinModule(${JSON.stringify(specifierOf(path))});`,
       loader: 'js',
