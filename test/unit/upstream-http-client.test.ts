@@ -396,6 +396,67 @@ describe('keep-alive', () => {
     expect(upstream.connections).toHaveLength(1);
   });
 
+  it('closes a body marked complete whose upstream keeps it open, once its idle timeout has passed', async () => {
+    const upstream = await streamingUpstream('[DONE]');
+    const response = await call(`${upstream.origin}/`);
+    // An idle timeout this short bounds the drain too: the upstream never ends the body.
+    const reading = listenToBody(response.body, 20, { chunk: () => {}, end: () => {}, error: () => {} });
+    await once(response.body, 'data');
+    markBodyComplete(response.body);
+    reading.stop();
+    upstream.open().write('data: more after the last event\n\n');
+
+    await closed(upstream.connections[0]!);
+    expect(response.body.readableEnded).toBe(false);
+    await expect(fetchText(`${upstream.origin}/`)).resolves.toMatchObject({ text: 'ok' });
+    expect(upstream.connections).toHaveLength(2);
+  });
+
+  it('closes an idle connection on which the upstream sends bytes nobody asked for, and opens a new one', async () => {
+    const upstream = await rawUpstream((socket) => socket.write('HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\nok'));
+    await expect(fetchText(`${upstream.origin}/`)).resolves.toMatchObject({ text: 'ok' });
+    // Not part of the answer's packet: written once the connection sits idle in the pool.
+    upstream.connections[0]!.write('HTTP/1.1 200 OK\r\ncontent-length: 5\r\n\r\nstray');
+
+    await closed(upstream.connections[0]!);
+    await expect(fetchText(`${upstream.origin}/`)).resolves.toMatchObject({ text: 'ok' });
+    expect(upstream.connections).toHaveLength(2);
+  });
+
+  it('keeps at most 64 idle connections to an origin, closing the one past them', async () => {
+    const held: ServerResponse[] = [];
+    let allArrived!: () => void;
+    const arrived = new Promise<void>((resolve) => (allArrived = resolve));
+    // The first 65 calls are held until all have arrived, each on a connection of its own.
+    const upstream = await httpUpstream((_, response, index) => {
+      if (index >= 65) return void response.end('ok');
+      held.push(response);
+      if (held.length === 65) allArrived();
+    });
+    const pool = new ConnectionPool();
+    const target = targetOf(`${upstream.origin}/`);
+    const get = async () => {
+      const answer = await exchangeWithin(
+        { pool, origin: target.origin, method: 'GET', target: target.path, host: target.host, headers: {} },
+        5_000,
+        () => new Error('no answer'),
+      );
+      return bodyText(answer.body);
+    };
+    const answers = Array.from({ length: 65 }, get);
+    await arrived;
+    for (const response of held) response.end('ok');
+    await Promise.all(answers);
+
+    const closing = await Promise.race(upstream.connections.map((socket) => closed(socket).then(() => socket)));
+    expect(upstream.connections).toHaveLength(65);
+    await get();
+    // The next call took an idle one: no connection was opened for it.
+    expect(upstream.connections).toHaveLength(65);
+    expect(upstream.connections.filter((socket) => socket.destroyed)).toEqual([closing]);
+    pool.closeIdle();
+  });
+
   it('opens a new connection after a response it could not frame', async () => {
     const upstream = await rawUpstream((socket, index) => {
       if (index === 1) socket.write('HTTP/1.1 200 OK\r\nnot a header\r\n\r\n');
