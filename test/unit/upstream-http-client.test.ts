@@ -686,8 +686,57 @@ describe('timeouts and aborts', () => {
     await expect(call(`http://127.0.0.1:${port}/`)).rejects.toMatchObject({ status: 502 });
   });
 
-  // The connect timeout is not tested: a connection that neither completes nor fails (a non-routable
-  // address) depends on the network the tests run in, and may fail at once instead of timing out.
+  /**
+   * A server that takes the TCP connection and never answers the TLS handshake: a connection that is
+   * never set up, whatever the network (an address that drops packets is not one on every machine).
+   */
+  const silentTlsServer = async () => {
+    const sockets: Socket[] = [];
+    const server = net.createServer((socket) => {
+      sockets.push(socket);
+      socket.on('error', () => {});
+      // Reads (and drops) the client's hello, so that it hears the client close.
+      socket.resume();
+    });
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    cleanups.push(async () => {
+      for (const socket of sockets) socket.destroy();
+      server.close();
+      await once(server, 'close');
+    });
+    const firstSocket = once(server, 'connection').then(([socket]) => socket as Socket);
+    return { url: `https://127.0.0.1:${(server.address() as AddressInfo).port}/`, firstSocket };
+  };
+
+  it('rejects with a 504 when the connection is not set up within the first-byte timeout, and closes it', async () => {
+    const server = await silentTlsServer();
+    const error = await rejectionOf(call(server.url, { timeouts: { ...defaultTimeouts, firstByteMs: 50 } }));
+    expect(error).toBeInstanceOf(GatewayError);
+    expect(error).toMatchObject({ status: 504, code: 'upstream_timeout' });
+    await closed(await server.firstSocket);
+  });
+
+  it('rejects with a 504 when the TLS handshake does not finish within the connect timeout, and closes the connection', async () => {
+    const server = await silentTlsServer();
+    const error = await rejectionOf(call(server.url, { timeouts: { ...defaultTimeouts, connectMs: 50 } }));
+    expect(error).toBeInstanceOf(GatewayError);
+    expect(error).toMatchObject({ status: 504, code: 'upstream_timeout' });
+    expect(messagesOf(error)).toContain('connect');
+    await closed(await server.firstSocket);
+  });
+
+  it('rejects when aborted while the connection is being set up, and closes it', async () => {
+    const server = await silentTlsServer();
+    const controller = new AbortController();
+    const answer = call(server.url, { signal: controller.signal });
+    const socket = await server.firstSocket;
+    controller.abort();
+    const error = await rejectionOf(answer);
+    expect(error).toBeInstanceOf(GatewayError);
+    expect(error).toMatchObject({ status: 499 });
+    await closed(socket);
+  });
 });
 
 // ---------------------------------------------------------------------------------------------------

@@ -126,11 +126,11 @@ export const sendUpstream = (request: UpstreamRequest): Promise<UpstreamResponse
       () => fail(upstreamTimeout('no response')),
     );
     request.signal.addEventListener('abort', onAbort, { once: true });
-    if (exchange.connection.connecting) {
-      const socket = exchange.connection.socket;
+    const { connection } = exchange;
+    if (connection.settingUp) {
       connectTimer = timeoutAfterReads(
         request.timeouts.connectMs,
-        () => settled || !socket.connecting,
+        () => settled || !connection.settingUp,
         () => fail(upstreamTimeout('connect')),
       );
     }

@@ -40,12 +40,17 @@ export class Connection {
   user: ConnectionUser | undefined;
   /** When it was last released to the pool. */
   private idleSince = 0;
+  /** Connected, and for HTTPS past the TLS handshake: a request on it waits on the server alone. */
+  private established = false;
 
   constructor(
     readonly socket: Socket,
     private readonly origin: Origin,
     private readonly pool: ConnectionPool,
   ) {
+    socket.once(origin.https ? 'secureConnect' : 'connect', () => {
+      this.established = true;
+    });
     socket.on('data', (chunk: Buffer) => {
       if (this.user) this.user.socketData(chunk);
       else socket.destroy();
@@ -65,9 +70,12 @@ export class Connection {
     });
   }
 
-  /** Whether the socket is still connecting (no TCP connection yet). */
-  get connecting(): boolean {
-    return this.socket.connecting;
+  /**
+   * Whether the connection is still being set up: no TCP connection yet, or, to an HTTPS origin, no
+   * finished TLS handshake (a socket counts as connected once its TCP handshake is done).
+   */
+  get settingUp(): boolean {
+    return !this.established && !this.socket.destroyed;
   }
 
   /** The request is over and the connection may carry another: back to its origin's pool. */
