@@ -28,14 +28,8 @@ const accepts = (endpoint: string): Promise<boolean> => {
 export const storeReachable = async (endpoint: string, embedded: EmbeddedStore | undefined): Promise<boolean> =>
   (embedded?.isRunning() ?? true) && (await accepts(endpoint));
 
-/** The 503 that /health answers while the store cannot be reached. */
-export const storeUnavailable = () =>
-  new GatewayError('The gateway cannot reach its store: it cannot serve requests until the store is back.', {
-    status: 503,
-    type: 'server_error',
-    code: 'store_unavailable',
-    expose: true,
-  });
+/** The 503 that /health answers while the store cannot be reached, as requests that need it get. */
+export { storeUnavailable } from '../../functions/shared/store/store-unavailable.js';
 
 /** The 503 that requests arriving during shutdown get (on a connection kept alive from before). */
 export const shuttingDown = () =>

@@ -290,9 +290,11 @@ describe('store calls on the wire', () => {
       expect(endpoint.received[1]!.clientPort).not.toBe(endpoint.received[0]!.clientPort);
 
       for (let attempt = 0; attempt < 3; attempt += 1) endpoint.answers.push(stuck);
+      // Past the retries, the client's 503: the store's own failure is its cause.
       await expect(sendSigned(connection, 'UpdateItem', input)).rejects.toMatchObject({
-        name: 'TimeoutError',
-        message: 'the store did not answer within 50 ms',
+        status: 503,
+        code: 'store_unavailable',
+        cause: { name: 'TimeoutError', message: 'the store did not answer within 50 ms' },
       });
       expect(endpoint.received).toHaveLength(5);
       connection.handler.destroy();
@@ -314,9 +316,9 @@ describe('store calls on the wire', () => {
     for (let attempt = 0; attempt < 3; attempt += 1)
       endpoint.answers.push({ status: 502, body: '<html>bad gateway</html>', contentType: 'text/html' });
     await expect(sendOperation('UpdateItem', input)).rejects.toMatchObject({
-      name: 'InternalServerError',
-      $fault: 'server',
-      $metadata: { httpStatusCode: 502 },
+      status: 503,
+      code: 'store_unavailable',
+      cause: { name: 'InternalServerError', $fault: 'server', $metadata: { httpStatusCode: 502 } },
     });
     expect(endpoint.received).toHaveLength(3);
   });

@@ -20,6 +20,7 @@ import { noteAwsCall, noteAwsCallLazily } from '../aws/aws-call-observer.js';
 import { storeConnection, type SignedConnection } from './connection.js';
 import { signRequest } from './store-signing.js';
 import { isThrottled } from './throttle-retry.js';
+import { storeUnavailable } from './store-unavailable.js';
 import { parseJson } from '../http/parse-json.js';
 import { bodyText } from '../http/client/response-body.js';
 
@@ -295,7 +296,8 @@ const sendSignedBody = async (
     try {
       return await sendOnce(connection, operation, body);
     } catch (error) {
-      if (attempt >= ATTEMPTS) throw error;
+      // Throttling stays itself past the retries: its callers retry it longer, or answer a 429.
+      if (attempt >= ATTEMPTS) throw isTransient(error) ? storeUnavailable(error) : error;
       if (correctedClock(error, connection)) continue;
       const throttled = retryThrottling && isThrottled(error);
       if (!throttled && !isTransient(error)) throw error;
