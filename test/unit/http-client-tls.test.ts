@@ -56,13 +56,23 @@ beforeEach(() => {
   seen.length = 0;
 });
 
-const originFor = (hostname: string): Origin => ({ key: `https://${hostname}:${port}`, https: true, hostname, port });
+const originFor = (hostname: string, key = `https://${hostname}:${port}`): Origin => ({
+  key,
+  https: true,
+  hostname,
+  port,
+});
 
 /** One GET through `pool`: the status and body, or the failure before a head. */
-const get = (pool: ConnectionPool, hostname: string, path: string): Promise<{ status: number; body: string }> =>
+const get = (
+  pool: ConnectionPool,
+  hostname: string,
+  path: string,
+  origin = originFor(hostname),
+): Promise<{ status: number; body: string }> =>
   new Promise((resolve, reject) => {
     new Exchange(
-      { pool, origin: originFor(hostname), method: 'GET', target: path, host: `${hostname}:${port}`, headers: {} },
+      { pool, origin, method: 'GET', target: path, host: `${hostname}:${port}`, headers: {} },
       {
         head: ({ status }, body: ResponseBody) => {
           const chunks: Buffer[] = [];
@@ -97,6 +107,26 @@ describe('calls to an HTTPS upstream', () => {
     expect(seen).toHaveLength(2);
     expect(seen[1]!.clientPort).not.toBe(seen[0]!.clientPort);
     expect(seen.map(({ resumed }) => resumed)).toEqual([false, true]);
+    pool.closeIdle();
+  });
+
+  it('keep the sessions of at most 100 origins, starting over when one more needs a place', async () => {
+    const pool = new ConnectionPool({ ca: certificate });
+    // Origins told apart by their key alone, all on this server: each gets a session of its own.
+    const origin = (index: number) => originFor('localhost', `https://origin-${index}.test`);
+    /** A call on a new connection to the origin: whether its session was resumed. */
+    const resumedOn = async (index: number) => {
+      pool.closeIdle();
+      await get(pool, 'localhost', `/${index}`, origin(index));
+      return seen.at(-1)!.resumed;
+    };
+    for (let index = 0; index < 100; index += 1) await resumedOn(index);
+    expect(await resumedOn(0)).toBe(true);
+
+    // The 101st origin's session finds the cache full: it is emptied, and holds the newcomer's alone.
+    expect(await resumedOn(100)).toBe(false);
+    expect(await resumedOn(100)).toBe(true);
+    expect(await resumedOn(1)).toBe(false);
     pool.closeIdle();
   });
 
