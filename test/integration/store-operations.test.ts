@@ -312,6 +312,20 @@ describe('store calls on the wire', () => {
     connection.handler.destroy();
   });
 
+  test('a call that cannot get credentials to sign with fails at once as the store being out of reach', async () => {
+    const refused = new Error('the credentials endpoint answered 500');
+    const connection = {
+      ...((await storeConnection()) as SignedConnection),
+      credentials: () => Promise.reject(refused),
+    };
+    await expect(sendSigned(connection, 'UpdateItem', input)).rejects.toMatchObject({
+      status: 503,
+      code: 'store_unavailable',
+      cause: refused,
+    });
+    expect(endpoint.received).toHaveLength(0);
+  });
+
   test('a fault that persists (a proxy page, not JSON) fails after three attempts as a server fault', async () => {
     for (let attempt = 0; attempt < 3; attempt += 1)
       endpoint.answers.push({ status: 502, body: '<html>bad gateway</html>', contentType: 'text/html' });

@@ -227,7 +227,10 @@ const sendOnce = async (connection: SignedConnection, operation: string, body: s
     } as Record<string, string>,
     body,
   };
-  const credentials = await connection.credentials();
+  // Without credentials no call can be signed: the store is out of reach as surely as when it is down.
+  const credentials = await connection.credentials().catch((error: unknown) => {
+    throw storeUnavailable(error);
+  });
   signRequest(request, credentials, connection.region, 'dynamodb', new Date(Date.now() + connection.clockOffsetMs));
   const { response } = await connection.handler.handle(request);
   const text = await bodyText(response.body);
