@@ -3,7 +3,7 @@
  * as a function expression before bundling. V8 compiles an ES module's top-level arrow functions
  * about three times slower than functions (it cannot preparse them lazily the way it does functions),
  * and compiling is most of what the gateway's own code adds to a cold start: the chat function's init
- * chunk took 8.5 ms to compile with its arrows and 5.5 ms with functions. The code is written with
+ * chunk took 7.6 ms to compile with its arrows and 4.9 ms with functions. The code is written with
  * arrows; the bundle is what V8 reads.
  *
  * Only arrows outside every function are rewritten, and only those that do not read `this`,
@@ -120,7 +120,7 @@ export const withTopLevelFunctions = (code: string): string => {
       return code;
     }
   }
-  const arrows = topLevelArrows(program).sort((a, b) => b.start - a.start);
+  const arrows = topLevelArrows(program).sort((a, b) => a.start - b.start);
   if (arrows.length === 0) return code;
   // Where each `=>` is: between an arrow's parameters and its body, past any comment.
   const arrowTokens = tokens.filter((token) => token.type.label === '=>').map((token) => token.start);
@@ -134,18 +134,23 @@ export const withTopLevelFunctions = (code: string): string => {
     }
     return arrowTokens[low - 1]!;
   };
-  let rewritten = code;
+  const pieces: string[] = [];
+  let copied = 0;
   for (const arrow of arrows) {
-    const arrowAt = arrowTokenOf(arrow);
-    let head = code.slice(arrow.start, arrowAt).trim();
-    if (arrow.async) head = head.slice('async'.length).trim();
-    const parameters = head.startsWith('(') ? head : `(${head})`;
-    const body = code.slice(arrowAt + 2, arrow.end);
+    const first = arrow.params[0];
+    const last = arrow.params.at(-1);
+    const parameters = first && last ? code.slice(first.start, last.end) : '';
+    const body = code.slice(arrowTokenOf(arrow) + 2, arrow.end);
     // A concise body is returned; the parentheses keep a line break after `return` from ending it.
-    const replacement = `${arrow.async ? 'async ' : ''}function${parameters}${arrow.expression ? `{return (${body})}` : body}`;
-    rewritten = rewritten.slice(0, arrow.start) + replacement + rewritten.slice(arrow.end);
+    const functionBody = arrow.expression ? `{return (${body})}` : body;
+    pieces.push(
+      code.slice(copied, arrow.start),
+      `${arrow.async ? 'async ' : ''}function(${parameters})${functionBody}`,
+    );
+    copied = arrow.end;
   }
-  return rewritten;
+  pieces.push(code.slice(copied));
+  return pieces.join('');
 };
 
 /**
@@ -156,10 +161,11 @@ export const topLevelFunctions = (target: string, tsconfig: string): Plugin => (
   name: 'top-level-functions',
   setup(build) {
     let tsconfigRaw: Promise<string> | undefined;
-    build.onLoad({ filter: /\.[cm]?[jt]s$/ }, async ({ path }) => {
+    // CommonJS TypeScript (`.cts`) is left to esbuild: it is compiled here as an ES module.
+    build.onLoad({ filter: /\.(?:[cm]?js|m?ts)$/ }, async ({ path }) => {
       const source = await readFile(path, 'utf8');
       if (!source.includes('=>')) return undefined;
-      if (!/\.[cm]?ts$/.test(path)) {
+      if (!/\.m?ts$/.test(path)) {
         const code = withTopLevelFunctions(source);
         return code === source ? undefined : { contents: code, loader: 'js' };
       }

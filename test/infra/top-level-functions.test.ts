@@ -58,6 +58,10 @@ const modules: Record<string, { code: string; arrowsKept: number }> = {
     code: 'const f = ({ a = 1 } = {}, [b] = [2], ...rest) => [a, b, rest];\nexport const probe = () => [f(), f({ a: 5 }, [6], 7, 8)];',
     arrowsKept: 0,
   },
+  'a comment between async and the parameters, and a trailing comma': {
+    code: 'const add = async /* two */ (a, b,) => a + b;\nexport const probe = async () => [await add(1, 2), add.length];',
+    arrowsKept: 0,
+  },
   'comments that hold an arrow': {
     code: 'const id = (a /* => */) => /* => */ a;\nexport const probe = () => id(7);',
     arrowsKept: 0,
