@@ -175,6 +175,31 @@ const fetchText = async (url: string, request: Partial<UpstreamRequest> = {}) =>
   return { status: response.status, headers: response.headers, text: await readUpstreamText(response.body, 5_000) };
 };
 
+/** A GET of `url` through `pool` (a pool of the test's own settings), its whole body as text. */
+const getThrough = async (pool: ConnectionPool, url: string): Promise<string> => {
+  const target = targetOf(url);
+  const answer = await exchangeWithin(
+    { pool, origin: target.origin, method: 'GET', target: target.path, host: target.host, headers: {} },
+    5_000,
+    () => new Error('no answer'),
+  );
+  return bodyText(answer.body);
+};
+
+/**
+ * A streamed call whose reader reads the upstream's last event, marks the body complete and stops,
+ * the upstream's stream still open; `idleMs` is the body's idle timeout, which bounds the drain.
+ */
+const stoppedAfterLastEvent = async (idleMs: number) => {
+  const upstream = await streamingUpstream('[DONE]');
+  const response = await call(`${upstream.origin}/`);
+  const reading = listenToBody(response.body, idleMs, { chunk: () => {}, end: () => {}, error: () => {} });
+  await once(response.body, 'data');
+  markBodyComplete(response.body);
+  reading.stop();
+  return { upstream, response };
+};
+
 const closed = (socket: Socket): Promise<void> =>
   socket.destroyed && socket.closed ? Promise.resolve() : once(socket, 'close').then(() => undefined);
 
@@ -382,12 +407,7 @@ describe('keep-alive', () => {
   });
 
   it('drains a body marked complete once its reader stops, and reuses its connection', async () => {
-    const upstream = await streamingUpstream('[DONE]');
-    const response = await call(`${upstream.origin}/`);
-    const reading = listenToBody(response.body, 5_000, { chunk: () => {}, end: () => {}, error: () => {} });
-    await once(response.body, 'data');
-    markBodyComplete(response.body);
-    reading.stop();
+    const { upstream, response } = await stoppedAfterLastEvent(5_000);
     // The rest of the body (the chunked terminator) comes after the reader stopped.
     upstream.open().end();
     await once(response.body, 'end');
@@ -397,13 +417,8 @@ describe('keep-alive', () => {
   });
 
   it('closes a body marked complete whose upstream keeps it open, once its idle timeout has passed', async () => {
-    const upstream = await streamingUpstream('[DONE]');
-    const response = await call(`${upstream.origin}/`);
     // An idle timeout this short bounds the drain too: the upstream never ends the body.
-    const reading = listenToBody(response.body, 20, { chunk: () => {}, end: () => {}, error: () => {} });
-    await once(response.body, 'data');
-    markBodyComplete(response.body);
-    reading.stop();
+    const { upstream, response } = await stoppedAfterLastEvent(20);
     upstream.open().write('data: more after the last event\n\n');
 
     await closed(upstream.connections[0]!);
@@ -434,15 +449,7 @@ describe('keep-alive', () => {
       if (held.length === 65) allArrived();
     });
     const pool = new ConnectionPool();
-    const target = targetOf(`${upstream.origin}/`);
-    const get = async () => {
-      const answer = await exchangeWithin(
-        { pool, origin: target.origin, method: 'GET', target: target.path, host: target.host, headers: {} },
-        5_000,
-        () => new Error('no answer'),
-      );
-      return bodyText(answer.body);
-    };
+    const get = () => getThrough(pool, `${upstream.origin}/`);
     const answers = Array.from({ length: 65 }, get);
     await arrived;
     for (const response of held) response.end('ok');
@@ -504,15 +511,7 @@ describe('keep-alive', () => {
     // Every idle connection is too old for this pool: as the upstream pool finds them after 4 s, or
     // after a Lambda environment's freeze.
     const pool = new ConnectionPool({ idleLimitMs: 0 });
-    const get = async () => {
-      const target = targetOf(`${upstream.origin}/`);
-      const answer = await exchangeWithin(
-        { pool, origin: target.origin, method: 'GET', target: target.path, host: target.host, headers: {} },
-        5_000,
-        () => new Error('no answer'),
-      );
-      return bodyText(answer.body);
-    };
+    const get = () => getThrough(pool, `${upstream.origin}/`);
     await get();
     await expect(get()).resolves.toBe('ok');
 
