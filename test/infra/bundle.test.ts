@@ -4,7 +4,6 @@ import type { AddressInfo } from 'node:net';
 import { builtinModules } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
-import { parse as parseModule, type Node as AcornNode } from 'acorn';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import type { App, CfnElement } from 'aws-cdk-lib';
 import type { FunctionGroup } from '../../functions/shared/routes.js';
@@ -18,6 +17,7 @@ import { bedrockRoutes } from '../support/fake-upstream/bedrock-wire.js';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream/fake-upstream.js';
 import { startFakeSecretsManager, type FakeSecretsManager } from '../support/fake-secrets-manager.js';
 import { proxyEvent } from '../support/proxy-event.js';
+import { topLevelFunctions } from '../support/top-level-functions.js';
 import { startTestGateway, type TestGateway } from '../support/test-gateway.js';
 import { inTemporaryDirectory } from '../../infra/build/temporary-directory.js';
 import { synthesizeGatewayStack } from './synthesize.js';
@@ -137,17 +137,10 @@ describe.each(allGroups)('the %s bundle', (group) => {
   it('gives V8 functions to compile at its cold start, not module-level arrows, which compile several times slower', async () => {
     const { result } = bundleOf(group);
     const counts = { arrows: 0, functions: 0 };
-    const visit = (node: AcornNode, topLevel: boolean): void => {
-      if (topLevel && node.type === 'ArrowFunctionExpression') counts.arrows += 1;
-      if (topLevel && /^Function/.test(node.type)) counts.functions += 1;
-      const inside = topLevel && !/Function|ClassBody/.test(node.type);
-      for (const value of Object.values(node))
-        for (const child of Array.isArray(value) ? value : [value])
-          if (child && typeof child === 'object' && typeof child.type === 'string') visit(child as AcornNode, inside);
-    };
     for (const output of result.atInit) {
-      const code = await readFile(path.resolve(output), 'utf8');
-      visit(parseModule(code, { ecmaVersion: 'latest', sourceType: 'module' }), true);
+      const { arrows, functions } = topLevelFunctions(await readFile(path.resolve(output), 'utf8'));
+      counts.arrows += arrows.length;
+      counts.functions += functions;
     }
     // What stays is esbuild's own helpers and the arrows that read `this` (top-level-functions.ts).
     expect(counts.functions).toBeGreaterThan(20 * counts.arrows);

@@ -1,6 +1,6 @@
 import vm from 'node:vm';
-import { Parser, type Node } from 'acorn';
 import { withTopLevelFunctions } from '../../infra/build/top-level-functions.js';
+import { topLevelFunctions } from '../support/top-level-functions.js';
 
 /**
  * The bundles' top-level arrows become functions (`top-level-functions.ts`): each module below must
@@ -17,20 +17,6 @@ const evaluate = async (code: string): Promise<unknown> => {
   await module.evaluate();
   const { probe, default: byDefault } = module.namespace as { probe: () => unknown; default?: (x: number) => unknown };
   return [await probe(), byDefault?.(1)];
-};
-
-/** Arrow functions outside every function and class body, as source text. */
-const arrowsAtTopLevel = (code: string): string[] => {
-  const found: string[] = [];
-  const visit = (node: Node, top: boolean): void => {
-    if (node.type === 'ArrowFunctionExpression' && top) found.push(code.slice(node.start, node.end));
-    const inside = top && !/Function|ClassBody/.test(node.type);
-    for (const value of Object.values(node))
-      for (const child of Array.isArray(value) ? value : [value])
-        if (child && typeof child === 'object' && typeof child.type === 'string') visit(child as Node, inside);
-  };
-  visit(Parser.parse(code, { ecmaVersion: 'latest', sourceType: 'module' }), true);
-  return found;
 };
 
 const modules: Record<string, { code: string; arrowsKept: number }> = {
@@ -108,8 +94,8 @@ describe('top-level arrows written as functions', () => {
 
       expect(await evaluate(rewritten)).toEqual(await evaluate(code));
       // The probe itself is a top-level arrow: it is rewritten too.
-      expect(arrowsAtTopLevel(rewritten)).toHaveLength(arrowsKept);
-      expect(arrowsAtTopLevel(code).length).toBeGreaterThan(arrowsKept);
+      expect(topLevelFunctions(rewritten).arrows).toHaveLength(arrowsKept);
+      expect(topLevelFunctions(code).arrows.length).toBeGreaterThan(arrowsKept);
     },
   );
 
