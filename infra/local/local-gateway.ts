@@ -20,7 +20,8 @@ import { errorFormatForTarget } from '../../functions/shared/http/error-format.j
 import { installLambdaStreamingGlobals } from './lambda-streaming.js';
 import { listen } from './listen.js';
 import { RunningRequests } from './running-requests.js';
-import { shuttingDown, storeReachable, storeUnavailable } from './store-health.js';
+import { storeUnavailable } from '../../functions/shared/store/store-unavailable.js';
+import { shuttingDown, storeReachable } from './store-health.js';
 
 export interface LocalGatewayOptions {
   readonly host?: string;

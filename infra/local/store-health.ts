@@ -28,9 +28,6 @@ const accepts = (endpoint: string): Promise<boolean> => {
 export const storeReachable = async (endpoint: string, embedded: EmbeddedStore | undefined): Promise<boolean> =>
   (embedded?.isRunning() ?? true) && (await accepts(endpoint));
 
-/** The 503 that /health answers while the store cannot be reached, as requests that need it get. */
-export { storeUnavailable } from '../../functions/shared/store/store-unavailable.js';
-
 /** The 503 that requests arriving during shutdown get (on a connection kept alive from before). */
 export const shuttingDown = () =>
   new GatewayError('The gateway is shutting down: retry on another instance or after it restarts.', {
