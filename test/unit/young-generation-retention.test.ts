@@ -175,8 +175,9 @@ describe('what a request makes dies young', () => {
     gc({ type: 'minor', execution: 'sync' });
     gc({ type: 'minor', execution: 'sync' });
     const length = waiting.reduce((sum, text) => sum + text.length, 0) / waiting.length;
-    // A text added up piece by piece stayed a tree of its pieces, four to five times its length.
-    expect((oldSpaceUsed() - before) / waiting.length - baseline).toBeLessThan(2 * length + 100);
+    // A text added up piece by piece stayed a tree of its pieces, four to five times its length; a flat
+    // one reads about 1.15 times it here, and up to 2.4 times on a CI machine busy with other suites.
+    expect((oldSpaceUsed() - before) / waiting.length - baseline).toBeLessThan(3 * length + 100);
   });
 
   it("the local runtime's event of a request", async () => {
