@@ -69,6 +69,27 @@ export const toAttributeMap = (item: Readonly<Record<string, unknown>>): Record<
 export const attributeMapJson = (item: Readonly<Record<string, unknown>>): string =>
   mapJson(item) ?? storeJson(toAttributeMap(item));
 
+/** Text JSON writes as it stands between quotes: printable ASCII but the quote and the backslash. */
+const PLAIN_TEXT = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
+
+/**
+ * A string as JSON text. The ids, names and times of a record need no escaping: quoted as they stand,
+ * they skip `JSON.stringify`'s call into the runtime, half the cost of writing a usage record.
+ */
+const jsonString = (text: string): string => (PLAIN_TEXT.test(text) ? `"${text}"` : JSON.stringify(text));
+
+/**
+ * One plain value's attribute value as JSON text, the same as `storeJson(toAttribute(value))`, and
+ * throwing where that throws (a number `marshall` refuses): for items written member by member.
+ */
+export const attributeJson = (value: string | number | boolean | null): string => {
+  if (typeof value === 'string') return `{"S":${jsonString(value)}}`;
+  if (typeof value === 'number' && isPlainNumber(value)) return `{"N":"${value}"}`;
+  if (typeof value === 'boolean') return value ? '{"BOOL":true}' : '{"BOOL":false}';
+  if (value === null) return '{"NULL":true}';
+  return storeJson(toAttribute(value));
+};
+
 /**
  * Member names as JSON text, kept: the items a process writes share their members' names, and quoting
  * each name anew made a string per member of every record. Bounded, since a map member (a model's
@@ -94,7 +115,7 @@ const quotedName = (name: string): string => {
 const writeAttribute = (parts: string[], value: unknown): boolean => {
   switch (typeof value) {
     case 'string':
-      parts.push('{"S":', JSON.stringify(value), '}');
+      parts.push('{"S":', jsonString(value), '}');
       return true;
     case 'number':
       if (!isPlainNumber(value)) return false;
