@@ -1,10 +1,11 @@
 import fc from 'fast-check';
 import {
   AnswerText,
+  frameEvent,
+  frameRenamed,
   joinedStringMembers,
   memberTest,
   nullMember,
-  replaceStringMember,
   stringMember,
   stringMembers,
   withoutMember,
@@ -58,16 +59,47 @@ describe('JSON member scans of relayed events', () => {
     fc.assert(
       fc.property(plainObject, fc.nat(), text, text, spacing, (object, position, before, after, space) => {
         const event = withMemberAt(object, position, 'model', before);
-        const replaced = replaceStringMember(serialised(event, space), model, JSON.stringify(after));
-        expect(replaced).toBe(serialised({ ...event, model: after }, space));
+        const framed = frameRenamed(serialised(event, space), model, JSON.stringify(after));
+        expect(framed).toBe(frameEvent(serialised({ ...event, model: after }, space)));
       }),
+    );
+  });
+
+  test('a string member is replaced and a null member cut, wherever each stands, in one framed event', () => {
+    const model = stringMember('model');
+    const usageNull = nullMember('usage');
+    fc.assert(
+      fc.property(
+        plainObject,
+        fc.nat(),
+        fc.nat(),
+        fc.boolean(),
+        text,
+        text,
+        spacing,
+        (object, modelAt, usageAt, usageLast, before, after, space) => {
+          const named = withMemberAt(object, modelAt, 'model', before);
+          const event = usageLast ? { ...named, usage: null } : withMemberAt(named, usageAt, 'usage', null);
+          const framed = frameRenamed(serialised(event, space), model, JSON.stringify(after), usageNull)!;
+          // Framed as SSE: each line of the data on a `data:` line of its own.
+          expect(framed.endsWith('\n\n')).toBe(true);
+          const data = framed
+            .slice(0, -2)
+            .split('\n')
+            .map((line) => line.slice('data: '.length))
+            .join('\n');
+          expect(framed).toBe(frameEvent(data));
+          expect(JSON.parse(data)).toEqual({ ...named, model: after });
+        },
+      ),
     );
   });
 
   test('an object without the member is left to the caller', () => {
     fc.assert(
-      fc.property(plainObject, spacing, (object, space) => {
-        expect(replaceStringMember(serialised(object, space), stringMember('model'), '"x"')).toBeUndefined();
+      fc.property(plainObject, spacing, fc.boolean(), (object, space, cut) => {
+        const json = serialised(object, space);
+        expect(frameRenamed(json, stringMember('model'), '"x"', cut ? nullMember('usage') : undefined)).toBeUndefined();
       }),
     );
   });
@@ -204,7 +236,7 @@ describe('JSON member scans of relayed events', () => {
   test('a quoted name that is not a key is passed over for a later one that is', () => {
     // Relayed text is scanned unparsed: a name after `[` (or any other character) is not a member's key.
     const text = '{"list":["model":"no"],"model":"yes"}';
-    expect(replaceStringMember(text, stringMember('model'), '"new"')).toBe('{"list":["model":"no"],"model":"new"}');
+    expect(frameRenamed(text, stringMember('model'), '"new"')).toBe('data: {"list":["model":"no"],"model":"new"}\n\n');
     expect(memberTest('list').test('["list":1]')).toBe(false);
     expect(memberTest('list').test('[1, "list":1]')).toBe(true);
   });

@@ -67,6 +67,43 @@ describe('the OpenAI chat pass-through', () => {
     expect(dataOf(notAsked.sent)).toHaveLength(1);
   });
 
+  it.each([
+    ['a count as text', '{"prompt_tokens":"3"}'],
+    ['a count as an object', '{"completion_tokens":{"n":4}}'],
+    ['details that are not an object', '{"prompt_tokens":3,"prompt_tokens_details":7}'],
+    ['a detail count as text', '{"completion_tokens_details":{"reasoning_tokens":"1"}}'],
+  ])('fails a usage chunk whose usage is not token counts (%s), after the events before it', async (_kind, usage) => {
+    const answer = 'data: {"id":"c","model":"up-1","choices":[{"index":0,"delta":{"content":"hi"}}]}\n\n';
+    const counted = `data: {"id":"c","model":"up-1","choices":[],"usage":${usage}}\n\n`;
+    for (const includeUsage of [true, false]) {
+      const { sent, usages, failure } = await relay(includeUsage, answer, counted, 'data: [DONE]\n\n');
+      expect(dataOf(sent)).toHaveLength(1);
+      expect(usages).toEqual([]);
+      expect(String((failure as Error).message)).toMatch(/usage/);
+    }
+  });
+
+  it('relays chunks whose text only mentions an error or a usage, on the fast path as on the parsed one', async () => {
+    const chunks = [
+      '{"id":"c","model":"up-1","choices":[{"index":0,"delta":{"content":"\\"error\\": none"}}],"usage":null}',
+      '{"id":"c","model":"up-1","choices":[{"index":0,"delta":{"content":"\\"usage\\":{"}}],"usage":null}',
+    ];
+    for (const includeUsage of [true, false]) {
+      const { sent, failure } = await relay(
+        includeUsage,
+        ...chunks.map((chunk) => `data: ${chunk}\n\n`),
+        'data: [DONE]\n\n',
+      );
+      expect(failure).toBeUndefined();
+      expect(dataOf(sent)).toEqual(
+        chunks.map((chunk) => {
+          const { usage, ...rest } = JSON.parse(chunk) as Record<string, unknown>;
+          return { ...rest, model: 'public-model', ...(includeUsage ? { usage } : {}) };
+        }),
+      );
+    }
+  });
+
   it('sends what arrived before an error event, then fails with the upstream message', async () => {
     const answer = 'data: {"id":"c","model":"up-1","choices":[{"index":0,"delta":{"content":"partial"}}]}\n\n';
     const { sent, failure, text } = await relay(

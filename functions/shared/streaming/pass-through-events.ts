@@ -194,12 +194,29 @@ export const memberTest = (name: string, valueStart = ''): RegExp =>
 export const stringMember = (name: string): RegExp =>
   new RegExp(`${KEY_BEFORE}"${name}"\\s*:\\s*("${STRING_CONTENT}")`);
 
-/** The text with the value matched by `member` (from `stringMember`) replaced by `json`; undefined if none. */
-export const replaceStringMember = (text: string, member: RegExp, json: string): string | undefined => {
-  const match = member.exec(text);
+/**
+ * The event framed for the client with the string value `member` (from `stringMember`) matches
+ * replaced by `json`, and with `cut` (a null member) taken out when given; undefined when the event has
+ * no such string member. Made from the event's own pieces at once: replacing, cutting and framing in
+ * turn copied each event's text twice more, every event of every relayed stream.
+ */
+export const frameRenamed = (data: string, member: RegExp, json: string, cut?: NullMember): string | undefined => {
+  const match = member.exec(data);
   if (!match) return undefined;
-  const end = match.index + match[0].length;
-  return text.slice(0, end - match[1]!.length) + json + text.slice(end);
+  const valueEnd = match.index + match[0].length;
+  const valueStart = valueEnd - match[1]!.length;
+  let keptEnd = data.length;
+  let close = '';
+  if (cut !== undefined) {
+    // The member as the object's last is cut off without a search; anywhere else, it is searched for.
+    if (!data.endsWith(cut.last) || data.length - cut.last.length < valueEnd)
+      return frameEvent(withoutMember(data.slice(0, valueStart) + json + data.slice(valueEnd), cut));
+    keptEnd = data.length - cut.last.length;
+    close = '}';
+  }
+  const renamed = data.slice(0, valueStart) + json + data.slice(valueEnd, keptEnd) + close;
+  // The model's JSON has no line break: only the event's own text can need more than one `data:` line.
+  return data.includes('\n') ? frameEvent(renamed) : `data: ${renamed}\n\n`;
 };
 
 /** Matches every string value of the given members; the value, still JSON-escaped, is group 1. */

@@ -1,5 +1,5 @@
 import type { EventSourceMessage } from 'eventsource-parser';
-import { openAiChunkSchema } from '../providers/openai/openai-api.js';
+import { openAiUsageSchema } from '../providers/openai/openai-api.js';
 import { openAiStreamError } from '../providers/openai/openai-provider.js';
 import type { ChatCompletionChunk } from '../protocols/openai-chat/chat-completion-result.js';
 import type { TokenUsage } from '../accounting/token-usage.js';
@@ -13,10 +13,9 @@ import {
   memberTest,
   nullMember,
   relayEvents,
-  replaceStringMember,
+  frameRenamed,
   stringMember,
   stringMembers,
-  withoutMember,
 } from './pass-through-events.js';
 import type { PassThroughStream } from './pass-through-stream.js';
 import { parseJson } from '../http/parse-json.js';
@@ -62,18 +61,25 @@ export const openAiChatPassThrough = (
     if (error) throw error;
     const chunk = payload as ChatCompletionChunk;
     if (!Array.isArray(chunk.choices)) throw upstreamBrokenResponse('a stream event had no choices');
-    if (!openAiChunkSchema().safeParse(payload).success)
-      throw upstreamBrokenResponse('a stream event was not a chat completion chunk');
+    // The usage is all the relay reads of a chunk; the rest goes on as sent, as in every other event.
+    if (chunk.usage != null && !openAiUsageSchema().safeParse(chunk.usage).success)
+      throw upstreamBrokenResponse('a stream event had a usage that was not token counts');
     return chunk;
   };
 
-  /** The slow path: the chunk as an object, handled as the parsed relay handles it. */
+  /**
+   * The slow path: the chunk read as an object, handled as the parsed relay handles it. A chunk the
+   * client gets whole (its usage asked for) still goes on as sent, only renamed, where it can.
+   */
   const reserialised = (data: string): string | undefined => {
     const chunk = parsed(data);
     if (chunk.usage) options.onUsage(toTokenUsage(chunk.usage));
     if (!options.includeUsage) {
       if (chunk.choices.length === 0) return undefined;
       delete chunk.usage;
+    } else {
+      const renamed = frameRenamed(data, MODEL, publicModel);
+      if (renamed !== undefined) return renamed;
     }
     chunk.model = options.publicModel;
     return frameEvent(JSON.stringify(chunk));
@@ -87,12 +93,13 @@ export const openAiChatPassThrough = (
       return undefined;
     }
     if (!framesObject(data)) throw upstreamBrokenResponse('a stream event was not JSON');
-    if (USAGE_OBJECT.test(data) || ERROR_MEMBER.test(data)) return reserialised(data);
+    // Every chunk but the last ends with `"usage":null` (the gateway asks for usage): it holds none. And a
+    // text without the quoted name has no such member: the scans run only where they could match.
+    const usageNullLast = data.endsWith(USAGE_NULL.last);
+    if ((!usageNullLast && USAGE_OBJECT.test(data)) || (data.includes('"error"') && ERROR_MEMBER.test(data)))
+      return reserialised(data);
     answerText.add(data);
-    const renamed = replaceStringMember(data, MODEL, publicModel);
-    if (renamed === undefined) return reserialised(data);
-    const rewritten = options.includeUsage ? renamed : withoutMember(renamed, USAGE_NULL);
-    return frameEvent(rewritten);
+    return frameRenamed(data, MODEL, publicModel, options.includeUsage ? undefined : USAGE_NULL) ?? reserialised(data);
   };
 
   const relay = relayEvents(response.body, options.idleMs, step, {

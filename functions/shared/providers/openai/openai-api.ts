@@ -25,7 +25,7 @@ export const openAiErrorSchema = lazySchema(() =>
  * translates them, and a count of another type would fail that arithmetic (an object without a
  * callable `toString` throws) as the gateway's own error instead of the upstream's.
  */
-const openAiUsageSchema = lazySchema(() => {
+export const openAiUsageSchema = lazySchema(() => {
   const count = z.nullish(z.number());
   return z.object({
     prompt_tokens: count,
