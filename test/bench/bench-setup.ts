@@ -7,11 +7,17 @@
 const STREAM_PROMPT =
   'one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen';
 
-/** The chat request every bench sends: a short question, or a prompt the fake upstream streams in 20 chunks. */
+/**
+ * The chat request every bench sends: a short question, or a prompt the fake upstream streams in 20
+ * chunks. A stream asks for its usage chunk, as agent clients do: the gateway always asks the upstream
+ * for it, and a server that forwards the request as it came (the floor, Portkey) must get the same
+ * stream from the upstream, or it is measured on one event fewer (and, paced, one gap shorter).
+ */
 export const chatBody = (stream: boolean, model = 'bench-model'): string =>
   JSON.stringify({
     model,
     stream,
+    ...(stream && { stream_options: { include_usage: true } }),
     messages: [{ role: 'user', content: stream ? STREAM_PROMPT : 'How fast is this gateway?' }],
   });
 

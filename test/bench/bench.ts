@@ -177,6 +177,7 @@ interface Figures {
   sequentialCpuMs: number;
   perSecond: number;
   streamCpuMs: number;
+  streamsPerSecond: number;
   firstByteMs: number;
   /** NaN for a server without paced streams. */
   pacedFirstByteMs: number;
@@ -310,6 +311,7 @@ for (const [target, figures] of measured) {
     sequentialCpuMs: figures.sequential.cpuPerCall,
     perSecond: figures.loaded.perSecond,
     streamCpuMs: figures.streams.cpuPerCall,
+    streamsPerSecond: figures.streams.perSecond,
     firstByteMs: percentile(
       figures.streams.timings.map((timing) => timing.firstByteMs),
       50,
@@ -450,6 +452,12 @@ out(
     `); below 100 %, the load core (load, fake upstream, the store's stand-in) was the full one. At its CPU ` +
     `per request, one full core would serve ${(1000 / g.cpuMs).toFixed(0)} requests/s` +
     (p ? ` (${(1000 / g.cpuMs / (1000 / p.cpuMs)).toFixed(2)}× Portkey's at its own)` : ''),
+);
+out(
+  `saturated streams at c=16, what bounded them: the gateway's core was busy ` +
+    `${((g.streamCpuMs / 1000) * g.streamsPerSecond * 100).toFixed(0)} % of the time (the floor's ` +
+    `${((f.streamCpuMs / 1000) * f.streamsPerSecond * 100).toFixed(0)} %); a first byte waits behind the other ` +
+    `streams' work on whichever core is full`,
 );
 for (const note of notes) out(note);
 out('figures measure the store as a separate process (as deployed), not the embedded default of `npm start`');
