@@ -27,7 +27,7 @@ const LATENCY_REQUESTS = Number(process.env.BENCH_LATENCY_REQUESTS ?? 1000);
 const LOADED = Number(process.env.BENCH_LOADED_REQUESTS ?? 4000);
 const STREAMS = Number(process.env.BENCH_STREAMS ?? 800);
 /**
- * Streams from an upstream that sends its 20 chunks `PACE_MS` apart, as a fast model does: the
+ * Streams from an upstream that sends its 20 chunks (and the usage chunk) `PACE_MS` apart, as a fast model does: the
  * saturated streams above arrive all at once, so their first byte measures CPU per stream; these
  * measure what the gateway adds to a first byte, and to forwarding, when chunks come over time.
  */
@@ -342,7 +342,7 @@ const lines = [
   `| figure | ${columns.join(' | ')} |`,
   `|---|${columns.map(() => '---').join('|')}|`,
   row('CPU per request, c=32', (figures) => ms(figures.cpuMs, 3)),
-  row('CPU per stream (20 chunks), c=16', (figures) => ms(figures.streamCpuMs, 3)),
+  row('CPU per stream (20 chunks + usage), c=16', (figures) => ms(figures.streamCpuMs, 3)),
   row('requests/s on one core, c=32', (figures) => figures.perSecond.toFixed(0)),
   row('stream time to first byte p50, c=16', (figures) => ms(figures.firstByteMs)),
   row(`paced stream (a chunk every ${PACE_MS} ms): first byte p50, c=16`, (figures) => ms(figures.pacedFirstByteMs)),
