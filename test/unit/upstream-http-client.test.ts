@@ -125,15 +125,34 @@ const streamingUpstream = async (event: string) => {
 };
 
 /**
+ * A `net` server on a port of its own that hands each connection to `serve`, keeps them and closes
+ * them with the test; `firstConnection` resolves with the first one it takes.
+ */
+const netServer = async (serve: (socket: Socket) => void) => {
+  const connections: Socket[] = [];
+  const server = net.createServer((socket) => {
+    connections.push(socket);
+    socket.on('error', () => {});
+    serve(socket);
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  cleanups.push(async () => {
+    for (const socket of connections) socket.destroy();
+    server.close();
+    await once(server, 'close');
+  });
+  const firstConnection = once(server, 'connection').then(([socket]) => socket as Socket);
+  return { port: (server.address() as AddressInfo).port, connections, firstConnection };
+};
+
+/**
  * A `net` server that answers each request (a head without a body) by writing whatever `answer`
  * writes on the socket: bytes no HTTP server library would send.
  */
 const rawUpstream = async (answer: (socket: Socket, index: number, head: string) => void): Promise<Upstream> => {
-  const connections: Socket[] = [];
   let index = 0;
-  const server = net.createServer((socket) => {
-    connections.push(socket);
-    socket.on('error', () => {});
+  const { port, connections } = await netServer((socket) => {
     let pending = '';
     socket.on('data', (chunk: Buffer) => {
       pending += chunk.toString('latin1');
@@ -144,14 +163,6 @@ const rawUpstream = async (answer: (socket: Socket, index: number, head: string)
       }
     });
   });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  cleanups.push(async () => {
-    for (const socket of connections) socket.destroy();
-    server.close();
-    await once(server, 'close');
-  });
-  const { port } = server.address() as AddressInfo;
   return { origin: `http://127.0.0.1:${port}`, port, connections };
 };
 
@@ -690,22 +701,9 @@ describe('timeouts and aborts', () => {
    * never set up, whatever the network (an address that drops packets is not one on every machine).
    */
   const silentTlsServer = async () => {
-    const sockets: Socket[] = [];
-    const server = net.createServer((socket) => {
-      sockets.push(socket);
-      socket.on('error', () => {});
-      // Reads (and drops) the client's hello, so that it hears the client close.
-      socket.resume();
-    });
-    server.listen(0, '127.0.0.1');
-    await once(server, 'listening');
-    cleanups.push(async () => {
-      for (const socket of sockets) socket.destroy();
-      server.close();
-      await once(server, 'close');
-    });
-    const firstSocket = once(server, 'connection').then(([socket]) => socket as Socket);
-    return { url: `https://127.0.0.1:${(server.address() as AddressInfo).port}/`, firstSocket };
+    // Reads (and drops) the client's hello, so that it hears the client close.
+    const server = await netServer((socket) => socket.resume());
+    return { url: `https://127.0.0.1:${server.port}/`, firstSocket: server.firstConnection };
   };
 
   it('rejects with a 504 when the connection is not set up within the first-byte timeout, and closes it', async () => {
