@@ -233,6 +233,32 @@ describe('JSON member scans of relayed events', () => {
     );
   });
 
+  test('renaming and cutting in one text is renaming, cutting and framing in turn, for any text', () => {
+    // Malformed text included: a relayed event is not parsed, so its text can be anything, down to a
+    // model value that runs into the null member's own text.
+    const model = stringMember('model');
+    const usageNull = nullMember('usage');
+    const piece = fc.constantFrom('{', '}', '"model"', '"usage"', ':', 'null', ',', '"x"', '"', '\\', ' ', '\n', 'a');
+    const jsonish = fc.array(piece, { maxLength: 24 }).map((pieces) => pieces.join(''));
+    const inTurn = (data: string, json: string, cut: boolean) => {
+      const match = model.exec(data);
+      if (!match) return undefined;
+      const end = match.index + match[0].length;
+      const renamed = data.slice(0, end - match[1]!.length) + json + data.slice(end);
+      return frameEvent(cut ? withoutMember(renamed, usageNull) : renamed);
+    };
+    fc.assert(
+      fc.property(jsonish, text, fc.boolean(), (data, name, cut) => {
+        const json = JSON.stringify(name);
+        expect(frameRenamed(data, model, json, cut ? usageNull : undefined)).toBe(inTurn(data, json, cut));
+      }),
+      { numRuns: 2000 },
+    );
+    expect(frameRenamed('{"model":"x,"usage":null}', model, '"new"', usageNull)).toBe(
+      inTurn('{"model":"x,"usage":null}', '"new"', true),
+    );
+  });
+
   test('a quoted name that is not a key is passed over for a later one that is', () => {
     // Relayed text is scanned unparsed: a name after `[` (or any other character) is not a member's key.
     const text = '{"list":["model":"no"],"model":"yes"}';
