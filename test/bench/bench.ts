@@ -27,9 +27,10 @@ const LATENCY_REQUESTS = Number(process.env.BENCH_LATENCY_REQUESTS ?? 1000);
 const LOADED = Number(process.env.BENCH_LOADED_REQUESTS ?? 4000);
 const STREAMS = Number(process.env.BENCH_STREAMS ?? 800);
 /**
- * Streams from an upstream that sends its 20 chunks (and the usage chunk) `PACE_MS` apart, as a fast model does: the
- * saturated streams above arrive all at once, so their first byte measures CPU per stream; these
- * measure what the gateway adds to a first byte, and to forwarding, when chunks come over time.
+ * Streams from an upstream that sends its 20 chunks (and the usage chunk) `PACE_MS` apart, as a fast
+ * model does: the saturated streams above arrive all at once, so their first byte measures CPU per
+ * stream; these measure what the gateway adds to a first byte, and to forwarding, when chunks come
+ * over time.
  */
 const PACED_STREAMS = Number(process.env.BENCH_PACED_STREAMS ?? 320);
 const PACE_MS = Number(process.env.BENCH_PACE_MS ?? 5);
@@ -444,20 +445,19 @@ out(
 );
 // Requests/s is the server's only when its core is the one that is full: the load core also runs the
 // fake upstream and, for the gateway, the store's stand-in, and can fill first.
-const busyShare = (figures: Figures) => (figures.cpuMs / 1000) * figures.perSecond;
+const busy = (cpuMs: number, perSecond: number) => `${((cpuMs / 1000) * perSecond * 100).toFixed(0)} %`;
 out(
-  `requests/s at c=32, what bounded it: the gateway's core was busy ${(busyShare(g) * 100).toFixed(0)} % of the ` +
-    `time (the floor's ${(busyShare(f) * 100).toFixed(0)} %` +
-    (p ? `, Portkey's ${(busyShare(p) * 100).toFixed(0)} %` : '') +
+  `requests/s at c=32, what bounded it: the gateway's core was busy ${busy(g.cpuMs, g.perSecond)} of the ` +
+    `time (the floor's ${busy(f.cpuMs, f.perSecond)}` +
+    (p ? `, Portkey's ${busy(p.cpuMs, p.perSecond)}` : '') +
     `); below 100 %, the load core (load, fake upstream, the store's stand-in) was the full one. At its CPU ` +
     `per request, one full core would serve ${(1000 / g.cpuMs).toFixed(0)} requests/s` +
     (p ? ` (${(1000 / g.cpuMs / (1000 / p.cpuMs)).toFixed(2)}× Portkey's at its own)` : ''),
 );
 out(
   `saturated streams at c=16, what bounded them: the gateway's core was busy ` +
-    `${((g.streamCpuMs / 1000) * g.streamsPerSecond * 100).toFixed(0)} % of the time (the floor's ` +
-    `${((f.streamCpuMs / 1000) * f.streamsPerSecond * 100).toFixed(0)} %); a first byte waits behind the other ` +
-    `streams' work on whichever core is full`,
+    `${busy(g.streamCpuMs, g.streamsPerSecond)} of the time (the floor's ${busy(f.streamCpuMs, f.streamsPerSecond)}); ` +
+    `a first byte waits behind the other streams' work on whichever core is full`,
 );
 for (const note of notes) out(note);
 out('figures measure the store as a separate process (as deployed), not the embedded default of `npm start`');

@@ -23,7 +23,10 @@ export interface Contender {
   readonly flags: readonly string[];
 }
 
-/** What a contender is measured on: plain and limited requests at c=32, streams of 20 chunks and a usage chunk at c=16. */
+/**
+ * What a contender is measured on: plain and limited requests at c=32, streams of 20 chunks and a
+ * usage chunk at c=16.
+ */
 export type LoadKind = 'plain' | 'limited' | 'stream';
 
 export interface SideBySideOptions {
