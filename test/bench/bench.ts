@@ -12,7 +12,7 @@ import { concurrently } from './concurrently.js';
 import { startPortkey } from './portkey-server.js';
 import { startStoreStandIn } from './store-stand-in-process.js';
 import { startHeapFlags } from './start-heap-flags.js';
-import { cpuMicros, hasTaskset, peakRssMb, pin, resetPeakRss } from './process-stats.js';
+import { cpuMicros, hasTaskset, mainThreadCpuMicros, peakRssMb, pin, resetPeakRss } from './process-stats.js';
 
 /**
  * `npm run bench`: the gateway's own cost per request against a floor (a minimal node:http forwarder)
@@ -163,6 +163,7 @@ const gatewayLimited: Target = { name: 'model-gateway, limits', pid: gatewayChil
 const run = async (target: Target, count: number, concurrency: number, stream = false, warmUp = false) => {
   const started = process.hrtime.bigint();
   const cpuBefore = cpuMicros(target.pid);
+  const mainBefore = mainThreadCpuMicros(target.pid);
   const timings = await concurrently(count, concurrency, async () => {
     const timing = await target.call(stream);
     // A warm-up may meet pooled connections the upstream closed while the previous server ran.
@@ -170,7 +171,12 @@ const run = async (target: Target, count: number, concurrency: number, stream = 
     return timing;
   });
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-  return { timings, cpuMs: (cpuMicros(target.pid) - cpuBefore) / 1000 / count, perSecond: count / seconds };
+  return {
+    timings,
+    cpuMs: (cpuMicros(target.pid) - cpuBefore) / 1000 / count,
+    mainThreadMs: (mainThreadCpuMicros(target.pid) - mainBefore) / 1000 / count,
+    perSecond: count / seconds,
+  };
 };
 
 interface Figures {
@@ -179,6 +185,9 @@ interface Figures {
   perSecond: number;
   streamCpuMs: number;
   streamsPerSecond: number;
+  /** Shares of the CPU per request and per stream that ran beside the main thread. */
+  besideMainThread: number;
+  streamBesideMainThread: number;
   firstByteMs: number;
   /** NaN for a server without paced streams. */
   pacedFirstByteMs: number;
@@ -194,6 +203,7 @@ const notes: string[] = [];
 class Phase {
   count = 0;
   cpuMs = 0;
+  mainThreadMs = 0;
   seconds = 0;
   readonly timings: Timing[] = [];
   /** A slice's result: one timing per call. */
@@ -201,6 +211,7 @@ class Phase {
     const count = result.timings.length;
     this.count += count;
     this.cpuMs += result.cpuMs * count;
+    this.mainThreadMs += result.mainThreadMs * count;
     this.seconds += count / result.perSecond;
     this.timings.push(...result.timings);
   }
@@ -209,6 +220,10 @@ class Phase {
   }
   get perSecond(): number {
     return this.count === 0 ? Number.NaN : this.count / this.seconds;
+  }
+  /** The share of the CPU that ran beside the main thread (V8's compiler and concurrent marking). */
+  get besideMainThread(): number {
+    return this.cpuMs === 0 ? Number.NaN : 1 - this.mainThreadMs / this.cpuMs;
   }
 }
 
@@ -253,8 +268,15 @@ const measureHandlerPath = async (count: number): Promise<void> => {
 
 const measured = new Map<Target, Measured>();
 const targetsInTurn = [floor, ...(portkeyTarget ? [portkeyTarget] : []), gateway, gatewayLimited];
+// Every kind of call a server is measured on is warmed up before the first round. A kind first met
+// later deoptimizes code the kinds share, and V8 took some 10,000 more requests to optimize it again
+// (traced with `--trace-opt --trace-deopt`): streams first warmed up within round 0 left that work to
+// the measured slices after them.
 for (const target of targetsInTurn) {
   await run(target, WARM_UP, 32, false, true);
+  await run(target, STREAM_WARM_UP, 16, true, true);
+  const paced = pacedTargets.get(target.name);
+  if (paced) await run(paced, 40, 8, true, true);
   measured.set(target, {
     sequential: new Phase(),
     latency: new Phase(),
@@ -274,13 +296,9 @@ for (let round = 0; round < ROUNDS; round += 1) {
     figures.peakRssMb = Math.max(figures.peakRssMb, peakRssMb(target.pid));
     if (figures.streamsFailed) continue;
     try {
-      if (round === 0) await run(target, STREAM_WARM_UP, 16, true, true);
       figures.streams.add(await run(target, slice(STREAMS), 16, true));
       const paced = pacedTargets.get(target.name);
-      if (paced) {
-        if (round === 0) await run(paced, 40, 8, true, true);
-        figures.paced.add(await run(paced, slice(PACED_STREAMS), 16, true));
-      }
+      if (paced) figures.paced.add(await run(paced, slice(PACED_STREAMS), 16, true));
     } catch (error) {
       if (target === gateway || target === floor) throw error;
       figures.streamsFailed = (error as Error).message;
@@ -313,6 +331,8 @@ for (const [target, figures] of measured) {
     perSecond: figures.loaded.perSecond,
     streamCpuMs: figures.streams.cpuPerCall,
     streamsPerSecond: figures.streams.perSecond,
+    besideMainThread: figures.loaded.besideMainThread,
+    streamBesideMainThread: figures.streams.besideMainThread,
     firstByteMs: percentile(
       figures.streams.timings.map((timing) => timing.firstByteMs),
       50,
@@ -458,6 +478,13 @@ out(
   `saturated streams at c=16, what bounded them: the gateway's core was busy ` +
     `${busy(g.streamCpuMs, g.streamsPerSecond)} of the time (the floor's ${busy(f.streamCpuMs, f.streamsPerSecond)}); ` +
     `a first byte waits behind the other streams' work on whichever core is full`,
+);
+const percent = (share: number) => (Number.isFinite(share) ? `${(share * 100).toFixed(0)} %` : '—');
+// A compiler still at work in the measured slices would show here, above the floor's share.
+out(
+  `CPU beside the main thread (V8's compiler and collector threads): the gateway's ` +
+    `${percent(g.besideMainThread)} per request at c=32 and ${percent(g.streamBesideMainThread)} per stream, ` +
+    `the floor's ${percent(f.besideMainThread)} and ${percent(f.streamBesideMainThread)}`,
 );
 for (const note of notes) out(note);
 out('figures measure the store as a separate process (as deployed), not the embedded default of `npm start`');

@@ -38,6 +38,18 @@ const scheduledCpuMicros = (pid: number): number | undefined => {
   }
 };
 
+/**
+ * The CPU time of a process's main thread alone, in microseconds (NaN where the kernel does not keep
+ * it): what it spent beside that ran on V8's and libuv's threads (compiling, concurrent marking).
+ */
+export const mainThreadCpuMicros = (pid: number): number => {
+  try {
+    return Number(readFileSync(`/proc/${pid}/task/${pid}/schedstat`, 'utf8').split(' ')[0]) / 1000;
+  } catch {
+    return Number.NaN;
+  }
+};
+
 /** User + system CPU of a process (all its threads) in microseconds. */
 export const cpuMicros = (pid: number): number => scheduledCpuMicros(pid) ?? tickedCpuMicros(pid);
 
