@@ -1,13 +1,11 @@
 import { marshall } from '@aws-sdk/util-dynamodb';
 import fc from 'fast-check';
-import { attributeMapJson, toAttributeMap } from '../../functions/shared/store/attribute-values.js';
+import { toAttributeMap } from '../../functions/shared/store/attribute-values.js';
 import { MARSHALL_OPTIONS } from '../../functions/shared/store/marshall-options.js';
-import { storeJson } from '../../functions/shared/store/operations.js';
 
 /**
  * The hot writes' marshaller must give exactly what util-dynamodb's `marshall` gives with the store's
- * options, for every item: the same attribute values, or an error where it refuses one. Written
- * straight to JSON, an item must read as the JSON of those attribute values, or be refused alike.
+ * options, for every item: the same attribute values, or an error where it refuses one.
  */
 
 const outcome = (marshal: () => unknown) => {
@@ -20,7 +18,6 @@ const outcome = (marshal: () => unknown) => {
 
 const agree = (item: Record<string, unknown>) => {
   expect(outcome(() => toAttributeMap(item))).toEqual(outcome(() => marshall(item, MARSHALL_OPTIONS)));
-  expect(outcome(() => attributeMapJson(item))).toEqual(outcome(() => storeJson(toAttributeMap(item))));
 };
 
 class Instance {

@@ -8,7 +8,7 @@ import { json } from '../../functions/shared/http/response.js';
 import { gatewayHandler, type GatewayRequest } from '../../functions/shared/middleware/gateway-handler.js';
 import { startMeter } from '../../functions/shared/middleware/request-meter.js';
 import { pumpInto } from '../../functions/shared/middleware/streamed-execution.js';
-import { attributeMapJson } from '../../functions/shared/store/attribute-values.js';
+import { usagePut } from '../../functions/shared/accounting/usage-records.js';
 import { putInBatch } from '../../functions/shared/store/batched-puts.js';
 import { storeRequestHandler } from '../../functions/shared/store/connection.js';
 import { physicalTableName } from '../../functions/shared/store/tables.js';
@@ -34,6 +34,7 @@ import { RequestTrace } from '../../functions/shared/observability/request-trace
 import { createAnthropicStreamTranslator } from '../../functions/shared/providers/anthropic/anthropic-stream.js';
 import { createBedrockStreamTranslator } from '../../functions/shared/providers/bedrock/bedrock-stream.js';
 import { lambdaContextStub, proxyEvent } from '../support/proxy-event.js';
+import { usageRecordWith } from '../support/usage-record.js';
 
 /**
  * What a request made must die young once the request is over: V8's young collections copy whatever
@@ -157,21 +158,16 @@ describe('what a request makes dies young', () => {
   });
 
   it("a usage record's text, which waits for its batch, weighs about its length", () => {
-    const record = (index: number) => ({
-      requestId: `req-${index}-${Math.random()}`,
-      time: new Date().toISOString(),
-      accountId: 'acct_young',
-      keyId: 'key_young',
-      model: 'young-model',
-      stream: false,
-      httpStatus: 200,
-      promptTokens: index,
-      cost: 0.000025,
-      usageSource: 'upstream',
-    });
+    const record = (index: number) =>
+      usageRecordWith({
+        requestId: `req-${index}-${Math.random()}`,
+        accountId: 'acct_young',
+        promptTokens: index,
+        cost: 0.000025,
+      });
     gc({ type: 'major', execution: 'sync' });
     const before = oldSpaceUsed();
-    const waiting = Array.from({ length: CALLS }, (_, index) => attributeMapJson(record(index)));
+    const waiting = Array.from({ length: CALLS }, (_, index) => usagePut(record(index)).item);
     gc({ type: 'minor', execution: 'sync' });
     gc({ type: 'minor', execution: 'sync' });
     const length = waiting.reduce((sum, text) => sum + text.length, 0) / waiting.length;

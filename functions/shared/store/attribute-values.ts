@@ -60,15 +60,6 @@ export const toAttributeMap = (item: Readonly<Record<string, unknown>>): Record<
   return map;
 };
 
-/**
- * An item's attribute map as the store's JSON protocol takes it, written straight from the item:
- * every request puts a usage record of some twenty members, and building its attribute map first
- * made an object per member only to serialize them all at once. Plain values are written here; an
- * item holding anything else takes `storeJson(toAttributeMap(item))`, which this always equals.
- */
-export const attributeMapJson = (item: Readonly<Record<string, unknown>>): string =>
-  mapJson(item) ?? storeJson(toAttributeMap(item));
-
 /** Text JSON writes as it stands between quotes: printable ASCII but the quote and the backslash. */
 const PLAIN_TEXT = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
 
@@ -88,95 +79,4 @@ export const attributeJson = (value: string | number | boolean | null): string =
   if (typeof value === 'boolean') return value ? '{"BOOL":true}' : '{"BOOL":false}';
   if (value === null) return '{"NULL":true}';
   return storeJson(toAttribute(value));
-};
-
-/**
- * Member names as JSON text, kept: the items a process writes share their members' names, and quoting
- * each name anew made a string per member of every record. Bounded, since a map member (a model's
- * settings, say) may hold names of an admin's choosing.
- */
-const quotedNames = new Map<string, string>();
-const QUOTED_NAMES_KEPT = 1024;
-const quotedName = (name: string): string => {
-  let quoted = quotedNames.get(name);
-  if (quoted === undefined) {
-    quoted = JSON.stringify(name);
-    if (quotedNames.size < QUOTED_NAMES_KEPT) quotedNames.set(name, quoted);
-  }
-  return quoted;
-};
-
-/**
- * Writes a plain value's attribute value as JSON text into `parts`; false for a value the general
- * path must take (what was written is then dropped). The text is made of the parts in one join: the
- * pieces are constants, quoted names and the values' own text, where building each member's text of
- * its own made some five strings per member, every record.
- */
-const writeAttribute = (parts: string[], value: unknown): boolean => {
-  switch (typeof value) {
-    case 'string':
-      parts.push('{"S":', jsonString(value), '}');
-      return true;
-    case 'number':
-      if (!isPlainNumber(value)) return false;
-      parts.push('{"N":"', String(value), '"}');
-      return true;
-    case 'boolean':
-      parts.push(value ? '{"BOOL":true}' : '{"BOOL":false}');
-      return true;
-    case 'object': {
-      if (value === null) {
-        parts.push('{"NULL":true}');
-        return true;
-      }
-      const list = Array.isArray(value);
-      if (!list && !isPlainObject(value)) return false;
-      parts.push(list ? '{"L":' : '{"M":');
-      if (!(list ? writeList(parts, value) : writeMap(parts, value as Record<string, unknown>))) return false;
-      parts.push('}');
-      return true;
-    }
-    default:
-      return false;
-  }
-};
-
-/**
- * Members in `for…in` order, the order of the map `toAttributeMap` builds. The text is one flat string
- * (a join), not a tree of pieces (`+=`): a record's text waits for its batch (a linger and a call), and
- * a tree three to four times its size outlived young collections with it and was copied by each.
- */
-const writeMap = (parts: string[], item: Readonly<Record<string, unknown>>): boolean => {
-  parts.push('{');
-  let separator = '';
-  for (const name in item) {
-    const value = item[name];
-    if (isLeftOut(value)) continue;
-    // `toAttributeMap` assigns a __proto__ member, which sets its map's prototype: left to it.
-    if (name === '__proto__') return false;
-    parts.push(separator, quotedName(name), ':');
-    separator = ',';
-    if (!writeAttribute(parts, value)) return false;
-  }
-  parts.push('}');
-  return true;
-};
-
-const writeList = (parts: string[], values: readonly unknown[]): boolean => {
-  parts.push('[');
-  let separator = '';
-  for (const value of values) {
-    if (isLeftOut(value)) continue;
-    parts.push(separator);
-    separator = ',';
-    if (!writeAttribute(parts, value)) return false;
-  }
-  parts.push(']');
-  return true;
-};
-
-/** A plain object's attribute map as JSON, or undefined for an item the general path must take. */
-const mapJson = (item: Readonly<Record<string, unknown>>): string | undefined => {
-  const parts: string[] = [];
-  return writeMap(parts, item) ? parts.join('') : undefined;
 };

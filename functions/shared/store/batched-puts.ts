@@ -2,7 +2,7 @@ import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { servesConcurrentInvocations } from '../aws/concurrent-invocations.js';
 import { promiseOf } from '../promise-of.js';
-import { attributeMapJson } from './attribute-values.js';
+import { toAttributeMap } from './attribute-values.js';
 import { fromStoreJson, sendSerialized, storeJson, THROTTLING_RETRIED_HERE } from './operations.js';
 import { BOOKKEEPING_RETRY, retryThrottled } from './throttle-retry.js';
 import { turnBatch, type Settled } from './turn-batch.js';
@@ -134,7 +134,7 @@ const gathered = turnBatch(sendPuts, {
 export const marshalledPut = (put: ItemPut): MarshalledPut => ({
   table: put.table,
   key: putKey(put.item, put.keyNames),
-  item: attributeMapJson(put.item),
+  item: storeJson(toAttributeMap(put.item)),
 });
 
 /** What tells a batch's puts apart: the item's key attributes, `keyNames` in order. */
