@@ -67,6 +67,20 @@ describe('the OpenAI chat pass-through', () => {
     expect(dataOf(notAsked.sent)).toHaveLength(1);
   });
 
+  it('forwards a usage chunk to a client that asked as sent, renamed only; one without a model gets one', async () => {
+    const spaced = '{"id": "c", "model": "up-1", "choices": [], "usage": {"prompt_tokens": 3}, "x_extra": [1, 2]}';
+    const unnamed = '{"id":"c","choices":[],"usage":{"completion_tokens":4}}';
+    const { sent, usages } = await relay(true, `data: ${spaced}\n\n`, `data: ${unnamed}\n\n`, 'data: [DONE]\n\n');
+    expect(sent.join('')).toBe(
+      `data: ${spaced.replace('"up-1"', '"public-model"')}\n\n` +
+        `data: ${JSON.stringify({ ...(JSON.parse(unnamed) as object), model: 'public-model' })}\n\n`,
+    );
+    expect(usages).toEqual([
+      expect.objectContaining({ promptTokens: 3 }),
+      expect.objectContaining({ completionTokens: 4 }),
+    ]);
+  });
+
   it.each([
     ['a count as text', '{"prompt_tokens":"3"}'],
     ['a count as an object', '{"completion_tokens":{"n":4}}'],
