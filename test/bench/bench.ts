@@ -221,7 +221,7 @@ class Phase {
   get perSecond(): number {
     return this.count === 0 ? Number.NaN : this.count / this.seconds;
   }
-  /** The share of the CPU that ran beside the main thread (V8's compiler and concurrent marking). */
+  /** The share of the CPU that ran beside the main thread (V8's compiler and collector threads). */
   get besideMainThread(): number {
     return this.cpuMs === 0 ? Number.NaN : 1 - this.mainThreadMs / this.cpuMs;
   }

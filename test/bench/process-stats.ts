@@ -18,17 +18,21 @@ const tickedCpuMicros = (pid: number): number => {
   return ((Number(fields[11]) + Number(fields[12])) / clockTicksPerSecond) * 1e6;
 };
 
+/** One thread's CPU time in nanoseconds: the first field of /proc/PID/task/TID/schedstat (NaN if unreadable). */
+const threadRanNanoseconds = (pid: number, thread: number | string): number =>
+  Number(readFileSync(`/proc/${pid}/task/${thread}/schedstat`, 'utf8').split(' ')[0]);
+
 /**
- * The CPU time of every thread of a process (the first field of each /proc/PID/task/TID/schedstat,
- * in nanoseconds), in microseconds; undefined where the kernel does not keep it. /proc/PID/stat
- * counts in clock ticks (10 ms here): a slice of a thousand requests at 0.09 ms each is 90 ms of CPU,
- * read to ±10 % from ticks, and the floor's small figure divides every ratio.
+ * The CPU time of every thread of a process, in microseconds; undefined where the kernel does not
+ * keep it. /proc/PID/stat counts in clock ticks (10 ms here): a slice of a thousand requests at
+ * 0.09 ms each is 90 ms of CPU, read to ±10 % from ticks, and the floor's small figure divides every
+ * ratio.
  */
 const scheduledCpuMicros = (pid: number): number | undefined => {
   try {
     let nanoseconds = 0;
     for (const thread of readdirSync(`/proc/${pid}/task`)) {
-      const ran = Number(readFileSync(`/proc/${pid}/task/${thread}/schedstat`, 'utf8').split(' ')[0]);
+      const ran = threadRanNanoseconds(pid, thread);
       if (!Number.isFinite(ran)) return undefined;
       nanoseconds += ran;
     }
@@ -40,11 +44,11 @@ const scheduledCpuMicros = (pid: number): number | undefined => {
 
 /**
  * The CPU time of a process's main thread alone, in microseconds (NaN where the kernel does not keep
- * it): what it spent beside that ran on V8's and libuv's threads (compiling, concurrent marking).
+ * it): what the process spent beside it ran on V8's and libuv's threads (compiling, concurrent marking).
  */
 export const mainThreadCpuMicros = (pid: number): number => {
   try {
-    return Number(readFileSync(`/proc/${pid}/task/${pid}/schedstat`, 'utf8').split(' ')[0]) / 1000;
+    return threadRanNanoseconds(pid, pid) / 1000;
   } catch {
     return Number.NaN;
   }
