@@ -2,6 +2,7 @@ import { methodNotAllowed, unknownUrl } from '../shared/errors.js';
 import { json } from '../shared/http/response.js';
 import { gatewayHandler } from '../shared/middleware/gateway-handler.js';
 import { createRouter } from '../shared/routes.js';
+import { gatewayVersion } from '../shared/version.js';
 
 const lookup = createRouter();
 
@@ -11,7 +12,8 @@ const lookup = createRouter();
  */
 export const handler = gatewayHandler({ auth: false }, async ({ event }) => {
   const found = lookup(event.httpMethod, event.path);
-  if (found.kind === 'found' && found.match.route.path === '/health') return json(200, { status: 'ok' });
+  if (found.kind === 'found' && found.match.route.path === '/health')
+    return json(200, { status: 'ok', version: gatewayVersion });
   if (found.kind === 'wrong-method') throw methodNotAllowed(event.httpMethod, event.path, found.allowed);
   throw unknownUrl(event.httpMethod, event.path);
 });
