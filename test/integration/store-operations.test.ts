@@ -301,6 +301,37 @@ describe('store calls on the wire', () => {
     },
   );
 
+  test.each(['ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'ECONNREFUSED'])(
+    'a store that cannot be reached (%s) is tried again, then is a 503, never a 500',
+    async (code) => {
+      let tries = 0;
+      const stop = onStoreRequests(() => {
+        tries += 1;
+        throw Object.assign(new Error(`connect ${code} store.example`), { code, syscall: 'connect' });
+      });
+      try {
+        await expect(sendOperation('UpdateItem', input)).rejects.toMatchObject({
+          status: 503,
+          code: 'store_unavailable',
+          cause: { code },
+        });
+      } finally {
+        stop();
+      }
+      expect(tries).toBe(3);
+    },
+  );
+
+  test('a store whose name does not resolve is a 503 once the retries are spent', async () => {
+    // `.invalid` never resolves (RFC 6761): the resolver's own failure, whichever code it gives.
+    const connection = { ...(await signedConnection()), url: new URL('http://store.invalid:8000') };
+    await expect(sendSigned(connection, 'UpdateItem', input)).rejects.toMatchObject({
+      status: 503,
+      code: 'store_unavailable',
+      cause: { code: expect.stringMatching(/^(ENOTFOUND|EAI_AGAIN)$/) },
+    });
+  });
+
   test('a connection kept alive between calls outlives the idle timeout of the calls it served', async () => {
     const connection = { ...((await storeConnection()) as SignedConnection), handler: new StoreHttpHandler(50) };
     await sendSigned(connection, 'UpdateItem', input);
@@ -472,6 +503,17 @@ describe('store calls without a custom endpoint', () => {
     expect(sent.url).toBe('https://dynamodb.ap-southeast-2.amazonaws.com');
     expect(sent.authorization).toContain(`Credential=${CREDENTIALS.accessKeyId}/`);
     expect(sent.token).toBeUndefined();
+  });
+
+  test('through the SDK’s client too, a store that cannot be reached is a 503', async () => {
+    useEnvironment({ AWS_REGION: 'ap-southeast-2', ...environmentCredentials });
+    const handler = storeRequestHandler() as unknown as { handle: () => Promise<unknown> };
+    handler.handle = () =>
+      Promise.reject(Object.assign(new Error('getaddrinfo ENOTFOUND dynamodb.example'), { code: 'ENOTFOUND' }));
+    await expect(sendOperation('PutItem', { TableName: 'usage', Item: { id: { S: 'x' } } })).rejects.toMatchObject({
+      status: 503,
+      code: 'store_unavailable',
+    });
   });
 
   test('a FIPS endpoint is the SDK’s to resolve, in a Lambda function too', async () => {

@@ -17,7 +17,7 @@ import type {
   UpdateItemCommandOutput,
 } from '@aws-sdk/client-dynamodb';
 import { noteAwsCall, noteAwsCallLazily } from '../aws/aws-call-observer.js';
-import { storeConnection, type SignedConnection } from './connection.js';
+import { storeConnection, type SdkConnection, type SignedConnection } from './connection.js';
 import { signRequest } from './store-signing.js';
 import { isThrottled } from './throttle-retry.js';
 import { storeUnavailable } from './store-unavailable.js';
@@ -166,7 +166,25 @@ export class StoreServiceError extends Error {
   }
 }
 
-const TRANSIENT_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT']);
+/**
+ * Network failures worth another attempt: connections refused, reset or timed out, as the SDK lists
+ * them, and a store whose name does not resolve (`ENOTFOUND`, or `EAI_AGAIN` while the resolver is
+ * down) or whose address cannot be routed to for now (`EHOSTUNREACH`, `ENETUNREACH`, and their
+ * `DOWN` kin): all pass, and none is the gateway's bug, so each ends as the store being out of reach.
+ */
+const TRANSIENT_CODES = new Set([
+  'ECONNRESET',
+  'ECONNREFUSED',
+  'ECONNABORTED',
+  'EPIPE',
+  'ETIMEDOUT',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'EHOSTDOWN',
+  'ENETUNREACH',
+  'ENETDOWN',
+]);
 const TRANSIENT_NAMES = new Set(['TimeoutError', 'RequestTimeout', 'RequestTimeoutException']);
 
 /** What the SDK's standard retry mode retries besides throttling: server faults and lost connections. */
@@ -245,6 +263,12 @@ export interface SendOptions {
   readonly throttlingRetriedByCaller?: boolean;
 }
 
+/** A call through the SDK's client, whose network failures past its own retries are the store being out of reach. */
+const sendThroughSdk = (connection: SdkConnection, operation: string, input: object): Promise<object> =>
+  connection.send(operation, input).catch((error: unknown) => {
+    throw isTransient(error) && !(error instanceof StoreServiceError) ? storeUnavailable(error) : error;
+  });
+
 /** Sends one DynamoDB operation with an input in attribute-value form; resolves with its output. */
 export const sendOperation = async <Operation extends StoreOperation>(
   operation: Operation,
@@ -254,7 +278,8 @@ export const sendOperation = async <Operation extends StoreOperation>(
   noteAwsCall('DynamoDBClient', operation, input);
   const connection = await storeConnection();
   // The SDK's client retries as its standard mode does, throttling included.
-  if (connection.kind === 'sdk') return (await connection.send(operation, input)) as OperationOutput<Operation>;
+  if (connection.kind === 'sdk')
+    return (await sendThroughSdk(connection, operation, input)) as OperationOutput<Operation>;
   return (await sendSigned(connection, operation, input, options)) as OperationOutput<Operation>;
 };
 
@@ -272,7 +297,8 @@ export const sendSerialized = async <Operation extends StoreOperation>(
 ): Promise<OperationOutput<Operation>> => {
   noteAwsCallLazily('DynamoDBClient', operation, describe);
   const connection = await storeConnection();
-  if (connection.kind === 'sdk') return (await connection.send(operation, describe())) as OperationOutput<Operation>;
+  if (connection.kind === 'sdk')
+    return (await sendThroughSdk(connection, operation, describe())) as OperationOutput<Operation>;
   return (await sendSignedBody(connection, operation, body, options)) as OperationOutput<Operation>;
 };
 
