@@ -1,9 +1,10 @@
 import { toAttributeMap } from '../store/attribute-values.js';
-import { batchGetItems, getItem } from '../store/documents.js';
+import { getItem } from '../store/documents.js';
+import { getAllByKeys } from '../store/get-all-by-keys.js';
 import { sendOperation, THROTTLING_RETRIED_HERE } from '../store/operations.js';
 import { addToItem } from '../store/item-additions.js';
 import { turnBatch, type Settled } from '../store/turn-batch.js';
-import { retryThrottledOrBusy } from '../store/throttle-retry.js';
+import { busyIfThrottled, retryThrottledOrBusy } from '../store/throttle-retry.js';
 
 /**
  * A budget (a rate-limit window, an account's spend) held as `shards` items, each owning a slice of
@@ -161,16 +162,10 @@ export const readShards = async (
   }
   const keys = Array.from({ length: budget.shards }, (_, index) => budget.key(index));
   const byKey = new Map<string, number>();
-  let pending: Record<string, unknown>[] = keys;
-  while (pending.length > 0) {
-    const request = pending;
-    const answer = await retryThrottledOrBusy(() =>
-      batchGetItems({ RequestItems: { [budget.table]: { Keys: request, ConsistentRead: true } } }),
-    );
-    for (const item of answer.Responses?.[budget.table] ?? [])
-      byKey.set(JSON.stringify(keyFields(item, keys[0]!)), countOf(item));
-    pending = (answer.UnprocessedKeys?.[budget.table]?.Keys ?? []) as Record<string, unknown>[];
-  }
+  const items = await getAllByKeys(budget.table, keys).catch((error: unknown) => {
+    throw busyIfThrottled(error);
+  });
+  for (const item of items) byKey.set(JSON.stringify(keyFields(item, keys[0]!)), countOf(item));
   return keys.map((key) => byKey.get(JSON.stringify(key)) ?? 0);
 };
 

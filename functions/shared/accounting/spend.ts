@@ -1,4 +1,5 @@
-import { batchGetItems, scanPage } from '../store/documents.js';
+import { scanPage } from '../store/documents.js';
+import { getAllByKeys } from '../store/get-all-by-keys.js';
 import { physicalTableName } from '../store/tables.js';
 import { retryThrottled } from '../store/throttle-retry.js';
 import { roundUsd } from './pricing.js';
@@ -36,16 +37,9 @@ const rounded = (sum: SpendSum): AccountSpend => ({ used: roundUsd(sum.used), co
  */
 export const readSpend = async (accountId: string): Promise<AccountSpend> => {
   const table = physicalTableName('spend');
-  let keys: Record<string, unknown>[] = Array.from({ length: MAX_SHARDS }, (_, shard) => spendKey(accountId, shard));
+  const keys = Array.from({ length: MAX_SHARDS }, (_, shard) => spendKey(accountId, shard));
   const sum: SpendSum = { used: 0, committed: 0 };
-  while (keys.length > 0) {
-    const request = keys;
-    const answer = await retryThrottled(() =>
-      batchGetItems({ RequestItems: { [table]: { Keys: request, ConsistentRead: true } } }),
-    );
-    for (const item of answer.Responses?.[table] ?? []) addShard(sum, item);
-    keys = (answer.UnprocessedKeys?.[table]?.Keys ?? []) as Record<string, unknown>[];
-  }
+  for (const item of await getAllByKeys(table, keys)) addShard(sum, item);
   return rounded(sum);
 };
 

@@ -4,7 +4,13 @@ import { servesConcurrentInvocations } from '../aws/concurrent-invocations.js';
 import { promiseOf } from '../promise-of.js';
 import { toAttributeMap } from './attribute-values.js';
 import { fromStoreJson, sendSerialized, storeJson, THROTTLING_RETRIED_HERE } from './operations.js';
-import { BOOKKEEPING_RETRY, retryThrottled } from './throttle-retry.js';
+import {
+  BOOKKEEPING_RETRY,
+  JITTERED_BACKOFF,
+  jitteredDelay,
+  retryThrottled,
+  UnprocessedError,
+} from './throttle-retry.js';
 import { turnBatch, type Settled } from './turn-batch.js';
 
 /** The most items one BatchWriteItem takes. */
@@ -36,12 +42,6 @@ const itemOf = (json: string) => fromStoreJson(json) as Record<string, Attribute
 /** The item a marshalled put holds, read back as plain values (as the document client reads items). */
 export const itemOfPut = (put: MarshalledPut): Record<string, unknown> => unmarshall(itemOf(put.item));
 
-const pause = (milliseconds: number) => new Promise((resolve) => setTimeout(resolve, milliseconds));
-
-class UnprocessedError extends Error {
-  override readonly name = 'ProvisionedThroughputExceededException';
-}
-
 /**
  * One BatchWriteItem of distinct items. What the store leaves unprocessed (it does so under throttling)
  * is sent again with the same full-jitter backoff as a throttled call; what is still left after the
@@ -63,8 +63,7 @@ const writeChunk = async (table: string, items: readonly string[]): Promise<void
     pending = (answer.UnprocessedItems?.[table] ?? []).map((unprocessed) => storeJson(unprocessed.PutRequest!.Item!));
     if (pending.length === 0) return;
     if (attempt >= BOOKKEEPING_RETRY.attempts) throw new UnprocessedError(`${pending.length} items left unprocessed`);
-    const cap = Math.min(BOOKKEEPING_RETRY.maxDelayMs, BOOKKEEPING_RETRY.baseDelayMs * 2 ** (attempt - 1));
-    await pause(Math.random() * cap);
+    await JITTERED_BACKOFF.pause(jitteredDelay(attempt, BOOKKEEPING_RETRY, JITTERED_BACKOFF.random));
   }
 };
 

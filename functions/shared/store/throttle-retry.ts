@@ -35,7 +35,28 @@ export interface RetryOptions {
 /** About 3 s of retrying at most: well inside a request, long enough for on-demand capacity to adapt. */
 export const BOOKKEEPING_RETRY: RetryOptions = { attempts: 8, baseDelayMs: 20, maxDelayMs: 800 };
 
-const pause = (milliseconds: number) => new Promise((resolve) => setTimeout(resolve, milliseconds));
+/** How a retry waits: a pause and the random draw that spreads it (a test gives its own, to wait on events). */
+export interface Backoff {
+  readonly pause: (milliseconds: number) => Promise<void>;
+  readonly random: () => number;
+}
+
+export const JITTERED_BACKOFF: Backoff = {
+  pause: (milliseconds) => new Promise((resolve) => setTimeout(resolve, milliseconds)),
+  random: Math.random,
+};
+
+/**
+ * The wait before retry number `retry` (1 for the first): full jitter, anywhere between 0 and the
+ * exponential cap, so that instances that failed together do not retry together.
+ */
+export const jitteredDelay = (retry: number, options: RetryOptions, random: () => number): number =>
+  random() * Math.min(options.maxDelayMs, options.baseDelayMs * 2 ** (retry - 1));
+
+/** What is still left unprocessed by a batch call after its retries: throttling, as the store meant it. */
+export class UnprocessedError extends Error {
+  override readonly name = 'ProvisionedThroughputExceededException';
+}
 
 /**
  * Runs `operation`, retrying it while the store throttles. Any other error is thrown at once; the
@@ -44,15 +65,14 @@ const pause = (milliseconds: number) => new Promise((resolve) => setTimeout(reso
 export const retryThrottled = async <T>(
   operation: () => Promise<T>,
   options: RetryOptions = BOOKKEEPING_RETRY,
+  backoff: Backoff = JITTERED_BACKOFF,
 ): Promise<T> => {
   for (let attempt = 1; ; attempt += 1) {
     try {
       return await operation();
     } catch (error) {
       if (!isThrottled(error) || attempt >= options.attempts) throw error;
-      // Full jitter: anywhere between 0 and the exponential cap.
-      const cap = Math.min(options.maxDelayMs, options.baseDelayMs * 2 ** (attempt - 1));
-      await pause(Math.random() * cap);
+      await backoff.pause(jitteredDelay(attempt, options, backoff.random));
     }
   }
 };
@@ -70,11 +90,14 @@ export const storeBusy = (cause: unknown): GatewayError =>
     cause,
   });
 
+/** A throttling error as the client's 429 (`storeBusy`); any other error as it is. */
+export const busyIfThrottled = (error: unknown): unknown => (isThrottled(error) ? storeBusy(error) : error);
+
 /** Like `retryThrottled`, for work on the client's critical path: a throttle that outlasts the retries is a 429. */
 export const retryThrottledOrBusy = async <T>(operation: () => Promise<T>): Promise<T> => {
   try {
     return await retryThrottled(operation);
   } catch (error) {
-    throw isThrottled(error) ? storeBusy(error) : error;
+    throw busyIfThrottled(error);
   }
 };
