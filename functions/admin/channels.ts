@@ -1,3 +1,4 @@
+import { announceDemoRetirement } from '../shared/catalog/built-in-demo.js';
 import { channelRecord } from '../shared/config/resource-records.js';
 import { notFound } from '../shared/errors.js';
 import { json } from '../shared/http/response.js';
@@ -19,6 +20,7 @@ export const put = async ({ pathParameters, body }: Request) => {
   const existing = await getChannel(id);
   const key = await saveChannelKey(id, input.apiKey, existing);
   const channel = await putChannel(channelRecord(id, input, key, existing));
+  if (!existing) await announceDemoRetirement([id]);
   return json(200, channelView(channel));
 };
 

@@ -1,8 +1,10 @@
 import { writeSync } from 'node:fs';
+import { logFormat, textLine } from './log-format.js';
 import { redactSecrets } from './security/redact-secrets.js';
 
 /**
- * One JSON line per event, the format CloudWatch Logs Insights reads. Callers pass ids and prefixes,
+ * One JSON line per event, the format CloudWatch Logs Insights reads (or one short text line in a
+ * terminal: `log-format.ts`). Callers pass ids and prefixes,
  * never a key or a request body; every line is still scrubbed of credentials before it is written.
  */
 type Level = 'debug' | 'info' | 'warn' | 'error';
@@ -21,10 +23,26 @@ const threshold = () =>
  */
 const write = (level: Level, message: string, fields: Record<string, unknown> = {}, serializedMembers?: string) => {
   if (levels[level] < threshold()) return;
+  if (logFormat() === 'text') {
+    writeLine(level, redactSecrets(textLine(level, message, fields, new Date())));
+    return;
+  }
   const scanned = redactSecrets(JSON.stringify({ level, time: new Date().toISOString(), message, ...fields }));
-  const line = serializedMembers ? `{${serializedMembers},${scanned.slice(1)}` : scanned;
+  writeLine(level, serializedMembers ? `{${serializedMembers},${scanned.slice(1)}` : scanned);
+};
+
+const writeLine = (level: Level, line: string) => {
   if (level === 'error' || level === 'warn') process.stderr.write(`${line}\n`);
   else writeOut(`${line}\n`);
+};
+
+/**
+ * A line already in the text format (a request's short line), written only when lines are text; the
+ * text is scanned for credentials like every field.
+ */
+const text = (line: string) => {
+  if (levels.info < threshold()) return;
+  writeLine('info', redactSecrets(line));
 };
 
 /** False once a direct write to standard output could not take a whole line: the stream has it from then on. */
@@ -60,4 +78,5 @@ export const log = {
     write('info', message, fields, serializedMembers),
   warn: (message: string, fields?: Record<string, unknown>) => write('warn', message, fields),
   error: (message: string, fields?: Record<string, unknown>) => write('error', message, fields),
+  text,
 };

@@ -1,3 +1,4 @@
+import { adminKeyBox } from './admin-key-box.js';
 import { startLocalGateway } from './local-gateway.js';
 import { whenStopRequested } from './stop-requests.js';
 
@@ -9,6 +10,8 @@ const failureLine = (error: unknown) =>
 const main = async () => {
   // Before anything starts, so that a stop asked for during start-up is honoured, not fatal.
   const stopRequested = whenStopRequested();
+  // A person at a terminal reads one short line per request; a pipe (tests, CI, a log collector) gets JSON.
+  if (!process.env.GATEWAY_LOG_FORMAT && process.stdout.isTTY) process.env.GATEWAY_LOG_FORMAT = 'text';
   const dataDir = process.env.GATEWAY_DATA_DIR ?? '.gateway';
   const external = process.env.DYNAMODB_ENDPOINT || undefined;
   const store = external ?? (dataDir === 'memory' ? 'in memory' : dataDir);
@@ -20,13 +23,10 @@ const main = async () => {
     adminKey: process.env.GATEWAY_ADMIN_KEY || undefined,
     configPath: process.env.GATEWAY_CONFIG || undefined,
   });
-  if (gateway.adminKeyCreated) {
-    process.stdout.write(
-      `Admin key (shown once, keep it): ${gateway.adminKey}\n` + 'Set GATEWAY_ADMIN_KEY to choose your own instead.\n',
-    );
-  }
   process.stdout.write(`model-gateway listening on ${gateway.url} (store: ${store})\n`);
   process.stdout.write(`Console: ${gateway.consoleUrl} (sign in with an admin key)\n`);
+  // Last, so that it is what the terminal shows when the start is done.
+  if (gateway.adminKeyCreated && gateway.adminKey) process.stdout.write(adminKeyBox(gateway.adminKey));
 
   // Stop accepting, finish (or after a bound abort) the requests in flight, write their usage, then
   // stop the store: exit 0 when all of that went through.

@@ -1,4 +1,5 @@
 import { hashApiKey } from '../auth/api-key.js';
+import { announceDemoRetirement } from '../catalog/built-in-demo.js';
 import { saveChannelKey } from '../secrets/channel-key.js';
 import { createAccount, getAccount, updateAccount } from '../store/accounts.js';
 import { getChannel, putChannel } from '../store/channels.js';
@@ -69,10 +70,13 @@ const applyKey = async (account: ConfigAccount, accountIndex: number, keyIndex: 
  * mention is deleted.
  */
 export const applyGatewayConfig = async (config: GatewayConfig): Promise<AppliedConfig> => {
+  const addedChannels: string[] = [];
   for (const { id, ...input } of config.channels) {
     const existing = await getChannel(id);
     await putChannel(channelRecord(id, input, await saveChannelKey(id, input.apiKey, existing), existing));
+    if (!existing) addedChannels.push(id);
   }
+  await announceDemoRetirement(addedChannels);
   for (const { id, ...input } of config.models) {
     await putModelSettings(modelSettingsRecord(id, input, await getModelSettings(id)));
   }

@@ -1,5 +1,6 @@
 import type { Principal } from '../auth/principal.js';
 import { log } from '../log.js';
+import { clockTime, logFormat } from '../log-format.js';
 import { metricsMember } from './embedded-metrics.js';
 import { requestMetrics, type RequestMetrics } from './request-metrics.js';
 import type { RequestTrace } from './request-trace.js';
@@ -19,6 +20,27 @@ export interface FinishedRequest {
   readonly trace: RequestTrace;
 }
 
+/** `05:31:02 POST /v1/chat/completions 200 demo-1 42 tokens $0.0001 12 ms`: a request in a terminal. */
+const requestTextLine = (
+  method: string,
+  path: string,
+  status: number,
+  model: string | undefined,
+  metrics: RequestMetrics,
+): string =>
+  [
+    clockTime(new Date()),
+    method,
+    path,
+    status,
+    model,
+    metrics.totalTokens > 0 ? `${metrics.totalTokens} tokens` : undefined,
+    metrics.cost > 0 ? `$${metrics.cost.toFixed(6).replace(/0{1,4}$/, '')}` : undefined,
+    `${Math.round(metrics.latencyMs)} ms`,
+  ]
+    .filter((part) => part !== undefined)
+    .join(' ');
+
 /**
  * The one log line of a request, written when it has completely ended (stream and usage record
  * included): who, what, how it ended, tokens, cost and where the time went, plus the `_aws` member
@@ -37,6 +59,12 @@ export const logFinishedRequest = ({ method, path, requestId, status, principal,
     metered,
   );
   for (const observe of finishedRequestObservers) observe(metrics, metered?.model, principal?.accountId);
+  if (logFormat() === 'text') {
+    // A terminal gets one short line a person reads; health probes, answered every few seconds, none.
+    if (!(path === '/health' && status === 200))
+      log.text(requestTextLine(method, path, status, metered?.model, metrics));
+    return;
+  }
   // Only what came from outside (the method and path a client sent, the model id an admin named) can
   // hold a secret, and is scanned like any log field; the ids, names and numbers the gateway made go
   // in as they are: scanning them too was a fifth of the line's cost.
