@@ -3,19 +3,12 @@ import { lazySchema } from '../shared/schemas/lazy-schema.js';
 import { hashPassword } from '../shared/console/local-passwords.js';
 import { consoleAuthMode } from '../shared/console/console-user.js';
 import { localSessions } from '../shared/console/local-sessions.js';
+import { memberView, removeMember } from '../shared/console/remove-member.js';
 import { resourceId } from '../shared/config/resource-schemas.js';
 import { invalidValue, notFound } from '../shared/errors.js';
 import { json } from '../shared/http/response.js';
 import type { GatewayRequest } from '../shared/middleware/gateway-handler.js';
-import {
-  deleteMember,
-  getMember,
-  listMembers,
-  listMembersOfAccount,
-  memberId,
-  putMember,
-  type Member,
-} from '../shared/store/members.js';
+import { getMember, listMembers, listMembersOfAccount, memberId, putMember } from '../shared/store/members.js';
 import { requireAccount } from './accounts.js';
 import { pageFields, pageOf, pageView } from './list-page.js';
 import { parseWith } from './parse-with.js';
@@ -33,16 +26,6 @@ const memberPut = lazySchema(() =>
     password: z.optional(z.string().check(z.minLength(8), z.maxLength(256))),
   }),
 );
-
-/** Never the password hash. */
-const memberView = (member: Member) => ({
-  id: member.id,
-  accountId: member.accountId,
-  role: member.role,
-  hasLocalPassword: Boolean(member.passwordHash),
-  createdAt: member.createdAt,
-  updatedAt: member.updatedAt,
-});
 
 /** GET /admin/v1/members?accountId=&limit=&cursor= */
 export const list = async ({ query }: Request) => {
@@ -67,6 +50,7 @@ export const put = async ({ pathParameters, body }: Request) => {
   const existing = await getMember(id);
   const now = new Date().toISOString();
   const member = await putMember({
+    ...existing,
     id: memberId(id),
     accountId: input.accountId,
     role: input.role,
@@ -79,10 +63,11 @@ export const put = async ({ pathParameters, body }: Request) => {
   return json(existing ? 200 : 201, memberView(member));
 };
 
-/** DELETE /admin/v1/members/{email}: the person can no longer use the console (their keys stay). */
+/** DELETE /admin/v1/members/{email}: the person can no longer use the console, and their keys are revoked. */
 export const remove = async ({ pathParameters }: Request) => {
   const { id } = parseWith(memberPath, pathParameters);
-  if (!(await deleteMember(id))) throw notFound(`No member '${memberId(id)}'.`);
-  localSessions.endAllOf(memberId(id));
-  return json(200, deletedView(memberId(id)));
+  const member = await getMember(id);
+  if (!member) throw notFound(`No member '${memberId(id)}'.`);
+  const { keysRevoked } = await removeMember(member);
+  return json(200, { ...deletedView(member.id), keysRevoked });
 };

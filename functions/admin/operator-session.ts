@@ -19,5 +19,7 @@ export const operatorPrincipal = async (token: string): Promise<Principal> => {
     keyModels: null,
     keyRateLimit: null,
     accountRateLimit: null,
+    // An operator signed in with an admin key stays within that key's allow-list (checked by `authenticate`).
+    allowedIps: user.allowedIps ?? null,
   };
 };

@@ -7,6 +7,7 @@ import type { ApiKeyRecord } from '../shared/store/keys.js';
  * - a member sees and revokes the keys they created, and the usage of those keys, in their account;
  * - an account admin does so for every key and member of their account;
  * - an operator (`admin`) for every account.
+ * Admin-role keys are operators' keys: only operators see or revoke them, even inside their account.
  * Nobody reaches another account's keys or usage: a key of another account is "not found", exactly
  * as a key that does not exist.
  */
@@ -29,7 +30,7 @@ export const accountInScope = (user: ConsoleUser, requested: string | undefined)
 /** Whether the user may see and revoke this key. */
 export const mayTouchKey = (user: ConsoleUser, key: ApiKeyRecord): boolean => {
   if (isOperator(user)) return true;
-  if (key.accountId !== user.accountId) return false;
+  if (key.accountId !== user.accountId || key.role === 'admin') return false;
   return seesWholeAccount(user) || key.owner === user.id;
 };
 

@@ -1,3 +1,4 @@
+import { assertIpAllowed } from '../shared/auth/ip-allow-list.js';
 import type { ConsoleUser } from '../shared/console/console-user.js';
 import { resolveConsoleUser } from '../shared/console/resolve-console-user.js';
 import { invalidApiKey } from '../shared/errors.js';
@@ -7,9 +8,18 @@ import type { GatewayRequest } from '../shared/middleware/gateway-handler.js';
 export const bearerToken = (request: GatewayRequest<unknown>): string | undefined =>
   /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '')?.[1];
 
-/** The signed-in user of a console API request; 401 without a valid session. */
+/** Where the request comes from (API Gateway's source address; the local runtime fills in the socket's). */
+export const sourceIpOf = (request: GatewayRequest<unknown>): string | undefined =>
+  request.event.requestContext?.identity?.sourceIp ?? undefined;
+
+/**
+ * The signed-in user of a console API request; 401 without a valid session, 403 from outside the
+ * IP allow-list of the admin key an operator signed in with.
+ */
 export const requireUser = async (request: GatewayRequest<unknown>): Promise<ConsoleUser> => {
   const token = bearerToken(request);
   if (!token) throw invalidApiKey('Sign in first: pass the console session as "Authorization: Bearer <token>".');
-  return resolveConsoleUser(token);
+  const user = await resolveConsoleUser(token);
+  assertIpAllowed({ allowedIps: user.allowedIps ?? null }, sourceIpOf(request));
+  return user;
 };

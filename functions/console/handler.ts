@@ -8,6 +8,8 @@ const me = routesIn(() => import('./me.js'));
 const keys = routesIn(() => import('./keys.js'));
 const models = routesIn(() => import('./models.js'));
 const usage = routesIn(() => import('./usage.js'));
+const members = routesIn(() => import('./members.js'));
+const mfa = routesIn(() => import('./mfa.js'));
 
 /**
  * The console: its page and the API it calls. The API authenticates each request itself (a console
@@ -29,5 +31,9 @@ export const handler = gatewayHandler(
     'DELETE /console/api/keys/{id}': keys('revoke'),
     'GET /console/api/models': models('list'),
     'GET /console/api/usage': usage('list'),
+    'GET /console/api/members': members('list'),
+    'PUT /console/api/members/{id}': members('put'),
+    'DELETE /console/api/members/{id}': members('remove'),
+    'POST /console/api/mfa': mfa('enable'),
   }),
 );

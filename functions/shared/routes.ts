@@ -53,6 +53,10 @@ const consoleRoutes: readonly RouteDefinition[] = [
       ['DELETE', '/console/api/keys/{id}'],
       ['GET', '/console/api/models'],
       ['GET', '/console/api/usage'],
+      ['GET', '/console/api/members'],
+      ['PUT', '/console/api/members/{id}'],
+      ['DELETE', '/console/api/members/{id}'],
+      ['POST', '/console/api/mfa'],
     ] as const
   ).map(([method, path]) => ({ method, path, group: 'console' as const })),
 ];

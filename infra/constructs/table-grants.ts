@@ -69,12 +69,14 @@ export const tableGrantsByGroup: Readonly<Record<string, TableGrants>> = {
     'usage/index/byKey': ['Query'],
     'usage/index/byDay': ['Query'],
     members: ['GetItem', 'PutItem', 'DeleteItem', 'Scan'],
+    // An account's members, removed with the account.
+    'members/index/byAccount': ['Query'],
   },
   // Lists models: it authenticates and reads the catalogue, with neither rate limit nor usage record.
   models: authenticate,
   // Health and 404/405 answers: no store at all.
   fallback: {},
-  // The console: issues and revokes keys, reads the catalogue, usage and who is a member.
+  // The console: issues and revokes keys, reads the catalogue and usage, and lets account admins manage members.
   console: {
     keys: ['GetItem', 'PutItem', 'UpdateItem'],
     'keys/index/byId': ['Query'],
@@ -82,7 +84,8 @@ export const tableGrantsByGroup: Readonly<Record<string, TableGrants>> = {
     accounts: ['GetItem'],
     channels: ['Scan'],
     models: ['Scan'],
-    members: ['GetItem'],
+    members: ['GetItem', 'PutItem', 'DeleteItem'],
+    'members/index/byAccount': ['Query'],
     spend: ['BatchGetItem'],
     usage: ['Query'],
   },

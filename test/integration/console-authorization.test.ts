@@ -49,7 +49,8 @@ describe('the console API authorizes by role and account', () => {
     sessions.operator = (
       await gateway.request('POST', '/console/api/session', { body: { key: gateway.adminKey } })
     ).body.token;
-  });
+    // Every member's password is hashed at scrypt's full cost (N = 2^17), twice each: give it time.
+  }, 180_000);
 
   afterAll(() => gateway.close());
 

@@ -313,6 +313,13 @@ const driveConsole = async (gateway: TestGateway): Promise<void> => {
   await send('DELETE', `/console/api/keys/${created.id}`, 200, { key: member.token });
   await send('GET', '/console/api/models', 200, { key: member.token });
   await send('GET', '/console/api/usage', 200, { key: member.token });
+  // The member is an account admin: they manage the account's members, whose removal revokes their keys.
+  await send('PUT', '/console/api/members/colleague@scenario.example', 201, {
+    key: member.token,
+    body: { role: 'member' },
+  });
+  await send('GET', '/console/api/members', 200, { key: member.token });
+  await send('DELETE', '/console/api/members/colleague@scenario.example', 200, { key: member.token });
   await send('DELETE', '/console/api/session', 200, { key: member.token });
   await admin('DELETE', `/admin/v1/members/${email}`, 200);
 };

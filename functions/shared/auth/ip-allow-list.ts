@@ -56,7 +56,7 @@ export const ipAllowed = (cidrs: readonly string[], sourceIp: string): boolean =
  * 403 `forbidden` when the key has an IP allow-list and the request comes from outside it. The
  * address is API Gateway's `requestContext.identity.sourceIp` (the local runtime fills in the socket's).
  */
-export const assertIpAllowed = (principal: Principal, sourceIp: string | undefined): void => {
+export const assertIpAllowed = (principal: Pick<Principal, 'allowedIps'>, sourceIp: string | undefined): void => {
   const cidrs = principal.allowedIps;
   if (!cidrs || cidrs.length === 0) return;
   if (sourceIp && ipAllowed(cidrs, sourceIp)) return;

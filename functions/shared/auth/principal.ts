@@ -58,6 +58,12 @@ export const resolvePrincipal = async (key: string): Promise<Principal> => {
 };
 
 /**
+ * The principal of a key known by its hash, read from the store now (no cache): a console session
+ * opened with an admin key re-checks the key with it at every request. 401 as `resolvePrincipal`.
+ */
+export const principalOfKeyHash = async (keyHash: string): Promise<Principal> => admitted(await loadPrincipal(keyHash));
+
+/**
  * `resolvePrincipal` without a promise, for a key already cached (every request of a key but its
  * first in a while): its principal, or undefined when it must be loaded, or refused (which
  * `resolvePrincipal` then does, with the same error as ever).

@@ -6,6 +6,8 @@ export interface ConsoleUser {
   readonly id: string;
   readonly accountId: string;
   readonly role: MemberRole;
+  /** An operator signed in with an admin key: that key's IP allow-list (`null` for anywhere). */
+  readonly allowedIps?: readonly string[] | null;
 }
 
 /**

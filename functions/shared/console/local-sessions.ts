@@ -19,31 +19,43 @@ export interface IssuedSession {
  * script). A restart signs everyone out, which suits a laptop. The clock is a parameter so that
  * expiry is tested without waiting.
  */
+export interface LocalSession {
+  readonly user: ConsoleUser;
+  /** For an operator signed in with an admin key: the key's hash, checked again at every request. */
+  readonly adminKeyHash?: string;
+  readonly expiresAt: number;
+}
+
 export class LocalSessions {
-  private readonly sessions = new Map<string, { user: ConsoleUser; expiresAt: number }>();
+  private readonly sessions = new Map<string, LocalSession>();
 
   constructor(
     private readonly lifetimeMs: () => number = sessionLifetimeMs,
     private readonly now: () => number = Date.now,
   ) {}
 
-  issue(user: ConsoleUser): IssuedSession {
+  issue(user: ConsoleUser, adminKeyHash?: string): IssuedSession {
     this.dropExpired();
     const token = `gws_${randomBytes(32).toString('base64url')}`;
     const expiresAt = this.now() + this.lifetimeMs();
-    this.sessions.set(token, { user, expiresAt });
+    this.sessions.set(token, { user, expiresAt, ...(adminKeyHash === undefined ? {} : { adminKeyHash }) });
     return { token, expiresAt };
   }
 
-  /** The user behind a live token; `undefined` for an unknown, ended or expired one. */
-  resolve(token: string): ConsoleUser | undefined {
+  /** The session behind a live token; `undefined` for an unknown, ended or expired one. */
+  session(token: string): LocalSession | undefined {
     const session = this.sessions.get(token);
     if (!session) return undefined;
     if (session.expiresAt <= this.now()) {
       this.sessions.delete(token);
       return undefined;
     }
-    return session.user;
+    return session;
+  }
+
+  /** The user behind a live token; `undefined` for an unknown, ended or expired one. */
+  resolve(token: string): ConsoleUser | undefined {
+    return this.session(token)?.user;
   }
 
   end(token: string): void {

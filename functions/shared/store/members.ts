@@ -17,6 +17,8 @@ export interface Member {
   readonly role: MemberRole;
   /** scrypt hash (local sign-in only); never returned by any API. */
   readonly passwordHash?: string | null;
+  /** Console sign-ins that passed TOTP (Cognito token ids and expiry in epoch seconds); see console/mfa-sign-ins.ts. */
+  readonly mfaSignIns?: readonly { readonly id: string; readonly expiresAt: number }[] | null;
   readonly createdAt: string;
   readonly updatedAt: string;
 }
