@@ -1,0 +1,173 @@
+/**
+ * `npm run bench:lambda`: each function group's bundle run as Lambda runs it (AWS's runtime interface
+ * client polling a Runtime API), in a cgroup sized like each Lambda memory setting, beside a
+ * hello-world handler run the same way, against a fake upstream on this host (loopback only). Prints
+ * one table per group and writes every figure as JSON to `BENCH_OUT` (if set).
+ *
+ * Needs root and cgroups (v1 or v2): without them it says so and exits 0. CPU per invocation comes
+ * from the cgroup's CPU accounting, which other work on the host does not change; latencies do
+ * change with it, so on a shared host compare several runs.
+ *
+ * `BENCH_LAMBDA_GROUPS` (comma-separated) and `BENCH_LAMBDA_SIZES` (MB) narrow the run.
+ */
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { generateApiKey } from '../../functions/shared/auth/api-key.js';
+import { functionGroups, type FunctionGroup } from '../../functions/shared/routes.js';
+import { bundleAll } from '../../infra/build/bundle.js';
+import { lambdaLikeEnvironment } from '../../infra/build/bundle-runner.js';
+import { startLocalGateway } from '../../infra/local/local-gateway.js';
+import { startFakeUpstream } from '../support/fake-upstream/fake-upstream.js';
+import { openAiEmbeddingsRoutes } from '../support/fake-upstream/openai-embeddings-wire.js';
+import { openAiImagesRoutes } from '../support/fake-upstream/openai-images-wire.js';
+import { openAiSpeechRoutes } from '../support/fake-upstream/openai-speech-wire.js';
+import { openAiRoutes } from '../support/fake-upstream/openai-wire.js';
+import { benchAdmin, chatBody } from './bench-setup.js';
+import { percentile, post } from './http-client.js';
+import { cgroupSupport, cpuShareOf } from './lambda-cgroup.js';
+import { groupEvents, type BenchModels } from './lambda-events.js';
+import { defaultCounts, measureInstance } from './lambda-measure.js';
+import { chosenSize, cpuBeyondHello, missedTargets, table, type SizeRow } from './lambda-table.js';
+import { startStoreStandIn } from './store-stand-in-process.js';
+import { median } from '../../infra/build/bundle-runner.js';
+
+const support = cgroupSupport();
+if (support.version === undefined) {
+  console.log(`bench:lambda skipped: ${support.reason}. It runs each bundle in a cgroup per memory size.`);
+  process.exit(0);
+}
+
+const SIZES = (process.env.BENCH_LAMBDA_SIZES ?? '128,256,512,1024').split(',').map(Number);
+const GROUPS = (process.env.BENCH_LAMBDA_GROUPS?.split(',') ?? Object.keys(functionGroups)) as FunctionGroup[];
+for (const group of GROUPS) if (!(group in functionGroups)) throw new Error(`BENCH_LAMBDA_GROUPS: no group ${group}`);
+/** Gap between a paced stream's chunks at the upstream: its first chunk stands apart from the rest. */
+const STREAM_GAP_MS = 10;
+
+const workDirectory = await mkdtemp(path.join(os.tmpdir(), 'gateway-bench-lambda-'));
+const cleanUps: Array<() => Promise<unknown> | unknown> = [() => rm(workDirectory, { recursive: true, force: true })];
+const cleanUp = async () => {
+  for (const step of cleanUps.splice(0).reverse()) await step();
+};
+
+try {
+  console.log(`Building the bundles (${GROUPS.join(', ')}) …`);
+  const bundles = new Map(
+    (await bundleAll(GROUPS, path.join(workDirectory, 'dist'))).map((result) => [result.group, result.outfile]),
+  );
+  const helloOutfile = path.join(workDirectory, 'hello', 'index.mjs');
+  await mkdir(path.dirname(helloOutfile));
+  await writeFile(helloOutfile, "export const handler = async () => ({ statusCode: 200, body: 'hello' });\n");
+
+  // DynamoDB's stand-in in a process of its own, as DynamoDB is another service; the upstreams here.
+  const store = await startStoreStandIn(0);
+  cleanUps.push(() => store.stop());
+  const quick = await startFakeUpstream(
+    { ...openAiRoutes, ...openAiEmbeddingsRoutes, ...openAiImagesRoutes, ...openAiSpeechRoutes },
+    { keepAliveTimeoutMs: 10 * 60_000 },
+  );
+  cleanUps.push(() => quick.close());
+  const paced = await startFakeUpstream(undefined, {
+    keepAliveTimeoutMs: 10 * 60_000,
+    standingFault: { kind: 'slow-stream', gapMs: STREAM_GAP_MS },
+  });
+  cleanUps.push(() => paced.close());
+
+  // The records the functions read are written through the admin API of a local gateway on the same store.
+  const adminKey = generateApiKey().key;
+  process.env.GATEWAY_LOG_LEVEL ??= 'warn';
+  const local = await startLocalGateway({ port: 0, dataDir: 'memory', adminKey, dynamodbEndpoint: store.url });
+  const admin = benchAdmin(local.url, adminKey);
+  const models: BenchModels = { quick: 'bench-model', paced: 'bench-paced-model' };
+  await admin.addChannel('bench', quick.baseUrl, models.quick);
+  await admin.addChannel('bench-paced', paced.baseUrl, models.paced);
+  const { plain: userKey } = await admin.createKeys();
+  await local.close();
+
+  /** The upstream's own time for the same requests at the same pace, asked from here. */
+  const upstreamOwn = async () => {
+    const headers = { authorization: 'Bearer sk-bench-upstream' };
+    // A connection, and the upstream's own first requests, before anything is timed.
+    for (let index = 0; index < 20; index += 1)
+      await post(`${quick.baseUrl}/chat/completions`, headers, chatBody(false, models.quick));
+    const whole: number[] = [];
+    for (let index = 0; index < defaultCounts.paced; index += 1) {
+      whole.push((await post(`${quick.baseUrl}/chat/completions`, headers, chatBody(false, models.quick))).totalMs);
+      await new Promise((resolve) => setTimeout(resolve, defaultCounts.paceMs));
+    }
+    const firstBytes: number[] = [];
+    for (let index = 0; index < defaultCounts.streams; index += 1)
+      firstBytes.push(
+        (await post(`${paced.baseUrl}/chat/completions`, headers, chatBody(true, models.paced))).firstByteMs,
+      );
+    return { p50Ms: percentile(whole, 50), p99Ms: percentile(whole, 99), firstByteMs: median(firstBytes) };
+  };
+
+  const environmentOf = (name: string): NodeJS.ProcessEnv => ({
+    ...lambdaLikeEnvironment(name),
+    DYNAMODB_ENDPOINT: store.url,
+    GATEWAY_CACHE_TTL_MS: '30000',
+  });
+
+  const rows = new Map<FunctionGroup, SizeRow[]>(GROUPS.map((group) => [group, []]));
+  const firstErrors: Record<string, string> = {};
+  for (const memoryMb of SIZES) {
+    const upstream = await upstreamOwn();
+    const hello = await measureInstance({
+      support,
+      memoryMb,
+      outfile: helloOutfile,
+      environment: environmentOf('hello-world'),
+      events: groupEvents('fallback', userKey, adminKey, models),
+    });
+    for (const group of GROUPS) {
+      const { firstError, ...fn } = await measureInstance({
+        support,
+        memoryMb,
+        outfile: bundles.get(group)!,
+        environment: environmentOf(`model-gateway-${group}`),
+        events: groupEvents(group, userKey, adminKey, models),
+      });
+      if (firstError) firstErrors[`${group}@${memoryMb}`] = firstError;
+      rows.get(group)!.push({ memoryMb, cpuShare: cpuShareOf(memoryMb), fn, hello, upstream });
+      console.log(
+        `  ${group} at ${memoryMb} MB: ${fn.cpuPerInvocationMs.toFixed(2)} ms CPU per invocation (hello ${hello.cpuPerInvocationMs.toFixed(2)})`,
+      );
+    }
+  }
+
+  for (const [group, groupRows] of rows) {
+    const chosen = chosenSize(groupRows);
+    console.log(
+      `\n${group} (today ${functionGroups[group].memorySize} MB; smallest size meeting the targets: ${chosen ? `${chosen} MB` : 'none'})\n`,
+    );
+    console.log(table(groupRows));
+    for (const row of groupRows) {
+      const missed = missedTargets(row);
+      console.log(
+        `  ${row.memoryMb} MB: CPU beyond hello ${cpuBeyondHello(row).toFixed(2)} ms, init ${(row.fn.initMs / row.hello.initMs).toFixed(2)}× hello's${missed.length ? `; misses ${missed.join(', ')}` : ''}`,
+      );
+    }
+  }
+  for (const [where, message] of Object.entries(firstErrors)) console.log(`\nfirst error, ${where}: ${message}`);
+  console.log('\nLatencies vary with other work on this host: compare several runs. CPU per invocation does not.');
+
+  if (process.env.BENCH_OUT) {
+    const out = {
+      measuredAt: new Date().toISOString(),
+      host: { cpus: os.cpus().length, cgroupVersion: support.version, node: process.version },
+      counts: defaultCounts,
+      groups: Object.fromEntries(
+        [...rows].map(([group, groupRows]) => [
+          group,
+          { chosenMemoryMb: chosenSize(groupRows) ?? null, sizes: groupRows },
+        ]),
+      ),
+    };
+    await writeFile(process.env.BENCH_OUT, `${JSON.stringify(out, null, 2)}\n`);
+    console.log(`figures written to ${process.env.BENCH_OUT}`);
+  }
+} finally {
+  await cleanUp();
+}
+process.exit(0);

@@ -1,0 +1,100 @@
+/**
+ * What the Lambda bench measures for one function at one memory size, and the table it prints: one
+ * row per memory size, the hello-world handler's figures in brackets beside the function's.
+ */
+
+/** Figures of one instance of a function (or of the hello-world handler) at one memory size. */
+export interface InstanceFigures {
+  /** Median of the fresh instances' `Init Duration`, in ms. */
+  readonly initMs: number;
+  /** Invocation time of requests paced 50 ms apart (delivery to the response's last byte), in ms. */
+  readonly pacedP50Ms: number;
+  readonly pacedP99Ms: number;
+  /** Billed duration of those requests: delivery to the runtime's next poll, median, in ms. */
+  readonly billedP50Ms: number;
+  /** Delivery to a stream's first body byte, median, in ms (streaming functions only). */
+  readonly streamFirstByteMs?: number;
+  /** A 1 MB prompt, delivery to the response's last byte, median, in ms (chat only). */
+  readonly largePromptMs?: number;
+  /** cgroup CPU time over back-to-back invocations, per invocation, in ms. */
+  readonly cpuPerInvocationMs: number;
+  /** Back-to-back invocations per second. */
+  readonly backToBackPerSecond: number;
+  /** The cgroup's peak memory, in MB. */
+  readonly peakMemoryMb: number;
+  /** Invocations answered with another status than expected, or reported as errors. */
+  readonly errors: number;
+  readonly oomKills: number;
+}
+
+/** One memory size's row: the function's figures, hello's, and the upstream's own latency beside them. */
+export interface SizeRow {
+  readonly memoryMb: number;
+  readonly cpuShare: number;
+  readonly fn: InstanceFigures;
+  readonly hello: InstanceFigures;
+  /** The fake upstream's own latency at the same pace, asked directly: what the function adds is over it. */
+  readonly upstream: { readonly p50Ms: number; readonly p99Ms: number; readonly firstByteMs: number };
+}
+
+/** What a paced request adds over the upstream's own time, p50 and p99. */
+export const addedLatency = (row: SizeRow) => ({
+  p50Ms: row.fn.pacedP50Ms - row.upstream.p50Ms,
+  p99Ms: row.fn.pacedP99Ms - row.upstream.p99Ms,
+  firstByteMs: row.fn.streamFirstByteMs === undefined ? undefined : row.fn.streamFirstByteMs - row.upstream.firstByteMs,
+});
+
+/** The CPU an invocation of the function costs beyond one of hello's. */
+export const cpuBeyondHello = (row: SizeRow): number => row.fn.cpuPerInvocationMs - row.hello.cpuPerInvocationMs;
+
+const ms = (value: number, digits = 1) =>
+  `${value.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits })} ms`;
+const signed = (value: number) => `${value < 0 ? '−' : '+'}${Math.abs(value).toFixed(1)}`;
+const rate = (value: number) => Math.round(value).toLocaleString('en-US');
+
+export const TABLE_HEADER =
+  '| memory | CPU share | init (hello) | added p50 / p99, paced | stream first byte | 1 MB prompt | CPU per invocation (hello) | billed p50 (hello) | back-to-back req/s (hello) | peak memory | errors / OOM |';
+
+/** One row of the table, as markdown. */
+export const tableRow = (row: SizeRow): string => {
+  const added = addedLatency(row);
+  const cells = [
+    `${row.memoryMb.toLocaleString('en-US')} MB`,
+    row.cpuShare.toFixed(3),
+    `${ms(row.fn.initMs, 0)} (${Math.round(row.hello.initMs)})`,
+    `${signed(added.p50Ms)} / ${signed(added.p99Ms)} ms`,
+    added.firstByteMs === undefined ? '–' : `${signed(added.firstByteMs)} ms`,
+    row.fn.largePromptMs === undefined ? '–' : ms(row.fn.largePromptMs, 0),
+    `${ms(row.fn.cpuPerInvocationMs, 2)} (${row.hello.cpuPerInvocationMs.toFixed(2)})`,
+    `${ms(row.fn.billedP50Ms)} (${row.hello.billedP50Ms.toFixed(1)})`,
+    `${rate(row.fn.backToBackPerSecond)} (${rate(row.hello.backToBackPerSecond)})`,
+    `${Math.round(row.fn.peakMemoryMb)} MB`,
+    `${row.fn.errors} / ${row.fn.oomKills}`,
+  ];
+  return `| ${cells.join(' | ')} |`;
+};
+
+export const table = (rows: readonly SizeRow[]): string =>
+  [TABLE_HEADER, `|${'---|'.repeat(TABLE_HEADER.split('|').length - 2)}`, ...rows.map(tableRow)].join('\n');
+
+/** The targets a memory size must meet to be chosen (issue 49): what a user could not notice. */
+export const TARGETS = { addedP50Ms: 2, addedP99Ms: 20, firstByteMs: 2, largePromptMs: 300 } as const;
+
+/** Whether a row meets every target, and which it misses. */
+export const missedTargets = (row: SizeRow): string[] => {
+  const added = addedLatency(row);
+  const missed: string[] = [];
+  if (added.p50Ms > TARGETS.addedP50Ms) missed.push(`added p50 ${added.p50Ms.toFixed(1)} ms`);
+  if (added.p99Ms > TARGETS.addedP99Ms) missed.push(`added p99 ${added.p99Ms.toFixed(1)} ms`);
+  if (added.firstByteMs !== undefined && added.firstByteMs > TARGETS.firstByteMs)
+    missed.push(`first byte ${added.firstByteMs.toFixed(1)} ms`);
+  if (row.fn.largePromptMs !== undefined && row.fn.largePromptMs > TARGETS.largePromptMs)
+    missed.push(`1 MB prompt ${Math.round(row.fn.largePromptMs)} ms`);
+  if (row.fn.oomKills > 0) missed.push(`${row.fn.oomKills} OOM kills`);
+  if (row.fn.errors > 0) missed.push(`${row.fn.errors} errors`);
+  return missed;
+};
+
+/** The smallest memory size whose row meets every target, if any does. */
+export const chosenSize = (rows: readonly SizeRow[]): number | undefined =>
+  [...rows].sort((a, b) => a.memoryMb - b.memoryMb).find((row) => missedTargets(row).length === 0)?.memoryMb;
