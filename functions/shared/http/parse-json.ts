@@ -1,11 +1,13 @@
 /**
- * `JSON.parse`, safe from a V8 bug of the Node 24 line (nodejs/node#63785, the runtime Lambda runs
- * the functions on): once any parse in the process has met a member named `\` after some members, a
- * later object with the same members followed by a member whose name is a single escape (`"\t"`,
- * `"\""`, `"\u540d"`, which is how Python's `json.dumps` writes a one-letter CJK name) gets `\` for
- * that name. One request's body would change the names in another's (a tool parameter's, say).
- * Text that holds such a name is read by the reader below, which makes every name from its own
- * string; all other text, nearly all of it, by `JSON.parse`.
+ * `JSON.parse`, safe from a V8 bug of some Node 24 releases (nodejs/node#63785; Lambda's runtime
+ * follows Node's releases on its own schedule): once any parse in the process has met a member named
+ * `\` after some members, a later object with the same members followed by a member whose name is a
+ * single escape (`"\t"`, `"\""`, `"\u540d"`, which is how Python's `json.dumps` writes a one-letter
+ * CJK name) gets `\` for that name. One request's body would change the names in another's (a tool
+ * parameter's, say). Whether this runtime has the bug is probed once, when the module loads, on member
+ * names no text uses. Where it has it, text that holds such a name is read by the reader below, which
+ * makes every name from its own string; elsewhere, and for all other text, `JSON.parse` reads it. The
+ * global `JSON.parse` is never replaced: code that uses it (the AWS SDK) gets the runtime's own.
  */
 import {
   BACKSLASH,
@@ -35,7 +37,6 @@ interface PrimitiveSource {
 /** Per object or array read, the source of each primitive member, by name (an array's, by index). */
 type Sources = WeakMap<object, Map<string, PrimitiveSource>>;
 
-/** V8's own parse, kept before `guardGlobalJsonParse` may replace the global one. */
 const nativeParse = JSON.parse;
 
 /**
@@ -210,7 +211,8 @@ const revive = (
   return reviver.call(holder, name, value, source && Object.is(source.value, value) ? { source: source.text } : {});
 };
 
-export const parseJson = (text: string, reviver?: Reviver): unknown => {
+/** The reader's way: text that may hold a misread name by the reader, the rest by `JSON.parse`. */
+const guardedParse = (text: string, reviver?: Reviver): unknown => {
   if (!ONE_ESCAPE_NAME.test(text)) return reviver ? nativeParse(text, reviver) : nativeParse(text);
   try {
     if (!reviver) return new JsonReader(text).readDocument();
@@ -226,18 +228,29 @@ export const parseJson = (text: string, reviver?: Reviver): unknown => {
   }
 };
 
+const plainParse = (text: string, reviver?: Reviver): unknown =>
+  reviver ? nativeParse(text, reviver) : nativeParse(text);
+
 /**
- * Makes the process's `JSON.parse` the guarded one, for code that parses with the global: the AWS SDK
- * reads Bedrock's answers with it, and a model's tool input (whose member names a prompt can choose)
- * is in them. Unguarded, one such answer could poison the process, or be misread after a poisoning.
- * Called where an SDK client is loaded; the function's own code calls `parseJson`. The SDK's reviver
- * reads a number's source text (a reviver's third argument) to keep digits a double cannot hold; the
- * guarded reader gives it as JSON.parse does.
+ * Whether `parse` reads one-escape member names back wrong after a `\` member at the same place: the
+ * bug's own trigger and canary, on a first member name of the probe's own, so that the cache entry
+ * it leaves behind is one no other text can reach.
  */
-export const guardGlobalJsonParse = (): void => {
-  if (JSON.parse !== nativeParse) return;
-  const parse = (text: unknown, reviver?: Reviver): unknown =>
-    // JSON.parse reads any value as its string (the SDK hands it Buffers).
-    parseJson(typeof text === 'string' ? text : String(text), reviver);
-  Object.defineProperty(JSON, 'parse', { value: parse, writable: true, configurable: true, enumerable: false });
+export const misreadsOneEscapeNames = (parse: (text: string) => unknown = nativeParse): boolean => {
+  const first = JSON.stringify(`parse-json-probe-${Math.random().toString(36).slice(2)}`);
+  parse(`{${first}:[],"\\\\":0}`);
+  return ['\\t', '\\"', '\\u540d'].some((escaped) => {
+    const keys = Object.keys(parse(`{${first}:1,"${escaped}":2}`) as object);
+    return keys[1] !== nativeParse(`"${escaped}"`);
+  });
 };
+
+/** Probed once per process, at load: a few microseconds, never on a request. */
+export const JSON_PARSE_MISREADS_NAMES = misreadsOneEscapeNames();
+
+/** The parse for `misreads` (what the probe found): the reader's way where the bug is, else `JSON.parse`. */
+export const parseFor = (misreads: boolean): ((text: string, reviver?: Reviver) => unknown) =>
+  misreads ? guardedParse : plainParse;
+
+/** `JSON.parse`, right on this runtime whatever was parsed before. */
+export const parseJson = parseFor(JSON_PARSE_MISREADS_NAMES);

@@ -1,6 +1,5 @@
 import type { DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
 import type { CredentialsProvider } from '../aws/function-credentials.js';
-import { guardGlobalJsonParse } from '../http/parse-json.js';
 import { StoreHttpHandler } from './store-http.js';
 import { directStoreTarget, type StoreTarget } from './store-target.js';
 
@@ -59,8 +58,6 @@ export const signedConnection = ({ url, region, credentials }: StoreTarget): Sig
 /** The SDK's client, on the shared handler, with a command for each operation the store sends. */
 const sdkConnection = async (): Promise<SdkConnection> => {
   const sdk = await import('@aws-sdk/client-dynamodb');
-  // The SDK parses the store's answers (documents whose member names clients chose) with the global parse.
-  guardGlobalJsonParse();
   // The SDK's default handler would do as well; this one lets the store's wire be listened on in tests.
   const client = new sdk.DynamoDBClient({
     requestHandler: storeRequestHandler() as unknown as DynamoDBClientConfig['requestHandler'],
