@@ -15,6 +15,8 @@ interface ModelSettingsView {
     readonly outputPerMTok: number;
     readonly cachedInputPerMTok?: number;
   } | null;
+  /** Where the price comes from: `admin`, `catalog` (the price catalogue) or `none`. */
+  readonly pricingSource?: 'admin' | 'catalog' | 'none';
   readonly aliases?: readonly string[];
   readonly ownedBy?: string | null;
 }
@@ -53,6 +55,8 @@ const columns: readonly Column<ModelLine>[] = [
   { header: 'CHANNELS', value: (row) => row.channels },
   { header: 'INPUT $/MTOK', value: (row) => row.settings?.pricing?.inputPerMTok },
   { header: 'OUTPUT $/MTOK', value: (row) => row.settings?.pricing?.outputPerMTok },
+  { header: 'CACHED $/MTOK', value: (row) => row.settings?.pricing?.cachedInputPerMTok },
+  { header: 'PRICE FROM', value: (row) => row.settings?.pricingSource ?? 'none' },
   { header: 'ALIASES', value: (row) => row.settings?.aliases },
   { header: 'OWNED BY', value: (row) => row.settings?.ownedBy },
 ];

@@ -2,7 +2,7 @@ import { reasonsByDefault } from '../shared/catalog/model-reasoning.js';
 import type { Account } from '../shared/store/accounts.js';
 import type { Channel } from '../shared/store/channels.js';
 import type { ApiKeyRecord } from '../shared/store/keys.js';
-import type { ModelSettings } from '../shared/store/models.js';
+import type { ModelPricing, ModelSettings, PricingSource } from '../shared/store/models.js';
 
 /**
  * What the admin API shows of each record. Fields are listed one by one, never spread from the
@@ -59,14 +59,25 @@ export const channelView = (channel: Channel) => ({
   updatedAt: channel.updatedAt,
 });
 
-export const modelView = (settings: ModelSettings) => ({
-  id: settings.id,
-  pricing: settings.pricing,
-  aliases: settings.aliases,
-  ownedBy: settings.ownedBy,
-  reasoning: settings.reasoning ?? reasonsByDefault(settings.id),
-  createdAt: settings.createdAt,
-  updatedAt: settings.updatedAt,
+/** A model's effective price and where it comes from (DESIGN §11). */
+export interface EffectivePricing {
+  readonly pricing: ModelPricing | null;
+  readonly pricingSource: PricingSource;
+}
+
+/**
+ * A model as the admin API shows it: `pricing` is the price requests are charged (the admin's, else
+ * the catalogue's), `pricingSource` says which. A served model without settings has no dates.
+ */
+export const modelView = (id: string, settings: ModelSettings | undefined, effective: EffectivePricing) => ({
+  id,
+  pricing: effective.pricing,
+  pricingSource: effective.pricingSource,
+  aliases: settings?.aliases ?? [],
+  ownedBy: settings?.ownedBy ?? null,
+  reasoning: settings?.reasoning ?? reasonsByDefault(id),
+  createdAt: settings?.createdAt ?? null,
+  updatedAt: settings?.updatedAt ?? null,
 });
 
 export const listView = <T>(items: readonly T[]) => ({ data: items });

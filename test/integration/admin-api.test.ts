@@ -298,15 +298,16 @@ describe('channels', () => {
 
 describe('models', () => {
   test('model settings are put, read, listed and deleted', async () => {
-    const put = await gateway.admin('PUT', '/admin/v1/models/demo-1', {
+    const put = await gateway.admin('PUT', '/admin/v1/models/settings-only', {
       pricing: { inputPerMTok: 1, outputPerMTok: 2 },
       aliases: ['demo'],
       ownedBy: 'acme',
     });
     expect(put.status).toBe(200);
     expect(put.body).toEqual({
-      id: 'demo-1',
+      id: 'settings-only',
       pricing: { inputPerMTok: 1, outputPerMTok: 2 },
+      pricingSource: 'admin',
       aliases: ['demo'],
       ownedBy: 'acme',
       reasoning: false,
@@ -314,13 +315,13 @@ describe('models', () => {
       updatedAt: expect.any(String),
     });
 
-    expect((await gateway.admin('GET', '/admin/v1/models/demo-1')).body).toEqual(put.body);
+    expect((await gateway.admin('GET', '/admin/v1/models/settings-only')).body).toEqual(put.body);
     expect((await gateway.admin('GET', '/admin/v1/models')).body.data).toContainEqual(put.body);
 
-    const deleted = await gateway.admin('DELETE', '/admin/v1/models/demo-1');
-    expect(deleted.body).toEqual({ id: 'demo-1', deleted: true });
-    expectError(await gateway.admin('GET', '/admin/v1/models/demo-1'), 404, { code: 'not_found' });
-    expectError(await gateway.admin('DELETE', '/admin/v1/models/demo-1'), 404, { code: 'not_found' });
+    const deleted = await gateway.admin('DELETE', '/admin/v1/models/settings-only');
+    expect(deleted.body).toEqual({ id: 'settings-only', deleted: true });
+    expectError(await gateway.admin('GET', '/admin/v1/models/settings-only'), 404, { code: 'not_found' });
+    expectError(await gateway.admin('DELETE', '/admin/v1/models/settings-only'), 404, { code: 'not_found' });
   });
 
   test('a negative price is a 400 naming its path', async () => {

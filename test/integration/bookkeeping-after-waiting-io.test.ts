@@ -64,7 +64,7 @@ describeInProcess('watches the store calls of this process')('bookkeeping after 
 
   test('a settlement corrects its windows and quota only after the I/O already waiting was served', async () => {
     const admission = await admit(principal, {
-      model: { id: 'demo-1', settings: { pricing: { inputPerMTok: 1, outputPerMTok: 1 } } },
+      model: { id: 'demo-1', pricing: { inputPerMTok: 1, outputPerMTok: 1 } },
       promptTokens: 10,
       maxOutputTokens: 10,
     });

@@ -27,7 +27,7 @@ const principalOf = (overrides: Partial<Principal> = {}): Principal => ({
 });
 
 const input = (overrides: Partial<AdmissionInput> = {}): AdmissionInput => ({
-  model: { id: 'admission-model' },
+  model: { id: 'admission-model', pricing: null },
   promptTokens: 10,
   maxOutputTokens: 10,
   ...overrides,
@@ -104,7 +104,7 @@ describe('admit', () => {
     const principal = principalOf({ accountId, quotaLimit: 1 });
     // A tenth of a cent a token: the reservation (a bound on a small request) fits in the $1 quota.
     const priced = input({
-      model: { id: 'priced', settings: { pricing: { inputPerMTok: 1000, outputPerMTok: 1000 } } },
+      model: { id: 'priced', pricing: { inputPerMTok: 1000, outputPerMTok: 1000 } },
       promptTokens: 2,
       maxOutputTokens: 2,
     });

@@ -1,6 +1,6 @@
 import type { AdminClient } from '../../cli/admin-client.js';
 import type { CommandContext, Options } from '../../cli/commands.js';
-import { modelLines } from '../../cli/models-command.js';
+import { listModelsCommand, modelLines } from '../../cli/models-command.js';
 import { usageCommand } from '../../cli/usage-command.js';
 
 /** A usage answer in the shape of the admin API's contract, as a client that records what it was asked. */
@@ -99,6 +99,28 @@ describe('gatewayctl models list', () => {
       ['priced-only', []],
     ]);
     expect(lines[0]!.settings?.pricing).toEqual({ inputPerMTok: 1, outputPerMTok: 2 });
+  });
+
+  test('shows each price with where it comes from', async () => {
+    const printed: string[] = [];
+    const answers: Record<string, unknown> = {
+      '/admin/v1/channels': { data: [channel('anthropic', 'anthropic', ['claude-x', 'house'])] },
+      '/admin/v1/models': {
+        data: [
+          { id: 'claude-x', pricing: { inputPerMTok: 3, outputPerMTok: 15 }, pricingSource: 'catalog' },
+          { id: 'house', pricing: null, pricingSource: 'none' },
+        ],
+      },
+    };
+    await listModelsCommand({
+      client: { request: async (_method: string, path: string) => answers[path] },
+      json: false,
+      print: (text: string) => printed.push(text),
+    } as unknown as CommandContext);
+    const [header, claude, house] = printed.join('\n').split('\n');
+    expect(header).toContain('PRICE FROM');
+    expect(claude).toMatch(/claude-x\s+anthropic\s+3\s+15\s+.*catalog/);
+    expect(house).toMatch(/house\s+anthropic\s+.*none/);
   });
 
   test('marks the built-in demo channel as not serving once another channel exists', () => {

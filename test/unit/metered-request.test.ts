@@ -32,6 +32,8 @@ const model: CatalogModel = {
   channels: [channel],
   reasoning: false,
   settings: undefined,
+  pricing: null,
+  pricingSource: 'none',
 };
 
 const principalOf = (rateLimit: Principal['keyRateLimit'] = null): Principal => ({

@@ -23,8 +23,8 @@ export const DEFAULT_OUTPUT_TOKEN_ESTIMATE = 256;
 
 /** What an endpoint tells admission about the request it is about to relay. */
 export interface AdmissionInput {
-  /** The public model: its pricing (if any) prices the reservation and the settlement. */
-  readonly model: { readonly id: string; readonly settings?: { readonly pricing: ModelPricing | null } | undefined };
+  /** The public model: its effective pricing (if any) prices the reservation and the settlement. */
+  readonly model: { readonly id: string; readonly pricing: ModelPricing | null };
   /** Input tokens, counted or estimated (`estimateTokens`) from the request body. */
   readonly promptTokens: number;
   /**
@@ -168,7 +168,7 @@ const settleNow = (
   reservation: QuotaReservation | undefined,
   usage: Parameters<Admission['settle']>[0],
 ): Promise<{ cost: number }> => {
-  const cost = usage ? usageCost(input.model.settings?.pricing, usage) : 0;
+  const cost = usage ? usageCost(input.model.pricing, usage) : 0;
   const actualTokens = usage ? (usage.totalTokens ?? usage.promptTokens + usage.completionTokens) : 0;
   const writes: Promise<void>[] = [];
   for (const charge of tokenWindows) writes.push(adjustWindow(charge, actualTokens - estimatedTokens));
@@ -211,7 +211,7 @@ export const admit = async (principal: Principal, input: AdmissionInput): Promis
   const estimatedTokens = Math.max(0, Math.ceil(input.promptTokens)) + Math.max(0, Math.ceil(maxOutput));
   const now = Date.now();
   const charges = windowCharges(principal, estimatedTokens, windowStartOf(now));
-  const pricing = input.model.settings?.pricing;
+  const pricing = input.model.pricing;
   const quotaLimit = principal.quotaLimit ?? null;
   const reservation = quotaLimit === null ? 0 : reservationCost(pricing, quotaReservationTokens(input));
 

@@ -1,4 +1,4 @@
-import type { ModelPricing } from '../store/models.js';
+import type { ModelPricing, PricingTier } from '../store/models.js';
 
 /** The token counts that decide a request's price (a `TokenUsage` fits). */
 export interface PricedUsage {
@@ -21,19 +21,33 @@ export const roundUsd = (value: number): number => Math.round(value * 1e12) / 1e
 export const CACHE_WRITE_MULTIPLIER = 1.25;
 
 /** What a cache write costs per million tokens: the model's own price, else input × Anthropic's multiplier. */
-export const cacheWritePrice = (pricing: ModelPricing): number =>
+export const cacheWritePrice = (pricing: ModelPricing | PricingTier): number =>
   pricing.cacheWritePerMTok ?? pricing.inputPerMTok * CACHE_WRITE_MULTIPLIER;
 
 const clamp = (value: number | undefined, max: number) => Math.min(Math.max(value ?? 0, 0), max);
 
+/** The prices that apply to a prompt of `promptTokens`: the highest tier it passes, else the base prices. */
+export const pricesFor = (pricing: ModelPricing, promptTokens: number): ModelPricing | PricingTier => {
+  let applied: ModelPricing | PricingTier = pricing;
+  let start = -1;
+  for (const tier of pricing.tiers ?? []) {
+    if (promptTokens > tier.aboveInputTokens && tier.aboveInputTokens > start) {
+      applied = tier;
+      start = tier.aboveInputTokens;
+    }
+  }
+  return applied;
+};
+
 /**
  * What a request costs in USD: prompt tokens at `inputPerMTok`, those read from the upstream's cache
  * at `cachedInputPerMTok` (the input price when the model sets none), those written to it at the
- * cache-write price; completion tokens (reasoning included) at `outputPerMTok`. A model without
- * pricing costs nothing.
+ * cache-write price; completion tokens (reasoning included) at `outputPerMTok`, all at the prices of
+ * the long-context tier the prompt reaches, if any. A model without pricing costs nothing.
  */
-export const usageCost = (pricing: ModelPricing | null | undefined, usage: PricedUsage): number => {
-  if (!pricing) return 0;
+export const usageCost = (modelPricing: ModelPricing | null | undefined, usage: PricedUsage): number => {
+  if (!modelPricing) return 0;
+  const pricing = pricesFor(modelPricing, usage.promptTokens);
   const cached = clamp(usage.cachedTokens, usage.promptTokens);
   const written = clamp(usage.cacheWriteTokens, usage.promptTokens - cached);
   const cachedPrice = pricing.cachedInputPerMTok ?? pricing.inputPerMTok;

@@ -1,7 +1,13 @@
 import type { Principal } from '../auth/principal.js';
 import { defaultOwner, servedEndpoints } from '../providers/provider-capabilities.js';
 import { listChannels, mappedModelName, type Channel, type EndpointKind, endpointKinds } from '../store/channels.js';
-import { listModelSettings, type ModelSettings } from '../store/models.js';
+import { listModelSettings, type ModelPricing, type ModelSettings, type PricingSource } from '../store/models.js';
+import {
+  freeOnlyPricer,
+  loadCataloguePricer,
+  pricedWithoutCatalogue,
+  type CataloguePricer,
+} from '../accounting/catalog-prices.js';
 import { cacheTtlMs, TtlCache } from '../store/ttl-cache.js';
 import { servingChannels } from './built-in-demo.js';
 import { reasonsByDefault } from './model-reasoning.js';
@@ -18,6 +24,9 @@ export interface CatalogModel {
   /** Enabled channels that serve it, highest priority first; empty while all are disabled. */
   readonly channels: readonly Channel[];
   readonly settings: ModelSettings | undefined;
+  /** What it costs: the admin's price, else the price catalogue's for its upstream model, else none. */
+  readonly pricing: ModelPricing | null;
+  readonly pricingSource: PricingSource;
   /** Whether it reasons before answering: the admin's setting, else decided from its id. */
   readonly reasoning: boolean;
 }
@@ -35,8 +44,33 @@ const channelEndpoints = (channel: Channel): EndpointKind[] => {
 
 const epochSeconds = (iso: string) => Math.floor(Date.parse(iso) / 1000);
 
-/** Builds the catalog from channels and model settings: pure, so it can be tested on plain data. */
-export const buildCatalog = (channels: readonly Channel[], settings: readonly ModelSettings[]): ModelCatalog => {
+/**
+ * A model's effective price (DESIGN §11): the admin's, else the catalogue's for the upstream model id
+ * of the first of its channels (highest priority first) that the catalogue prices, else none.
+ */
+const effectivePricing = (
+  id: string,
+  settings: ModelSettings | undefined,
+  channels: readonly Channel[],
+  pricer: CataloguePricer,
+): { pricing: ModelPricing | null; pricingSource: PricingSource } => {
+  if (settings?.pricing) return { pricing: settings.pricing, pricingSource: 'admin' };
+  for (const channel of channels) {
+    const pricing = pricer(channel, mappedModelName(channel, id) ?? id);
+    if (pricing) return { pricing, pricingSource: 'catalog' };
+  }
+  return { pricing: null, pricingSource: 'none' };
+};
+
+/**
+ * Builds the catalog from channels and model settings: pure, so it can be tested on plain data.
+ * `pricer` prices models that have no admin price (only the demo channel's without the catalogue).
+ */
+export const buildCatalog = (
+  channels: readonly Channel[],
+  settings: readonly ModelSettings[],
+  pricer: CataloguePricer = freeOnlyPricer,
+): ModelCatalog => {
   const settingsById = new Map(settings.map((entry) => [entry.id, entry]));
   // Every channel names its models, enabled or not: a model whose channels are all disabled is still
   // configured (listed, and answered 503 no_channel), not unknown (404).
@@ -64,6 +98,7 @@ export const buildCatalog = (channels: readonly Channel[], settings: readonly Mo
       endpoints: endpointKinds.filter((kind) => kinds.has(kind)),
       channels: serving,
       settings: modelSettings,
+      ...effectivePricing(id, modelSettings, described, pricer),
       // Decided from the public id or from any upstream name it maps to (`claude-sonnet` → `…claude-sonnet-4-5…`).
       reasoning:
         modelSettings?.reasoning ??
@@ -83,13 +118,22 @@ export const buildCatalog = (channels: readonly Channel[], settings: readonly Mo
   return { models, byId };
 };
 
+/** The price catalogue is loaded only when some served model has no admin price and is not free. */
+const pricerFor = (channels: readonly Channel[], settings: readonly ModelSettings[]): Promise<CataloguePricer> => {
+  const adminPriced = new Set(settings.filter((entry) => entry.pricing).map((entry) => entry.id));
+  const needed = channels.some(
+    (channel) => !pricedWithoutCatalogue(channel.type) && channel.models.some((model) => !adminPriced.has(model)),
+  );
+  return needed ? loadCataloguePricer() : Promise.resolve(freeOnlyPricer);
+};
+
 const catalogCache = new TtlCache<ModelCatalog>(cacheTtlMs, 1);
 
 /** The current catalog, read from the store at most once per cache lifetime. */
 export const loadCatalog = (): Promise<ModelCatalog> =>
   catalogCache.getOrLoad('catalog', async () => {
     const [channels, settings] = await Promise.all([listChannels(), listModelSettings()]);
-    return buildCatalog(channels, settings);
+    return buildCatalog(channels, settings, await pricerFor(channels, settings));
   });
 
 const allows = (list: readonly string[] | null, model: CatalogModel) =>

@@ -108,13 +108,23 @@ export const keyFields = lazySchema(() => ({
   ),
 }));
 
+const tokenPrices = () => ({
+  inputPerMTok: usdAmount(),
+  outputPerMTok: usdAmount(),
+  cachedInputPerMTok: z.optional(usdAmount()),
+  /** Prompt tokens written to the upstream's cache; 1.25 × the input price when absent. */
+  cacheWritePerMTok: z.optional(usdAmount()),
+});
+
 export const pricing = lazySchema(() =>
   z.strictObject({
-    inputPerMTok: usdAmount(),
-    outputPerMTok: usdAmount(),
-    cachedInputPerMTok: z.optional(usdAmount()),
-    /** Prompt tokens written to the upstream's cache; 1.25 × the input price when absent. */
-    cacheWritePerMTok: z.optional(usdAmount()),
+    ...tokenPrices(),
+    /** Long-context prices: a prompt of more than `aboveInputTokens` tokens is priced at the tier's prices. */
+    tiers: z.optional(
+      z
+        .array(z.strictObject({ aboveInputTokens: z.int().check(z.gte(0), z.lte(100_000_000)), ...tokenPrices() }))
+        .check(z.maxLength(10)),
+    ),
   }),
 );
 

@@ -85,7 +85,7 @@ export const startMeter = (
   const buildAndStore = (status: UsageStatus, httpStatus: number, fallbackUsage?: TokenUsage): Promise<void> => {
     const usage = meter.reported ?? fallbackUsage;
     // Priced here too, so a record keeps its cost even when settling the admission fails.
-    const cost = usageCost(model.settings?.pricing, usage ?? { promptTokens: 0, completionTokens: 0 });
+    const cost = usageCost(model.pricing, usage ?? { promptTokens: 0, completionTokens: 0 });
     const trace = request.trace;
     if (stream) trace.responseEnded();
     trace.metered = {

@@ -11,7 +11,25 @@ export interface ModelPricing {
   readonly cachedInputPerMTok?: number;
   /** Price of prompt tokens written to the upstream's cache; 1.25 × the input price when absent. */
   readonly cacheWritePerMTok?: number;
+  /**
+   * Long-context prices: a request whose prompt has more input tokens than a tier's
+   * `aboveInputTokens` is priced wholly at that tier (the highest such tier), as Anthropic and Google
+   * price prompts over 200,000 tokens.
+   */
+  readonly tiers?: readonly PricingTier[];
 }
+
+/** The prices of a request whose prompt is longer than `aboveInputTokens`. */
+export interface PricingTier {
+  readonly aboveInputTokens: number;
+  readonly inputPerMTok: number;
+  readonly outputPerMTok: number;
+  readonly cachedInputPerMTok?: number;
+  readonly cacheWritePerMTok?: number;
+}
+
+/** Where a model's effective price comes from (DESIGN §11). */
+export type PricingSource = 'admin' | 'catalog' | 'none';
 
 /** Settings of a public model id: what it costs, which other names reach it, who owns it. */
 export interface ModelSettings {
