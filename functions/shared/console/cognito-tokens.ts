@@ -28,7 +28,8 @@ const jwksFetcher = (settings: CognitoSettings) => ({
     const local = uri.replace(/^https:\/\/cognito-idp\.[^/]+\.amazonaws\.com/, cognitoEndpoint(settings));
     const response = await fetch(local, { signal: AbortSignal.timeout(10_000) });
     if (!response.ok) throw new Error(`JWKS answered ${response.status}`);
-    return (await response.json()) as never;
+    // aws-jwt-verify parses the body itself: it takes the bytes, as its own fetcher returns them.
+    return response.arrayBuffer();
   },
 });
 
