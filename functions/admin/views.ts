@@ -34,6 +34,7 @@ export const keyView = (record: ApiKeyRecord) => ({
   createdAt: record.createdAt,
   revokedAt: record.revokedAt ?? null,
   owner: record.owner ?? null,
+  lastUsedAt: record.lastUsedAt ?? null,
 });
 
 /** The only view with the plaintext key: the answer to its creation. */

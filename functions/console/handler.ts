@@ -10,6 +10,8 @@ const models = routesIn(() => import('./models.js'));
 const usage = routesIn(() => import('./usage.js'));
 const members = routesIn(() => import('./members.js'));
 const mfa = routesIn(() => import('./mfa.js'));
+const overview = routesIn(() => import('./overview.js'));
+const requests = routesIn(() => import('./requests.js'));
 
 /**
  * The console: its page and the API it calls. The API authenticates each request itself (a console
@@ -28,6 +30,7 @@ export const handler = gatewayHandler(
     'GET /console/api/me': me('me'),
     'GET /console/api/keys': keys('list'),
     'POST /console/api/keys': keys('create'),
+    'PATCH /console/api/keys/{id}': keys('update'),
     'DELETE /console/api/keys/{id}': keys('revoke'),
     'GET /console/api/models': models('list'),
     'GET /console/api/usage': usage('list'),
@@ -35,5 +38,7 @@ export const handler = gatewayHandler(
     'PUT /console/api/members/{id}': members('put'),
     'DELETE /console/api/members/{id}': members('remove'),
     'POST /console/api/mfa': mfa('enable'),
+    'GET /console/api/overview': overview('overview'),
+    'GET /console/api/requests': requests('list'),
   }),
 );

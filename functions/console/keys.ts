@@ -2,16 +2,17 @@ import * as z from '../shared/schemas/zod.js';
 import { lazySchema } from '../shared/schemas/lazy-schema.js';
 import { requireAccount } from '../admin/accounts.js';
 import { parseWith } from '../admin/parse-with.js';
-import { futureDateTime, idPath } from '../admin/schemas.js';
+import { futureDateTime, idPath, keyPatch } from '../admin/schemas.js';
 import { issuedKeyView, keyView, listView } from '../admin/views.js';
 import { generateApiKey } from '../shared/auth/api-key.js';
 import { displayName, modelList, resourceId } from '../shared/config/resource-schemas.js';
 import { newKeyRecord } from '../shared/config/resource-records.js';
-import { invalidValue } from '../shared/errors.js';
+import { conflict, forbidden, invalidValue } from '../shared/errors.js';
 import { json } from '../shared/http/response.js';
 import type { GatewayRequest } from '../shared/middleware/gateway-handler.js';
-import { getKeyById, listKeysOfAccount, putKey, revokeKey } from '../shared/store/keys.js';
-import { accountInScope, mayTouchKey, requireTouchableKey } from './authorize.js';
+import type { Account } from '../shared/store/accounts.js';
+import { getKeyById, listKeysOfAccount, putKey, revokeKey, updateKey } from '../shared/store/keys.js';
+import { accountInScope, mayTouchKey, requireTouchableKey, seesWholeAccount } from './authorize.js';
 import { requireUser } from './console-request.js';
 import { modelsOfAccount } from './models.js';
 
@@ -30,6 +31,13 @@ const keyCreate = lazySchema(() =>
 
 const keyListQuery = lazySchema(() => z.object({ accountId: z.optional(resourceId()) }));
 
+/** A key's models can only narrow what its account may call: anything else is the field's 400. */
+const requireModelsOfAccount = async (account: Account, models: readonly string[]): Promise<void> => {
+  const allowed = new Set((await modelsOfAccount(account)).map((model) => model.id));
+  const index = models.findIndex((model) => !allowed.has(model));
+  if (index >= 0) throw invalidValue(`The account may not use the model '${models[index]}'.`, `models[${index}]`);
+};
+
 /** GET /console/api/keys: the keys the user may see, newest first. */
 export const list = async (request: Request) => {
   const user = await requireUser(request);
@@ -47,12 +55,7 @@ export const create = async (request: Request) => {
   const user = await requireUser(request);
   const { accountId: requested, ...input } = parseWith(keyCreate, request.body ?? {});
   const account = await requireAccount(accountInScope(user, requested));
-  if (input.models) {
-    const allowed = new Set((await modelsOfAccount(account)).map((model) => model.id));
-    const index = input.models.findIndex((model) => !allowed.has(model));
-    if (index >= 0)
-      throw invalidValue(`The account may not use the model '${input.models[index]}'.`, `models[${index}]`);
-  }
+  if (input.models) await requireModelsOfAccount(account, input.models);
   const issued = generateApiKey();
   const record = await putKey({ ...newKeyRecord(issued.key, account.id, { ...input, role: 'user' }), owner: user.id });
   return json(201, issuedKeyView(record, issued.key));
@@ -66,4 +69,24 @@ export const revoke = async (request: Request) => {
   if (record.status === 'revoked') return json(200, keyView(record));
   const revoked = (await revokeKey(record.keyHash)) ?? (await getKeyById(record.id)) ?? record;
   return json(200, keyView(revoked));
+};
+
+/**
+ * PATCH /console/api/keys/{id}: renames a key, narrows or widens its models (within the account's),
+ * moves its expiry (a past time expires it now); its limits and IP ranges are for account admins and
+ * operators, since a member could otherwise lift a limit put on them. Others' keys are "not found".
+ */
+export const update = async (request: Request) => {
+  const user = await requireUser(request);
+  const { id } = parseWith(idPath, request.pathParameters);
+  const record = requireTouchableKey(user, id, await getKeyById(id));
+  const changes = parseWith(keyPatch, request.body ?? {});
+  if (!seesWholeAccount(user) && (changes.rateLimit !== undefined || changes.allowedIps !== undefined))
+    throw forbidden("Only an account admin changes a key's limits or IP ranges.");
+  if (record.status === 'revoked') throw conflict(`The key '${id}' is revoked; a revoked key cannot be changed.`);
+  if (changes.models) await requireModelsOfAccount(await requireAccount(record.accountId), changes.models);
+  if (Object.values(changes).every((value) => value === undefined)) return json(200, keyView(record));
+  const updated = await updateKey(record.keyHash, changes);
+  if (!updated) throw conflict(`The key '${id}' is revoked; a revoked key cannot be changed.`);
+  return json(200, keyView(updated));
 };

@@ -42,6 +42,12 @@ export const list = async (request: GatewayRequest<unknown>) => {
   const models = await modelsOfAccount(account);
   return json(200, {
     baseUrl: baseUrlOf(request),
-    data: models.map((model) => ({ id: model.id, ownedBy: model.ownedBy, endpoints: model.endpoints })),
+    // The price a request is charged at, so that members know what their calls cost.
+    data: models.map((model) => ({
+      id: model.id,
+      ownedBy: model.ownedBy,
+      endpoints: model.endpoints,
+      pricing: model.settings?.pricing ?? null,
+    })),
   });
 };

@@ -50,6 +50,7 @@ const consoleRoutes: readonly RouteDefinition[] = [
       ['GET', '/console/api/me'],
       ['GET', '/console/api/keys'],
       ['POST', '/console/api/keys'],
+      ['PATCH', '/console/api/keys/{id}'],
       ['DELETE', '/console/api/keys/{id}'],
       ['GET', '/console/api/models'],
       ['GET', '/console/api/usage'],
@@ -57,6 +58,8 @@ const consoleRoutes: readonly RouteDefinition[] = [
       ['PUT', '/console/api/members/{id}'],
       ['DELETE', '/console/api/members/{id}'],
       ['POST', '/console/api/mfa'],
+      ['GET', '/console/api/overview'],
+      ['GET', '/console/api/requests'],
     ] as const
   ).map(([method, path]) => ({ method, path, group: 'console' as const })),
 ];

@@ -28,11 +28,11 @@ export type TableTarget = TableName | `${TableName}/index/${string}`;
 export type TableGrants = Readonly<Partial<Record<TableTarget, readonly TableOperation[]>>>;
 
 /**
- * Authenticating a key: the key by its hash, its account, and the catalogue (channels and models,
- * read whole and cached).
+ * Authenticating a key: the key by its hash (and, once a minute, when it was last used), its account,
+ * and the catalogue (channels and models, read whole and cached).
  */
 const authenticate = {
-  keys: ['GetItem'],
+  keys: ['GetItem', 'UpdateItem'],
   accounts: ['GetItem'],
   channels: ['Scan'],
   models: ['Scan'],
@@ -76,18 +76,20 @@ export const tableGrantsByGroup: Readonly<Record<string, TableGrants>> = {
   models: authenticate,
   // Health and 404/405 answers: no store at all.
   fallback: {},
-  // The console: issues and revokes keys, reads the catalogue and usage, and lets account admins manage members.
+  // The console: issues, changes and revokes keys, reads the catalogue and usage (every account's for an
+  // operator: the day index, and the accounts' names), and lets account admins manage members.
   console: {
     keys: ['GetItem', 'PutItem', 'UpdateItem'],
     'keys/index/byId': ['Query'],
     'keys/index/byAccount': ['Query'],
-    accounts: ['GetItem'],
+    accounts: ['GetItem', 'Scan'],
     channels: ['Scan'],
     models: ['Scan'],
     members: ['GetItem', 'PutItem', 'DeleteItem'],
     'members/index/byAccount': ['Query'],
     spend: ['BatchGetItem'],
     usage: ['Query'],
+    'usage/index/byDay': ['Query'],
   },
 };
 

@@ -88,6 +88,17 @@ describeInProcess('counts the AWS calls of the functions in this process')('stor
       expect(await warmStoreCallsOf(key, stream)).toEqual(['after: PutItem usage']);
     });
 
+    test("a key's first request in a minute also records when the key was used, after the response; the next does not", async () => {
+      const { key } = await gateway.createAccountWithKey();
+      const keyCalls = (calls: string[]) => calls.filter((call) => call.includes(' keys'));
+      // The first request also reads the key (then cached).
+      expect(keyCalls(await storeCallsOf(key, stream))).toEqual([
+        'after: UpdateItem keys (conditional)',
+        'before: GetItem keys',
+      ]);
+      expect(keyCalls(await storeCallsOf(key, stream))).toEqual([]);
+    });
+
     test('a key with a rate limit charges its windows before the upstream and corrects the token window after', async () => {
       const { key } = await gateway.createAccountWithKey({}, { rateLimit: limits });
       expect(await warmStoreCallsOf(key, stream)).toEqual([

@@ -1,5 +1,6 @@
 import { chargeWindow, windowStartOf } from '../../functions/shared/accounting/rate-limit-window.js';
 import { writeUsageRecord } from '../../functions/shared/accounting/usage-records.js';
+import { noteKeyUsed } from '../../functions/shared/store/keys.js';
 import { runAsFunction } from '../../infra/local/function-scope.js';
 import { resetSecretsManager } from '../../functions/shared/secrets/secrets-client.js';
 import { forgetUpstreamKeys } from '../../functions/shared/secrets/upstream-secrets.js';
@@ -118,6 +119,7 @@ export const runAwsOperationScenario = async (): Promise<ReadonlyMap<FunctionGro
     await driveFullShardedWindow();
     await driveRequestsEndingTogether();
     await driveRequestEndingAlone();
+    await driveKeyUse();
     await driveConsole(gateway);
     await driveAccountRemoval(gateway);
     return recorder.callsByGroup();
@@ -310,6 +312,7 @@ const driveConsole = async (gateway: TestGateway): Promise<void> => {
   const created = (await send('POST', '/console/api/keys', 201, { key: member.token, body: { name: 'scenario' } }))
     .body as { id: string };
   await send('GET', '/console/api/keys', 200, { key: member.token });
+  await send('PATCH', `/console/api/keys/${created.id}`, 200, { key: member.token, body: { name: 'renamed' } });
   await send('DELETE', `/console/api/keys/${created.id}`, 200, { key: member.token });
   await send('GET', '/console/api/models', 200, { key: member.token });
   await send('GET', '/console/api/usage', 200, { key: member.token });
@@ -320,6 +323,11 @@ const driveConsole = async (gateway: TestGateway): Promise<void> => {
   });
   await send('GET', '/console/api/members', 200, { key: member.token });
   await send('DELETE', '/console/api/members/colleague@scenario.example', 200, { key: member.token });
+  await send('GET', '/console/api/overview', 200, { key: member.token });
+  await send('GET', '/console/api/requests?format=csv', 200, { key: member.token });
+  // An operator's view of every account: the day index, and the accounts' names.
+  await send('GET', '/console/api/overview', 200, { key: operator.token });
+  await send('GET', '/console/api/requests', 200, { key: operator.token });
   await send('DELETE', '/console/api/session', 200, { key: member.token });
   await admin('DELETE', `/admin/v1/members/${email}`, 200);
 };
@@ -365,6 +373,17 @@ const driveRequestEndingAlone = async (): Promise<void> => {
     await runAsFunction(group, () =>
       writeUsageRecord(usageRecordWith({ requestId: `scenario-${group}-alone`, accountId: 'scenario-alone' })),
     );
+  }
+};
+
+/**
+ * A key's first request in a minute records when it was used (key-use.ts). Whether a group's request
+ * is its key's first in the minute is up to the order of the scenario, so each group that
+ * authenticates keys writes one itself.
+ */
+const driveKeyUse = async (): Promise<void> => {
+  for (const group of ['chat', 'embeddings', 'images', 'audio', 'models'] as const) {
+    await runAsFunction(group, () => noteKeyUsed(`scenario-${group}-key-hash`, new Date().toISOString()));
   }
 };
 

@@ -7,6 +7,8 @@ import { hashApiKey, looksLikeApiKey } from './api-key.js';
 /** Who is calling: the key and its account, as far as every request needs them. */
 export interface Principal {
   readonly keyId: string;
+  /** The key's SHA-256, its item's key in the store; absent for a console session. */
+  readonly keyHash?: string;
   readonly keyPrefix: string;
   readonly accountId: string;
   readonly role: KeyRole;
@@ -34,6 +36,7 @@ const loadPrincipal = async (keyHash: string): Promise<Principal | null> => {
   if (!account || account.status !== 'active') return null;
   return {
     keyId: record.id,
+    keyHash,
     keyPrefix: record.prefix,
     accountId: account.id,
     role: record.role,

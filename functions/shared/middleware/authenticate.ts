@@ -1,5 +1,6 @@
 import { assertIpAllowed } from '../auth/ip-allow-list.js';
 import { looksLikeApiKey } from '../auth/api-key.js';
+import { keyUseWrite } from '../auth/key-use.js';
 import { cachedPrincipal, resolvePrincipal, type Principal } from '../auth/principal.js';
 import { forbidden, invalidApiKey } from '../errors.js';
 import type { KeyRole } from '../store/keys.js';
@@ -53,6 +54,9 @@ export const authenticate = (options: AuthenticateOptions = {}) => {
       throw forbidden('This key may not use the admin API: it needs the admin role.');
     }
     request.context.gateway.principal = principal;
+    // After the response, at most once a minute per key: when the key was last used (key-use.ts).
+    const noteUse = keyUseWrite(principal);
+    if (noteUse) request.context.gateway.pending.push(noteUse);
   };
 
   /** Synchronous for a cached key: middy then goes on to the next middleware without awaiting. */

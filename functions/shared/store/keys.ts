@@ -27,6 +27,8 @@ export interface ApiKeyRecord {
   readonly revokedAt?: string;
   /** The console user who created the key (members see and revoke only their own); absent for keys made otherwise. */
   readonly owner?: string | null;
+  /** When a request last authenticated with the key, to the minute (`key-use.ts`); absent if never. */
+  readonly lastUsedAt?: string;
 }
 
 export type KeyChanges = Partial<Pick<ApiKeyRecord, 'name' | 'models' | 'rateLimit' | 'expiresAt' | 'allowedIps'>>;
@@ -86,6 +88,25 @@ const updateByHash = async (keyHash: string, sets: Record<string, unknown>): Pro
 
 export const updateKey = (keyHash: string, changes: KeyChanges) =>
   updateByHash(keyHash, Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined)));
+
+/**
+ * Records that a key was used at `at` (ISO-8601). Conditional, so that an older time never overwrites
+ * a newer one and a deleted key is not recreated; a refused condition is not an error. No cache is
+ * invalidated: nothing cached reads this field.
+ */
+export const noteKeyUsed = async (keyHash: string, at: string): Promise<void> => {
+  try {
+    await updateItem({
+      TableName: table(),
+      Key: { keyHash },
+      ConditionExpression: 'attribute_exists(keyHash) AND (attribute_not_exists(lastUsedAt) OR lastUsedAt < :at)',
+      UpdateExpression: 'SET lastUsedAt = :at',
+      ExpressionAttributeValues: { ':at': at },
+    });
+  } catch (error) {
+    if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
+  }
+};
 
 /** Marks a key revoked; it stays listed (with its status) for audit. */
 export const revokeKey = (keyHash: string) =>
