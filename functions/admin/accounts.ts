@@ -1,4 +1,5 @@
 import { readEverySpend, readSpend } from '../shared/accounting/spend.js';
+import { recordAudit } from '../shared/audit/record-audit.js';
 import { newId } from '../shared/auth/api-key.js';
 import { newAccountRecord } from '../shared/config/resource-records.js';
 import { notFound } from '../shared/errors.js';
@@ -27,9 +28,10 @@ export const requireAccount = async (id: string): Promise<Account> => {
 };
 
 /** POST /admin/v1/accounts */
-export const create = async ({ body }: Request) => {
-  const input = parseWith(accountCreate, body ?? {});
+export const create = async (request: Request) => {
+  const input = parseWith(accountCreate, request.body ?? {});
   const account = await createAccount(newAccountRecord(newId('acct'), input));
+  await recordAudit(request, { action: 'account.create', target: { kind: 'account', id: account.id } });
   return json(201, await shown(account));
 };
 
@@ -54,10 +56,11 @@ export const get = async ({ pathParameters }: Request) => {
 };
 
 /** PATCH /admin/v1/accounts/{id}: only the fields sent change; the quota's `used` never does. */
-export const update = async ({ pathParameters, body }: Request) => {
-  const { id } = parseWith(idPath, pathParameters);
-  const { quota, ...changes } = parseWith(accountPatch, body ?? {});
+export const update = async (request: Request) => {
+  const { id } = parseWith(idPath, request.pathParameters);
+  const { quota, ...changes } = parseWith(accountPatch, request.body ?? {});
   const account = await updateAccount(id, { ...changes, quotaLimit: quota?.limit });
   if (!account) throw accountNotFound(id);
+  await recordAudit(request, { action: 'account.update', target: { kind: 'account', id } });
   return json(200, await shown(account));
 };

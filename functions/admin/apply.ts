@@ -1,10 +1,15 @@
-import { applyGatewayConfig } from '../shared/config/apply-config.js';
+import { recordAudit } from '../shared/audit/record-audit.js';
+import { applyGatewayConfig, type AppliedConfig } from '../shared/config/apply-config.js';
 import { findPlaceholder } from '../shared/config/config-placeholders.js';
 import { GatewayConfigError, gatewayConfigSchema } from '../shared/config/gateway-config-schema.js';
 import { invalidValue } from '../shared/errors.js';
 import { json } from '../shared/http/response.js';
 import type { GatewayRequest } from '../shared/middleware/gateway-handler.js';
 import { parseWith } from './parse-with.js';
+
+/** What an apply brought in line, as the audit trail names its target: `channels:2,models:1,accounts:1,keys:3`. */
+const appliedSummary = (applied: AppliedConfig): string =>
+  `channels:${applied.channels},models:${applied.models},accounts:${applied.accounts},keys:${applied.keys}`;
 
 /**
  * POST /admin/v1/apply: applies a declarative config (the `GATEWAY_CONFIG` document, as JSON) the way
@@ -13,7 +18,8 @@ import { parseWith } from './parse-with.js';
  * itself (its environment holds its own credentials): a document still holding one is a 400 naming
  * the field.
  */
-export const apply = async ({ body }: GatewayRequest<unknown>) => {
+export const apply = async (request: GatewayRequest<unknown>) => {
+  const { body } = request;
   const placeholder = findPlaceholder(body);
   if (placeholder) {
     throw invalidValue(
@@ -24,7 +30,9 @@ export const apply = async ({ body }: GatewayRequest<unknown>) => {
   }
   const config = parseWith(gatewayConfigSchema, body ?? {});
   try {
-    return json(200, { applied: await applyGatewayConfig(config) });
+    const applied = await applyGatewayConfig(config);
+    await recordAudit(request, { action: 'config.apply', target: { kind: 'config', id: appliedSummary(applied) } });
+    return json(200, { applied });
   } catch (error) {
     if (error instanceof GatewayConfigError) throw invalidValue(error.message, null);
     throw error;

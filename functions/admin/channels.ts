@@ -1,3 +1,4 @@
+import { recordAudit } from '../shared/audit/record-audit.js';
 import { announceDemoRetirement } from '../shared/catalog/built-in-demo.js';
 import { channelRecord } from '../shared/config/resource-records.js';
 import { notFound } from '../shared/errors.js';
@@ -14,12 +15,13 @@ type Request = GatewayRequest<unknown>;
 const channelNotFound = (id: string) => notFound(`No channel with id '${id}'.`);
 
 /** PUT /admin/v1/channels/{id}: creates or replaces; the answer never holds the upstream key. */
-export const put = async ({ pathParameters, body }: Request) => {
-  const { id } = parseWith(idPath, pathParameters);
-  const input = parseWith(channelPut, body ?? {});
+export const put = async (request: Request) => {
+  const { id } = parseWith(idPath, request.pathParameters);
+  const input = parseWith(channelPut, request.body ?? {});
   const existing = await getChannel(id);
   const key = await saveChannelKey(id, input.apiKey, existing);
   const channel = await putChannel(channelRecord(id, input, key, existing));
+  await recordAudit(request, { action: 'channel.put', target: { kind: 'channel', id } });
   if (!existing) await announceDemoRetirement([id]);
   return json(200, channelView(channel));
 };
@@ -36,11 +38,12 @@ export const get = async ({ pathParameters }: Request) => {
 };
 
 /** DELETE /admin/v1/channels/{id}: its key's secret first, so that a failure leaves a retryable delete. */
-export const remove = async ({ pathParameters }: Request) => {
-  const { id } = parseWith(idPath, pathParameters);
+export const remove = async (request: Request) => {
+  const { id } = parseWith(idPath, request.pathParameters);
   const channel = await getChannel(id);
   if (!channel) throw channelNotFound(id);
   await deleteChannelKey(channel);
   if (!(await deleteChannel(id))) throw channelNotFound(id);
+  await recordAudit(request, { action: 'channel.delete', target: { kind: 'channel', id } });
   return json(200, deletedView(id));
 };

@@ -1,3 +1,4 @@
+import { recordAudit } from '../shared/audit/record-audit.js';
 import { conflict, notFound } from '../shared/errors.js';
 import { json } from '../shared/http/response.js';
 import type { GatewayRequest } from '../shared/middleware/gateway-handler.js';
@@ -16,9 +17,9 @@ import { idPath } from './schemas.js';
  * rate-limit counters expire on their own. Deployed functions may accept the keys for the rest of
  * their cache lifetime, as after a revocation. The caller cannot delete the account of its own key.
  */
-export const remove = async ({ pathParameters, principal }: GatewayRequest<unknown>) => {
-  const { id } = parseWith(idPath, pathParameters);
-  if (id === principal.accountId)
+export const remove = async (request: GatewayRequest<unknown>) => {
+  const { id } = parseWith(idPath, request.pathParameters);
+  if (id === request.principal.accountId)
     throw conflict(`Account '${id}' holds the key making this request; delete it with another admin key.`);
   if (!(await getAccount(id))) throw notFound(`No account with id '${id}'.`);
   const keys = await listKeysOfAccount(id);
@@ -29,5 +30,6 @@ export const remove = async ({ pathParameters, principal }: GatewayRequest<unkno
     localSessions.endAllOf(member.id);
   }
   await deleteAccount(id);
+  await recordAudit(request, { action: 'account.delete', target: { kind: 'account', id } });
   return json(200, { id, deleted: true, keysDeleted: keys.length, membersDeleted: members.length });
 };

@@ -12,6 +12,7 @@ const usage = routesIn(() => import('./usage.js'));
 const metrics = routesIn(() => import('./metrics.js'));
 const apply = routesIn(() => import('./apply.js'));
 const members = routesIn(() => import('./members.js'));
+const audit = routesIn(() => import('./audit.js'));
 
 /**
  * Every `/admin/v1` route (DESIGN §3.2): one function, since they share the store and are rarely
@@ -49,5 +50,7 @@ export const handler = gatewayHandler(
     'GET /admin/v1/members': members('list'),
     'PUT /admin/v1/members/{id}': members('put'),
     'DELETE /admin/v1/members/{id}': members('remove'),
+
+    'GET /admin/v1/audit': audit('list'),
   }),
 );

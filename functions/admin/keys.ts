@@ -1,3 +1,4 @@
+import { recordAudit } from '../shared/audit/record-audit.js';
 import { generateApiKey } from '../shared/auth/api-key.js';
 import { newKeyRecord } from '../shared/config/resource-records.js';
 import { conflict, notFound } from '../shared/errors.js';
@@ -29,11 +30,12 @@ const requireKey = async (pathParameters: Request['pathParameters']): Promise<Ap
 const revokedConflict = (id: string) => conflict(`The key '${id}' is revoked; a revoked key cannot be changed.`);
 
 /** POST /admin/v1/keys: the only answer that ever holds the plaintext key. */
-export const create = async ({ body }: Request) => {
-  const { accountId, ...input } = parseWith(keyCreate, body ?? {});
+export const create = async (request: Request) => {
+  const { accountId, ...input } = parseWith(keyCreate, request.body ?? {});
   await requireAccount(accountId);
   const issued = generateApiKey();
   const record = await putKey(newKeyRecord(issued.key, accountId, input));
+  await recordAudit(request, { action: 'key.create', target: { kind: 'key', id: record.id } });
   return json(201, issuedKeyView(record, issued.key));
 };
 
@@ -49,14 +51,15 @@ export const list = async ({ query }: Request) => {
 export const get = async ({ pathParameters }: Request) => json(200, keyView(await requireKey(pathParameters)));
 
 /** PATCH /admin/v1/keys/{id}: an `expiresAt` in the past expires the key now. */
-export const update = async ({ pathParameters, body }: Request) => {
-  const record = await requireKey(pathParameters);
-  const changes = parseWith(keyPatch, body ?? {});
+export const update = async (request: Request) => {
+  const record = await requireKey(request.pathParameters);
+  const changes = parseWith(keyPatch, request.body ?? {});
   if (record.status === 'revoked') throw revokedConflict(record.id);
   // An empty patch changes nothing, and an update with no assignment is not a valid request to the store.
   if (Object.values(changes).every((value) => value === undefined)) return json(200, keyView(record));
   const updated = await updateKey(record.keyHash, changes);
   if (!updated) throw revokedConflict(record.id);
+  await recordAudit(request, { action: 'key.update', target: { kind: 'key', id: record.id } });
   return json(200, keyView(updated));
 };
 
@@ -64,9 +67,10 @@ export const update = async ({ pathParameters, body }: Request) => {
  * DELETE /admin/v1/keys/{id}: revokes the key and answers with it. The record stays, listed with its
  * status, for audit. Revoking a revoked key is not an error: the caller's intent already holds.
  */
-export const remove = async ({ pathParameters }: Request) => {
-  const record = await requireKey(pathParameters);
+export const remove = async (request: Request) => {
+  const record = await requireKey(request.pathParameters);
   if (record.status === 'revoked') return json(200, keyView(record));
   const revoked = (await revokeKey(record.keyHash)) ?? (await getKeyById(record.id)) ?? record;
+  await recordAudit(request, { action: 'key.revoke', target: { kind: 'key', id: record.id } });
   return json(200, keyView(revoked));
 };

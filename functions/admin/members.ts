@@ -10,6 +10,7 @@ import { json } from '../shared/http/response.js';
 import type { GatewayRequest } from '../shared/middleware/gateway-handler.js';
 import { getMember, listMembers, listMembersOfAccount, memberId, putMember } from '../shared/store/members.js';
 import { requireAccount } from './accounts.js';
+import { recordAudit } from '../shared/audit/record-audit.js';
 import { pageFields, pageOf, pageView } from './list-page.js';
 import { parseWith } from './parse-with.js';
 import { deletedView } from './views.js';
@@ -40,9 +41,9 @@ export const list = async ({ query }: Request) => {
  * PUT /admin/v1/members/{email}: who may sign in to the console, in which account, with which role.
  * Deployed, the person signs in through the stack's user pool with that e-mail address.
  */
-export const put = async ({ pathParameters, body }: Request) => {
-  const { id } = parseWith(memberPath, pathParameters);
-  const input = parseWith(memberPut, body ?? {});
+export const put = async (request: Request) => {
+  const { id } = parseWith(memberPath, request.pathParameters);
+  const input = parseWith(memberPut, request.body ?? {});
   if (input.password !== undefined && consoleAuthMode() !== 'local') {
     throw invalidValue('Passwords are kept by the user pool: create the user there.', 'password');
   }
@@ -60,14 +61,16 @@ export const put = async ({ pathParameters, body }: Request) => {
   });
   // A changed password ends the sessions signed in with the old one.
   if (input.password !== undefined) localSessions.endAllOf(member.id);
+  await recordAudit(request, { action: 'member.put', target: { kind: 'member', id: member.id } });
   return json(existing ? 200 : 201, memberView(member));
 };
 
 /** DELETE /admin/v1/members/{email}: the person can no longer use the console, and their keys are revoked. */
-export const remove = async ({ pathParameters }: Request) => {
-  const { id } = parseWith(memberPath, pathParameters);
+export const remove = async (request: Request) => {
+  const { id } = parseWith(memberPath, request.pathParameters);
   const member = await getMember(id);
   if (!member) throw notFound(`No member '${memberId(id)}'.`);
   const { keysRevoked } = await removeMember(member);
+  await recordAudit(request, { action: 'member.delete', target: { kind: 'member', id: member.id } });
   return json(200, { ...deletedView(member.id), keysRevoked });
 };

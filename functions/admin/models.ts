@@ -1,3 +1,4 @@
+import { recordAudit } from '../shared/audit/record-audit.js';
 import { loadCatalog, type ModelCatalog } from '../shared/catalog/model-catalog.js';
 import { modelSettingsRecord } from '../shared/config/resource-records.js';
 import { notFound } from '../shared/errors.js';
@@ -31,10 +32,11 @@ const shown = (id: string, settings: ModelSettings | undefined, catalog: ModelCa
   modelView(id, settings, effectivePricing(id, settings, catalog));
 
 /** PUT /admin/v1/models/{model}: sets a model's pricing, aliases and owner, replacing earlier ones. */
-export const put = async ({ pathParameters, body }: Request) => {
-  const { model } = parseWith(modelPath, pathParameters);
-  const input = parseWith(modelPut, body ?? {});
+export const put = async (request: Request) => {
+  const { model } = parseWith(modelPath, request.pathParameters);
+  const input = parseWith(modelPut, request.body ?? {});
   const settings = await putModelSettings(modelSettingsRecord(model, input, await getModelSettings(model)));
+  await recordAudit(request, { action: 'model.put', target: { kind: 'model', id: model } });
   return json(200, shown(model, settings, await loadCatalog()));
 };
 
@@ -61,8 +63,9 @@ export const get = async ({ pathParameters }: Request) => {
 };
 
 /** DELETE /admin/v1/models/{model}: removes its settings (a served model stays served, at the catalogue's price). */
-export const remove = async ({ pathParameters }: Request) => {
-  const { model } = parseWith(modelPath, pathParameters);
+export const remove = async (request: Request) => {
+  const { model } = parseWith(modelPath, request.pathParameters);
   if (!(await deleteModelSettings(model))) throw notFound(`No settings for model '${model}'.`);
+  await recordAudit(request, { action: 'model.delete', target: { kind: 'model', id: model } });
   return json(200, deletedView(model));
 };

@@ -1,5 +1,6 @@
 import { gatewayHandler } from '../shared/middleware/gateway-handler.js';
 import { routesIn, routeTable } from '../shared/middleware/route-table.js';
+import { auditedSignIn } from './sign-in-audit.js';
 import { redirect, webAsset } from './web-assets.js';
 
 // A cold start usually serves the page first: the API's routes load on their first request.
@@ -12,6 +13,7 @@ const members = routesIn(() => import('./members.js'));
 const mfa = routesIn(() => import('./mfa.js'));
 const overview = routesIn(() => import('./overview.js'));
 const requests = routesIn(() => import('./requests.js'));
+const audit = routesIn(() => import('./audit.js'));
 
 /**
  * The console: its page and the API it calls. The API authenticates each request itself (a console
@@ -25,7 +27,7 @@ export const handler = gatewayHandler(
       event.path.endsWith('/') ? webAsset(undefined) : Promise.resolve(redirect('console/')),
     'GET /console/{asset}': ({ pathParameters }) => webAsset(pathParameters.asset),
     'GET /console/api/config': session('config'),
-    'POST /console/api/session': session('signIn'),
+    'POST /console/api/session': auditedSignIn(session('signIn')),
     'DELETE /console/api/session': session('signOut'),
     'GET /console/api/me': me('me'),
     'GET /console/api/keys': keys('list'),
@@ -40,5 +42,6 @@ export const handler = gatewayHandler(
     'POST /console/api/mfa': mfa('enable'),
     'GET /console/api/overview': overview('overview'),
     'GET /console/api/requests': requests('list'),
+    'GET /console/api/audit': audit('list'),
   }),
 );

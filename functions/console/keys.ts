@@ -4,6 +4,8 @@ import { requireAccount } from '../admin/accounts.js';
 import { parseWith } from '../admin/parse-with.js';
 import { futureDateTime, idPath, keyPatch } from '../admin/schemas.js';
 import { issuedKeyView, keyView, listView } from '../admin/views.js';
+import { consoleUserActor } from '../shared/audit/audit-actor.js';
+import { recordAudit } from '../shared/audit/record-audit.js';
 import { generateApiKey } from '../shared/auth/api-key.js';
 import { displayName, modelList, resourceId } from '../shared/config/resource-schemas.js';
 import { newKeyRecord } from '../shared/config/resource-records.js';
@@ -58,6 +60,11 @@ export const create = async (request: Request) => {
   if (input.models) await requireModelsOfAccount(account, input.models);
   const issued = generateApiKey();
   const record = await putKey({ ...newKeyRecord(issued.key, account.id, { ...input, role: 'user' }), owner: user.id });
+  await recordAudit(request, {
+    action: 'key.create',
+    actor: consoleUserActor(user),
+    target: { kind: 'key', id: record.id },
+  });
   return json(201, issuedKeyView(record, issued.key));
 };
 
@@ -68,6 +75,11 @@ export const revoke = async (request: Request) => {
   const record = requireTouchableKey(user, id, await getKeyById(id));
   if (record.status === 'revoked') return json(200, keyView(record));
   const revoked = (await revokeKey(record.keyHash)) ?? (await getKeyById(record.id)) ?? record;
+  await recordAudit(request, {
+    action: 'key.revoke',
+    actor: consoleUserActor(user),
+    target: { kind: 'key', id: record.id },
+  });
   return json(200, keyView(revoked));
 };
 

@@ -2,6 +2,8 @@ import * as z from '../shared/schemas/zod.js';
 import { lazySchema } from '../shared/schemas/lazy-schema.js';
 import { requireAccount } from '../admin/accounts.js';
 import { parseWith } from '../admin/parse-with.js';
+import { consoleUserActor } from '../shared/audit/audit-actor.js';
+import { recordAudit } from '../shared/audit/record-audit.js';
 import { resourceId } from '../shared/config/resource-schemas.js';
 import { hashPassword } from '../shared/console/local-passwords.js';
 import { consoleAuthMode, type ConsoleUser } from '../shared/console/console-user.js';
@@ -82,6 +84,11 @@ export const put = async (request: Request) => {
     updatedAt: now,
   });
   if (input.password !== undefined) localSessions.endAllOf(member.id);
+  await recordAudit(request, {
+    action: 'member.put',
+    actor: consoleUserActor(user),
+    target: { kind: 'member', id: member.id },
+  });
   return json(existing ? 200 : 201, memberView(member));
 };
 
@@ -96,5 +103,10 @@ export const remove = async (request: Request) => {
   if (member?.id === user.id) throw forbidden('You cannot remove yourself; ask another account admin.');
   if (!member || !mayManage(user, member)) throw notFound(`No member '${memberId(id)}' in your account.`);
   const { keysRevoked } = await removeMember(member);
+  await recordAudit(request, {
+    action: 'member.delete',
+    actor: consoleUserActor(user),
+    target: { kind: 'member', id: member.id },
+  });
   return json(200, { id: member.id, deleted: true, keysRevoked });
 };

@@ -60,6 +60,7 @@ const consoleRoutes: readonly RouteDefinition[] = [
       ['POST', '/console/api/mfa'],
       ['GET', '/console/api/overview'],
       ['GET', '/console/api/requests'],
+      ['GET', '/console/api/audit'],
     ] as const
   ).map(([method, path]) => ({ method, path, group: 'console' as const })),
 ];
@@ -102,6 +103,7 @@ export const routes: readonly RouteDefinition[] = [
   { method: 'GET', path: '/admin/v1/metrics', group: 'admin' },
   { method: 'POST', path: '/admin/v1/apply', group: 'admin' },
   { method: 'GET', path: '/admin/v1/members', group: 'admin' },
+  { method: 'GET', path: '/admin/v1/audit', group: 'admin' },
   { method: 'PUT', path: '/admin/v1/members/{id}', group: 'admin' },
   { method: 'DELETE', path: '/admin/v1/members/{id}', group: 'admin' },
 

@@ -28,6 +28,8 @@ const removalPolicies: Readonly<Record<TableName, RemovalPolicy>> = {
   usage: RemovalPolicy.RETAIN,
   members: RemovalPolicy.RETAIN,
   spend: RemovalPolicy.RETAIN,
+  // The record of who changed what: it outlives the stack like the data it describes.
+  audit: RemovalPolicy.RETAIN,
 };
 
 /**

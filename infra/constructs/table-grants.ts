@@ -71,6 +71,10 @@ export const tableGrantsByGroup: Readonly<Record<string, TableGrants>> = {
     members: ['GetItem', 'PutItem', 'DeleteItem', 'Scan'],
     // An account's members, removed with the account.
     'members/index/byAccount': ['Query'],
+    // The audit trail: a record per change, read newest first by month, by actor or by action.
+    audit: ['PutItem', 'Query'],
+    'audit/index/byActor': ['Query'],
+    'audit/index/byAction': ['Query'],
   },
   // Lists models: it authenticates and reads the catalogue, with neither rate limit nor usage record.
   models: authenticate,
@@ -90,6 +94,10 @@ export const tableGrantsByGroup: Readonly<Record<string, TableGrants>> = {
     spend: ['BatchGetItem'],
     usage: ['Query'],
     'usage/index/byDay': ['Query'],
+    // Records sign-ins and key changes; operators read the trail.
+    audit: ['PutItem', 'Query'],
+    'audit/index/byActor': ['Query'],
+    'audit/index/byAction': ['Query'],
   },
 };
 

@@ -32,7 +32,7 @@ const layers: readonly { readonly name: string; readonly paths: readonly string[
   { name: 'observability', paths: ['shared/observability/'] },
   { name: 'upstream', paths: ['shared/upstream/'] },
   { name: 'accounting', paths: ['shared/accounting/'] },
-  { name: 'identity', paths: ['shared/auth/', 'shared/console/', 'shared/secrets/'] },
+  { name: 'identity', paths: ['shared/audit/', 'shared/auth/', 'shared/console/', 'shared/secrets/'] },
   { name: 'store', paths: ['shared/store/', 'shared/aws/'] },
   {
     name: 'foundation',

@@ -199,6 +199,9 @@ const driveAdmin = async (gateway: TestGateway, openAiBaseUrl: string, bedrockOr
     models: [{ id: 'applied-model', pricing: { inputPerMTok: 1, outputPerMTok: 1 } }],
     accounts: [{ id: 'acct_scenario_applied', name: 'applied', keys: [{ key: `sk-${'a'.repeat(48)}` }] }],
   });
+  // The audit trail: newest first by month, by action, by actor.
+  for (const query of ['?limit=2', '?action=channel.put', `?actorId=${key.id}`])
+    await admin('GET', `/admin/v1/audit${query}`, 200);
 };
 
 /** Every client endpoint for every kind of key, then the usage they left, read every way the admin API offers. */
@@ -305,6 +308,8 @@ const driveConsole = async (gateway: TestGateway): Promise<void> => {
     token: string;
   };
   await send('GET', '/console/api/me', 200, { key: operator.token });
+  for (const query of ['', '?action=key.create', '?actorId=member@scenario.example'])
+    await send('GET', `/console/api/audit${query}`, 200, { key: operator.token });
   const member = (await send('POST', '/console/api/session', 201, { body: { email, password } })).body as {
     token: string;
   };

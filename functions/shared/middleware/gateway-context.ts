@@ -1,4 +1,5 @@
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
+import type { AuditActor } from '../store/audit-entry.js';
 import type { Principal } from '../auth/principal.js';
 import type { ErrorFormat } from '../http/error-response.js';
 import type { RequestTrace } from '../observability/request-trace.js';
@@ -13,6 +14,8 @@ export interface GatewayState {
   /** The parsed JSON body (then the validated one), `undefined` for a request without one. */
   body: unknown;
   principal?: Principal;
+  /** Who made a change the audit trail recorded (`recordAudit`), for the request's log line. */
+  actor?: AuditActor;
   errorFormat: ErrorFormat;
   startedAt: number;
   /** Where the request's time goes, and what its meter learned: for its headers and its log line. */

@@ -2,6 +2,8 @@ import middy from '@middy/core';
 import { Readable, type Writable } from 'node:stream';
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import type * as z from '../schemas/zod.js';
+import type { AuditActor } from '../store/audit-entry.js';
+import { principalActor } from '../audit/audit-actor.js';
 import type { Principal } from '../auth/principal.js';
 import { internalError } from '../errors.js';
 import { bufferedResponseLimit } from '../http/buffered-response-limit.js';
@@ -68,6 +70,8 @@ export interface GatewayRequest<Body> {
    * response has gone out. Failures are logged, never sent to the client.
    */
   defer(work: Promise<unknown> | (() => Promise<unknown>)): void;
+  /** Names who acted, for the request's log line (`recordAudit` calls it). */
+  noteActor?(actor: AuditActor): void;
 }
 
 type Body<Schema> = Schema extends z.ZodMiniType ? z.output<Schema> : unknown;
@@ -195,6 +199,7 @@ class HandlerRequest<RequestBody> implements GatewayRequest<RequestBody> {
   readonly trace: RequestTrace;
   readonly defer: (work: Promise<unknown> | (() => Promise<unknown>)) => void;
   readonly #principal: Principal | undefined;
+  readonly #state: GatewayState;
 
   constructor(
     readonly event: APIGatewayProxyEvent,
@@ -209,7 +214,12 @@ class HandlerRequest<RequestBody> implements GatewayRequest<RequestBody> {
     this.startedAt = state.startedAt;
     this.trace = state.trace;
     this.#principal = state.principal;
+    this.#state = state;
     this.defer = deferInto(state);
+  }
+
+  noteActor(actor: AuditActor): void {
+    this.#state.actor = actor;
   }
 
   get principal(): Principal {
@@ -260,6 +270,7 @@ export const gatewayHandler = <Schema extends z.ZodMiniType | undefined = undefi
         requestId: state.requestId,
         status: (request.response as GatewayResponse | undefined)?.statusCode ?? 500,
         principal: state.principal,
+        actor: state.actor ?? principalActor(state.principal),
         trace: state.trace,
       };
       const work = state.pending.map((item) => (typeof item === 'function' ? item() : item));

@@ -1,3 +1,4 @@
+import type { AuditActor } from '../store/audit-entry.js';
 import type { Principal } from '../auth/principal.js';
 import { log } from '../log.js';
 import { clockTime, logFormat } from '../log-format.js';
@@ -17,6 +18,8 @@ export interface FinishedRequest {
   /** The status the client got; 200 for a stream, however it ended. */
   readonly status: number;
   readonly principal: Principal | undefined;
+  /** Who acted, on the admin plane: an admin key or a console user (audit-actor.ts). */
+  readonly actor?: AuditActor;
   readonly trace: RequestTrace;
 }
 
@@ -46,7 +49,15 @@ const requestTextLine = (
  * included): who, what, how it ended, tokens, cost and where the time went, plus the `_aws` member
  * that makes CloudWatch read the same line as metrics. Ids and a key's prefix only, never a key.
  */
-export const logFinishedRequest = ({ method, path, requestId, status, principal, trace }: FinishedRequest): void => {
+export const logFinishedRequest = ({
+  method,
+  path,
+  requestId,
+  status,
+  principal,
+  actor,
+  trace,
+}: FinishedRequest): void => {
   const metered = trace.metered;
   const metrics = requestMetrics(
     status,
@@ -83,9 +94,11 @@ export const logFinishedRequest = ({ method, path, requestId, status, principal,
       : {}),
     ...metrics,
   });
+  // The actor of an admin or console request: a console user's id is an e-mail address, from outside.
+  const named = actor ? { method, path, actor } : { method, path };
   log.info(
     'request',
-    metered ? { method, path, model: metered.model } : { method, path },
+    metered ? { ...named, model: metered.model } : named,
     `${metricsMember(metrics, metered !== undefined, principal !== undefined, Date.now())},${made.slice(1, -1)}`,
   );
 };

@@ -2,7 +2,8 @@
  * The gateway's DynamoDB tables, defined once. The CDK stack creates them from this list and the
  * local runtime creates the same tables in the embedded engine, so the two cannot drift.
  */
-export type TableName = 'keys' | 'accounts' | 'channels' | 'models' | 'counters' | 'usage' | 'members' | 'spend';
+export type TableName =
+  'keys' | 'accounts' | 'channels' | 'models' | 'counters' | 'usage' | 'members' | 'spend' | 'audit';
 
 export interface IndexDefinition {
   readonly name: string;
@@ -64,6 +65,21 @@ export const tableDefinitions: Readonly<Record<TableName, TableDefinition>> = {
   },
   // An account's USD spending, split into shards that each own a slice of its quota (quota.ts).
   spend: { partitionKey: 'id', pointInTimeRecovery: true, environmentVariable: 'GATEWAY_TABLE_SPEND' },
+  // The audit trail: one partition per month, newest first by the time-led sort key; the indexes
+  // answer "what did this actor do" and "every change of this kind" without reading other records.
+  // Changes are rare (admins and sign-ins), so one partition taking all of a month's writes is far
+  // below a partition's 1,000 writes a second (audit-records.ts).
+  audit: {
+    partitionKey: 'month',
+    sortKey: 'sk',
+    indexes: [
+      { name: 'byActor', partitionKey: 'actorId', sortKey: 'sk' },
+      { name: 'byAction', partitionKey: 'action', sortKey: 'sk' },
+    ],
+    ttlAttribute: 'expiresAt',
+    pointInTimeRecovery: true,
+    environmentVariable: 'GATEWAY_TABLE_AUDIT',
+  },
 };
 
 export const tableNames = Object.keys(tableDefinitions) as TableName[];
