@@ -5,7 +5,10 @@ export default {
   transform: {
     '^.+\\.ts$': [
       '@swc/jest',
-      { jsc: { parser: { syntax: 'typescript' }, target: 'es2023' }, module: { type: 'es6' } },
+      {
+        jsc: { parser: { syntax: 'typescript' }, target: 'es2023', experimental: { keepImportAttributes: true } },
+        module: { type: 'es6' },
+      },
     ],
   },
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },

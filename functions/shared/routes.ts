@@ -67,6 +67,7 @@ const consoleRoutes: readonly RouteDefinition[] = [
 
 export const routes: readonly RouteDefinition[] = [
   { method: 'GET', path: '/health', group: 'fallback' },
+  { method: 'GET', path: '/openapi.json', group: 'fallback' },
   { method: 'GET', path: '/v1/models', group: 'models' },
   { method: 'POST', path: '/v1/chat/completions', group: 'chat' },
   { method: 'POST', path: '/v1/messages', group: 'chat' },

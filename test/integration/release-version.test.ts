@@ -27,4 +27,11 @@ describe('the release version', () => {
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ status: 'ok', version: packageVersion });
   });
+
+  it('serves the OpenAPI document at GET /openapi.json, with no key', async () => {
+    const response = await fetch(`${gateway.url}/openapi.json`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/application\/json/);
+    expect(await response.json()).toEqual(JSON.parse(readFileSync('docs/openapi.json', 'utf8')));
+  });
 });
