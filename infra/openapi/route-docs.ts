@@ -231,4 +231,16 @@ export const routeDocs: Readonly<Record<string, RouteDoc>> = {
     access: 'console',
   },
   'GET /console/api/usage': { summary: 'Usage for a period', tag: 'console', access: 'console' },
+  'GET /console/api/members': {
+    summary: "The members of the person's account (account admins)",
+    tag: 'console',
+    access: 'console',
+  },
+  'PUT /console/api/members/{id}': { summary: 'Add a member or change their role', tag: 'console', access: 'console' },
+  'DELETE /console/api/members/{id}': {
+    summary: 'Remove a member and revoke their keys',
+    tag: 'console',
+    access: 'console',
+  },
+  'POST /console/api/mfa': { summary: 'Set up or verify a TOTP authenticator', tag: 'console', access: 'console' },
 };

@@ -41,6 +41,7 @@ const layers: readonly { readonly name: string; readonly paths: readonly string[
       'shared/security/',
       'shared/errors.ts',
       'shared/log.ts',
+      'shared/log-format.ts',
       'shared/promise-of.ts',
       'shared/version.ts',
     ],
