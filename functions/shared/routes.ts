@@ -18,8 +18,12 @@ export interface FunctionGroupDefinition {
 
 export const functionGroups: Readonly<Record<FunctionGroup, FunctionGroupDefinition>> = {
   models: { streaming: false, memorySize: 256, timeoutSeconds: 10 },
-  // Streams may run long: Lambda's streaming responses may last up to 15 minutes.
-  chat: { streaming: true, memorySize: 512, timeoutSeconds: 900 },
+  // Streams may run long: Lambda's streaming responses may last up to 15 minutes. 256 MB, from
+  // `npm run bench:lambda` (docs/cost.md): CPU per invocation 3.84 ms (hello 0.88) at 256 MB against
+  // 3.46 ms at 512 MB, peak memory 59 MB, no OOM; a paced request added +0.7 / +5.2 ms p50 / p99, a
+  // stream's first byte +0.8 ms and a 1 MB prompt took 104 ms on a quiet host (issue 49's table).
+  // At 128 MB the CPU share (0.072) is spent: +42.7 ms p99 and 203 ms for the 1 MB prompt there.
+  chat: { streaming: true, memorySize: 256, timeoutSeconds: 900 },
   admin: { streaming: false, memorySize: 256, timeoutSeconds: 29 },
   fallback: { streaming: false, memorySize: 128, timeoutSeconds: 5 },
   // Streamed, though each answer is one JSON body: a buffered Lambda answer may not pass 6 MB, which a
