@@ -11,7 +11,6 @@ import { geminiToChatRequest } from '../shared/protocols/gemini/gemini-to-chat-r
 import { countGeminiTokens } from './gemini-count-tokens.js';
 import { generateOn } from './gemini-relay.js';
 import { streamGeminiContent } from './gemini-stream-content.js';
-import { fitChatRequest } from '../shared/protocols/openai-chat/fit-chat-request.js';
 
 const ACTIONS = ['generateContent', 'streamGenerateContent', 'countTokens'] as const;
 type Action = (typeof ACTIONS)[number];
@@ -45,7 +44,8 @@ export const geminiGenerateContent = gatewayHandler(
     if (!parsed) throw unknownUrl('POST', request.event.path);
     const model = await resolveUsableModel(principal, parsed.model);
     const stream = parsed.action === 'streamGenerateContent';
-    const chatRequest = fitChatRequest(geminiToChatRequest(body, model.id, stream), model);
+    // Fitted to each channel's upstream model when it is called (`gemini-relay.ts`).
+    const chatRequest = geminiToChatRequest(body, model.id, stream);
     const channels = orderChannels(model, 'chat');
     if (parsed.action === 'countTokens')
       return json(200, await countGeminiTokens(body, chatRequest, model, channels, request.signal));

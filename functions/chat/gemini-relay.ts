@@ -5,7 +5,8 @@ import { chatAdapterOf } from '../shared/providers/chat-adapters.js';
 import { geminiNative } from '../shared/providers/gemini/gemini-native.js';
 import { toChatUsage } from '../shared/providers/gemini/gemini-response.js';
 import type { GeminiUsage } from '../shared/providers/gemini/gemini-api.js';
-import { channelCall } from '../shared/routing/channel-call.js';
+import { channelCall, reasonsOn } from '../shared/routing/channel-call.js';
+import { fitChatRequest } from '../shared/protocols/openai-chat/fit-chat-request.js';
 import type { ChatCompletionRequest } from '../shared/protocols/openai-chat/chat-completion-request.js';
 import type { GeminiGenerateContentRequest } from '../shared/protocols/gemini/gemini-generate-content-request.js';
 import { chatToGeminiResponse } from '../shared/protocols/gemini/chat-to-gemini-response.js';
@@ -64,7 +65,9 @@ export const generateOn = async (
     const answer = await geminiNative.generate(channelCall(request.native, channel, model, signal), model.id);
     return { body: answer.body, usage: usageOf(answer.usage) };
   }
-  const completion = await chatAdapterOf(channel.type).complete(channelCall(request.chat, channel, model, signal));
+  const completion = await chatAdapterOf(channel.type).complete(
+    channelCall(fitChatRequest(request.chat, { reasoning: reasonsOn(channel, model) }), channel, model, signal),
+  );
   return {
     body: chatToGeminiResponse(completion, model.id),
     usage: completion.usage ? toTokenUsage(completion.usage) : undefined,
@@ -86,7 +89,9 @@ export const streamOn = async (
       }
     })();
   }
-  const chunks = await chatAdapterOf(channel.type).stream(channelCall(request.chat, channel, model, signal));
+  const chunks = await chatAdapterOf(channel.type).stream(
+    channelCall(fitChatRequest(request.chat, { reasoning: reasonsOn(channel, model) }), channel, model, signal),
+  );
   const translator = createChatToGeminiStream(model.id);
   return (async function* translatedSteps(): AsyncGenerator<GeminiStreamStep> {
     for await (const chunk of chunks) {

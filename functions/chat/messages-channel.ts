@@ -2,7 +2,7 @@ import type { CatalogModel } from '../shared/catalog/model-catalog.js';
 import { hasAdapter } from '../shared/providers/provider-capabilities.js';
 import { chatAdapterOf } from '../shared/providers/chat-adapters.js';
 import { messagesAdapterOf } from '../shared/providers/messages-adapters.js';
-import { channelCall } from '../shared/routing/channel-call.js';
+import { channelCall, reasonsOn } from '../shared/routing/channel-call.js';
 import type { ClientOptions } from '../shared/protocols/client-options.js';
 import type { AnthropicMessagesRequest } from '../shared/protocols/anthropic-messages/anthropic-messages-request.js';
 import type {
@@ -29,7 +29,13 @@ export const createMessage = async (
   if (hasAdapter(channel.type, 'messages'))
     return messagesAdapterOf(channel.type).create(channelCall(body, channel, model, signal, clientOptions));
   const completion = await chatAdapterOf(channel.type).complete(
-    channelCall(anthropicToChatRequest(body, { reasoning: model.reasoning }), channel, model, signal, clientOptions),
+    channelCall(
+      anthropicToChatRequest(body, { reasoning: reasonsOn(channel, model) }),
+      channel,
+      model,
+      signal,
+      clientOptions,
+    ),
   );
   return chatToAnthropicMessage(completion, model.id);
 };
@@ -45,7 +51,13 @@ export const streamMessageEvents = async (
   if (hasAdapter(channel.type, 'messages'))
     return messagesAdapterOf(channel.type).stream(channelCall(body, channel, model, signal, clientOptions));
   const chunks = await chatAdapterOf(channel.type).stream(
-    channelCall(anthropicToChatRequest(body, { reasoning: model.reasoning }), channel, model, signal, clientOptions),
+    channelCall(
+      anthropicToChatRequest(body, { reasoning: reasonsOn(channel, model) }),
+      channel,
+      model,
+      signal,
+      clientOptions,
+    ),
   );
   const translator = createChatToAnthropicStream({ model: model.id, inputTokens });
   return (async function* translated(): AsyncGenerator<AnthropicStreamEvent> {

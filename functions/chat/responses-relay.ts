@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { channelCall } from '../shared/routing/channel-call.js';
+import { channelCall, reasonsOn } from '../shared/routing/channel-call.js';
 import type { CatalogModel } from '../shared/catalog/model-catalog.js';
 import { hasAdapter } from '../shared/providers/provider-capabilities.js';
 import { chatAdapterOf } from '../shared/providers/chat-adapters.js';
@@ -51,7 +51,12 @@ export const createOn = async (
     return response;
   }
   const completion = await chatAdapterOf(channel.type).complete(
-    channelCall(fitChatRequest(toChatRequest({ ...request, stream: false }), model), channel, model, signal),
+    channelCall(
+      fitChatRequest(toChatRequest({ ...request, stream: false }), { reasoning: reasonsOn(channel, model) }),
+      channel,
+      model,
+      signal,
+    ),
   );
   return fromChatCompletion(completion, context);
 };
@@ -78,7 +83,12 @@ export const streamOn = async (
     })();
   }
   const chunks = await chatAdapterOf(channel.type).stream(
-    channelCall(fitChatRequest(toChatRequest({ ...request, stream: true }), model), channel, model, signal),
+    channelCall(
+      fitChatRequest(toChatRequest({ ...request, stream: true }), { reasoning: reasonsOn(channel, model) }),
+      channel,
+      model,
+      signal,
+    ),
   );
   return responsesEventsFromChat(chunks, context);
 };

@@ -23,6 +23,10 @@ const fixture = (name: string): Fixture => recorded<Fixture>('claude-code', name
 
 const BEDROCK_MODEL = 'us.anthropic.claude-sonnet-4-5-v1:0';
 const GEMINI_MODEL = 'gemini-2.5-flash';
+/** A public id named like a reasoning model that calls a plain one, and the other way round. */
+const REASONING_NAMED_ALIAS = 'claude-opus-4-5';
+const PLAIN_NAMED_ALIAS = 'team-fast';
+const ANTHROPIC_REASONING_NAMED_ALIAS = 'claude-sonnet-4-5';
 let restoreAwsEnvironment: () => void = () => undefined;
 
 let anthropic: FakeUpstream;
@@ -49,6 +53,27 @@ beforeAll(async () => {
     ],
     ['cc-openai-reasoning', { type: 'openai', baseUrl: openai.baseUrl, apiKey: 'sk-up', models: ['gpt-5-mini'] }],
     ['cc-openai-plain', { type: 'openai', baseUrl: openai.baseUrl, apiKey: 'sk-up', models: ['gpt-4.1'] }],
+    // Public ids that say one thing of reasoning while the upstream model they call says the other.
+    [
+      'cc-openai-alias',
+      {
+        type: 'openai',
+        baseUrl: openai.baseUrl,
+        apiKey: 'sk-up',
+        models: [REASONING_NAMED_ALIAS, PLAIN_NAMED_ALIAS],
+        modelMap: { [REASONING_NAMED_ALIAS]: 'gpt-4.1-mini', [PLAIN_NAMED_ALIAS]: 'gpt-5-mini' },
+      },
+    ],
+    [
+      'cc-anthropic-alias',
+      {
+        type: 'anthropic',
+        baseUrl: anthropic.origin,
+        apiKey: 'sk-ant-upstream',
+        models: [ANTHROPIC_REASONING_NAMED_ALIAS],
+        modelMap: { [ANTHROPIC_REASONING_NAMED_ALIAS]: 'claude-3-5-haiku-20241022' },
+      },
+    ],
     [
       'cc-bedrock',
       {
@@ -115,6 +140,8 @@ describe.each([
   ['a native anthropic channel', 'cc-claude', () => anthropic],
   ['an openai channel with a reasoning model', 'gpt-5-mini', () => openai],
   ['an openai channel with a non-reasoning model', 'gpt-4.1', () => openai],
+  ['an openai channel whose reasoning-named alias calls a plain model', REASONING_NAMED_ALIAS, () => openai],
+  ['an openai channel whose plain-named alias calls a reasoning model', PLAIN_NAMED_ALIAS, () => openai],
   ['a bedrock channel', 'cc-bedrock-claude', () => bedrock],
   ['a gemini channel', GEMINI_MODEL, () => gemini],
 ])('Claude Code on %s', (_name, model, upstream) => {
@@ -189,6 +216,27 @@ describe('what each channel type receives from Claude Code', () => {
     const roles = lastSent(openai).body.messages.map((message: any) => message.role);
 
     expect(roles).toEqual(['system', 'user', 'system']);
+  });
+
+  test('a model’s reasoning is the upstream model’s, not the public id’s, on every channel type', async () => {
+    await replay('first-turn', REASONING_NAMED_ALIAS);
+    const plain = lastSent(openai).body;
+    expect(plain.model).toBe('gpt-4.1-mini');
+    expect(plain).not.toHaveProperty('reasoning_effort');
+    expect(plain).not.toHaveProperty('max_completion_tokens');
+    expect(plain.max_tokens).toEqual(expect.any(Number));
+
+    await replay('first-turn', PLAIN_NAMED_ALIAS);
+    const reasoning = lastSent(openai).body;
+    expect(reasoning.model).toBe('gpt-5-mini');
+    expect(reasoning.reasoning_effort).toEqual(expect.any(String));
+    expect(reasoning).not.toHaveProperty('max_tokens');
+
+    const { status, text } = await replay('first-turn', ANTHROPIC_REASONING_NAMED_ALIAS);
+    expect({ status, text: status === 200 ? '' : text }).toEqual({ status: 200, text: '' });
+    const native = lastSent(anthropic).body;
+    expect(native.model).toBe('claude-3-5-haiku-20241022');
+    expect(native).not.toHaveProperty('thinking');
   });
 
   test('count_tokens reaches anthropic with the betas', async () => {

@@ -99,10 +99,10 @@ export const buildCatalog = (
       channels: serving,
       settings: modelSettings,
       ...effectivePricing(id, modelSettings, described, pricer),
-      // Decided from the public id or from any upstream name it maps to (`claude-sonnet` → `…claude-sonnet-4-5…`).
+      // Whether any channel's upstream model reasons (`claude-sonnet` → `…claude-sonnet-4-5…`): what
+      // a call sends is decided per channel (`routing/channel-call.ts`), never from the public id.
       reasoning:
-        modelSettings?.reasoning ??
-        (reasonsByDefault(id) || named.some((channel) => reasonsByDefault(mappedModelName(channel, id) ?? id))),
+        modelSettings?.reasoning ?? named.some((channel) => reasonsByDefault(mappedModelName(channel, id) ?? id)),
     };
     byId.set(id, model);
   }

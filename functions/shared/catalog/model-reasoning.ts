@@ -33,3 +33,13 @@ export const reasonsByDefault = (id: string): boolean => {
   const name = lastSegment(id).replace(/^(?:[a-z]{2,4}\.)?(?:anthropic|openai|google|deepseek|qwen)\./, '');
   return reasoningFamilies.some((family) => family.test(name));
 };
+
+/**
+ * Claude models from before extended thinking (Claude 2, Instant, the 3 and 3.5 families), which
+ * refuse a `thinking` field: known not to think, where an unknown name may.
+ */
+const beforeThinking = /^claude-(?:instant|2(?:[.-]|$)|3-(?!7-)|3-5-)/;
+
+/** Whether a model id is known not to take thinking (a Messages request passed through natively). */
+export const predatesThinking = (id: string): boolean =>
+  beforeThinking.test(lastSegment(id).replace(/^(?:[a-z]{2,4}\.)?anthropic\./, ''));

@@ -28,6 +28,7 @@ import { fromAnthropicResponse } from './anthropic-response.js';
 import { anthropicStreamError, createAnthropicStreamTranslator } from './anthropic-stream.js';
 import { toAnthropicRequest } from './convert-to-anthropic-messages.js';
 import { withVerifiableThinking } from './verifiable-thinking.js';
+import { predatesThinking } from '../../catalog/model-reasoning.js';
 
 /** Anthropic's Messages API: `x-api-key`, a pinned API version, `/v1/messages` under the API root. */
 export const ANTHROPIC_BASE_URL = 'https://api.anthropic.com';
@@ -126,15 +127,31 @@ export const anthropicChatProvider: ChatProvider = {
   },
 };
 
+/**
+ * The client's body as the channel's upstream model takes it: thinking asked of a model known not to
+ * think (a public id named like a thinking model, mapped to Claude 3.5 Haiku, say) is left out, as
+ * Anthropic refuses it for such a model; thinking Anthropic cannot verify is left out too. A model
+ * whose name says nothing keeps what the client asked for: the client chose this path's fields.
+ */
+const fittedBody = <Body extends Parameters<typeof withVerifiableThinking>[0]>(
+  call: { readonly reasoning?: boolean; readonly upstreamModel: string },
+  body: Body,
+): Body => {
+  const unthinking = call.reasoning === false && predatesThinking(call.upstreamModel);
+  if (!unthinking || body.thinking === undefined) return withVerifiableThinking(body);
+  const { thinking: _off, ...rest } = body;
+  return withVerifiableThinking(rest as Body);
+};
+
 /** Starts a native Messages stream; resolves once the upstream accepted it with an event stream. */
 export const openAnthropicMessagesStream = (call: MessagesCall): Promise<UpstreamResponse> =>
-  openStream(call, { ...withVerifiableThinking(call.request), model: call.upstreamModel, stream: true });
+  openStream(call, { ...fittedBody(call, call.request), model: call.upstreamModel, stream: true });
 
 /** The Messages API served natively: the client's body with the upstream's model name put in. */
 export const anthropicMessagesProvider: MessagesProvider = {
   async create(call) {
     const { stream: _stream, ...body } = call.request;
-    const response = await post(call, '/v1/messages', { ...withVerifiableThinking(body), model: call.upstreamModel });
+    const response = await post(call, '/v1/messages', { ...fittedBody(call, body), model: call.upstreamModel });
     if (!isSuccess(response)) throw await anthropicStatusError(response, call.timeouts.idleMs);
     return (await readMessage(response, call.timeouts.idleMs)) as unknown as AnthropicMessage;
   },
@@ -146,7 +163,7 @@ export const anthropicMessagesProvider: MessagesProvider = {
   async countTokens(call) {
     // The fields count_tokens takes (it refuses max_tokens, stream and the sampling parameters).
     const { messages, system, tools, tool_choice, thinking, context_management, output_config, mcp_servers } =
-      withVerifiableThinking(call.request);
+      fittedBody(call, call.request);
     const body = {
       model: call.upstreamModel,
       messages,
