@@ -1,6 +1,7 @@
 import { call, endSession, session, whenSignedOut, type ConsoleUser } from './api.js';
 import { h, replaceChildren } from './dom.js';
 import { keysPage } from './pages/keys.js';
+import { accountPage } from './pages/members.js';
 import { modelsPage } from './pages/models.js';
 import { operatorPages } from './pages/operator.js';
 import { signInPage } from './pages/sign-in.js';
@@ -29,6 +30,7 @@ const pages: readonly NavEntry[] = [
   { path: 'keys', label: 'API keys', page: keysPage },
   { path: 'models', label: 'Models', page: modelsPage },
   { path: 'usage', label: 'Usage', page: usagePage },
+  { path: 'account', label: 'Account', page: accountPage },
   ...operatorPages.map((entry) => ({ ...entry, operatorOnly: true })),
 ];
 
