@@ -19,7 +19,7 @@ export const put = async (request: Request) => {
   const { id } = parseWith(idPath, request.pathParameters);
   const input = parseWith(channelPut, request.body ?? {});
   const existing = await getChannel(id);
-  const key = await saveChannelKey(id, input.apiKey, existing);
+  const key = await saveChannelKey(id, input.apiKey, existing, input);
   const channel = await putChannel(channelRecord(id, input, key, existing));
   await recordAudit(request, { action: 'channel.put', target: { kind: 'channel', id } });
   if (!existing) await announceDemoRetirement([id]);

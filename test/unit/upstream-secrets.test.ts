@@ -184,7 +184,7 @@ describe('readUpstreamKey', () => {
 
 describe('saveChannelKey', () => {
   it('stores a given key in Secrets Manager and returns only its ARN', async () => {
-    const fields = await saveChannelKey('save-new', 'sk-upstream-save', undefined);
+    const fields = await saveChannelKey('save-new', 'sk-upstream-save', undefined, { type: 'openai' });
 
     expect(fields).toEqual({ apiKeySecretArn: secrets.secret(`${PREFIX}/save-new`)?.arn });
     expect(secrets.secret(`${PREFIX}/save-new`)?.value).toBe('sk-upstream-save');
@@ -197,7 +197,7 @@ describe('saveChannelKey', () => {
     });
     const before = secrets.calls('PutSecretValue') + secrets.calls('CreateSecret');
 
-    const fields = await saveChannelKey('save-keep', undefined, existing);
+    const fields = await saveChannelKey('save-keep', undefined, existing, existing);
 
     expect(fields).toEqual({ apiKeySecretArn: existing.apiKeySecretArn });
     expect(secrets.calls('PutSecretValue') + secrets.calls('CreateSecret')).toBe(before);
@@ -206,18 +206,16 @@ describe('saveChannelKey', () => {
   it('deletes the secret when the key is removed with null', async () => {
     const arn = await storeUpstreamKey('save-remove', 'sk-upstream-remove');
 
-    const fields = await saveChannelKey('save-remove', null, channel({ id: 'save-remove', apiKeySecretArn: arn }));
+    const existing = channel({ id: 'save-remove', apiKeySecretArn: arn });
+    const fields = await saveChannelKey('save-remove', null, existing, existing);
 
     expect(fields).toEqual({});
     expect(secrets.secret(arn)?.deletion).toBeDefined();
   });
 
   it('moves a key kept in the record into Secrets Manager on the next write', async () => {
-    const fields = await saveChannelKey(
-      'save-migrate',
-      undefined,
-      channel({ id: 'save-migrate', apiKey: 'sk-upstream-legacy' }),
-    );
+    const existing = channel({ id: 'save-migrate', apiKey: 'sk-upstream-legacy' });
+    const fields = await saveChannelKey('save-migrate', undefined, existing, existing);
 
     expect(fields).toEqual({ apiKeySecretArn: secrets.secret(`${PREFIX}/save-migrate`)?.arn });
     expect(secrets.secret(`${PREFIX}/save-migrate`)?.value).toBe('sk-upstream-legacy');
@@ -227,8 +225,11 @@ describe('saveChannelKey', () => {
     delete process.env.UPSTREAM_SECRET_PREFIX;
     const before = secrets.calls('CreateSecret');
 
-    expect(await saveChannelKey('save-local', 'sk-upstream-local', undefined)).toEqual({ apiKey: 'sk-upstream-local' });
-    expect(await saveChannelKey('save-local', undefined, channel({ apiKey: 'sk-upstream-local' }))).toEqual({
+    const existing = channel({ apiKey: 'sk-upstream-local' });
+    expect(await saveChannelKey('save-local', 'sk-upstream-local', undefined, existing)).toEqual({
+      apiKey: 'sk-upstream-local',
+    });
+    expect(await saveChannelKey('save-local', undefined, existing, existing)).toEqual({
       apiKey: 'sk-upstream-local',
     });
     expect(secrets.calls('CreateSecret')).toBe(before);

@@ -1,8 +1,8 @@
 import { hashApiKey } from '../auth/api-key.js';
 import { announceDemoRetirement } from '../catalog/built-in-demo.js';
-import { saveChannelKey } from '../secrets/channel-key.js';
+import { requireKeyForNewDestination, saveChannelKey } from '../secrets/channel-key.js';
 import { createAccount, getAccount, updateAccount } from '../store/accounts.js';
-import { getChannel, putChannel } from '../store/channels.js';
+import { getChannel, putChannel, type Channel } from '../store/channels.js';
 import { getKeyByHash, putKey } from '../store/keys.js';
 import { getModelSettings, putModelSettings } from '../store/models.js';
 import { GatewayConfigError, type ConfigAccount, type GatewayConfig } from './gateway-config-schema.js';
@@ -70,10 +70,16 @@ const applyKey = async (account: ConfigAccount, accountIndex: number, keyIndex: 
  * mention is deleted.
  */
 export const applyGatewayConfig = async (config: GatewayConfig): Promise<AppliedConfig> => {
+  // Every channel's destination is checked before any is written: a refused one leaves nothing half applied.
+  const stored = new Map<string, Channel | undefined>();
+  for (const { id, ...input } of config.channels) {
+    stored.set(id, await getChannel(id));
+    requireKeyForNewDestination(id, input.apiKey, stored.get(id), input);
+  }
   const addedChannels: string[] = [];
   for (const { id, ...input } of config.channels) {
-    const existing = await getChannel(id);
-    await putChannel(channelRecord(id, input, await saveChannelKey(id, input.apiKey, existing), existing));
+    const existing = stored.get(id);
+    await putChannel(channelRecord(id, input, await saveChannelKey(id, input.apiKey, existing, input), existing));
     if (!existing) addedChannels.push(id);
   }
   await announceDemoRetirement(addedChannels);
