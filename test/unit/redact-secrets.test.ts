@@ -64,6 +64,74 @@ describe('known secrets (upstream keys, the function’s AWS credentials)', () =
     );
   });
 
+  /** The part of a base64 text that depends on `secret` alone, when it starts `offset` bytes into the encoded bytes. */
+  const encodedCore = (encoded: string, before: number, secret: string): string => {
+    const length = Buffer.byteLength(secret);
+    return encoded.slice(Math.ceil((8 * before) / 6), Math.floor((8 * (before + length)) / 6));
+  };
+
+  test.each([
+    ['base64', 'base64'],
+    ['URL-safe base64', 'base64url'],
+  ] as const)(
+    'a secret inside a %s text, at any offset, leaves no piece of 16 characters of its encoding',
+    (_name, encoding) => {
+      fc.assert(
+        fc.property(
+          secretArbitrary,
+          fc.uint8Array({ maxLength: 20 }),
+          fc.uint8Array({ maxLength: 20 }),
+          (secret, before, after) => {
+            const redactor = new SecretRedactor();
+            redactor.remember(secret);
+            const encoded = Buffer.concat([before, Buffer.from(secret), after]).toString(encoding);
+
+            const output = redactor.redact(`data: ${encoded} #`);
+
+            const core = encodedCore(encoded, before.length, secret);
+            for (let start = 0; start + 16 <= core.length; start++)
+              expect(output).not.toContain(core.slice(start, start + 16));
+            if (core.length >= 16) expect(output).toContain(REDACTED);
+          },
+        ),
+        RUNS,
+      );
+    },
+  );
+
+  test.each([
+    ['in hex', 16, (secret: string) => Buffer.from(secret).toString('hex')],
+    ['in upper-case hex', 16, (secret: string) => Buffer.from(secret).toString('hex').toUpperCase()],
+    ['upper-cased', MIN_SECRET_FRAGMENT, (secret: string) => secret.toUpperCase()],
+    ['lower-cased', MIN_SECRET_FRAGMENT, (secret: string) => secret.toLowerCase()],
+  ])('a secret written %s leaves no piece of %i characters of itself', (_name, piece, spell) => {
+    fc.assert(
+      fc.property(secretArbitrary, filler, filler, (secret, before, after) => {
+        const redactor = new SecretRedactor();
+        redactor.remember(secret);
+        const written = spell(secret).toLowerCase();
+
+        const output = redactor.redact(`${before}${spell(secret)}${after}`).toLowerCase();
+
+        for (let start = 0; start + piece <= written.length; start++)
+          expect(output).not.toContain(written.slice(start, start + piece));
+        expect(output).toContain(REDACTED.toLowerCase());
+      }),
+      RUNS,
+    );
+  });
+
+  test('hex and base64 that merely share a few bytes with a secret are left as they are', () => {
+    const redactor = new SecretRedactor();
+    const secret = 'sk-live-0123456789abcdefXYZ';
+    redactor.remember(secret);
+    // Eight hex digits (four bytes) of the secret's hex inside an unrelated digest.
+    const hex = Buffer.from(secret).toString('hex');
+    const digest = `f00dfeed${hex.slice(0, 8)}0badcafe`;
+
+    expect(redactor.redact(`sha: ${digest}`)).toBe(`sha: ${digest}`);
+  });
+
   test('a secret cut in pieces of at least the minimum length, with text between, leaves none of them', () => {
     fc.assert(
       fc.property(

@@ -5,7 +5,8 @@ export { REDACTED };
 /**
  * Removes credentials from text before it reaches a client or a log: the secrets this process knows
  * (channels' upstream keys, the function's own AWS credentials) wherever a long enough piece of one
- * appears, raw, URL-encoded or JSON-escaped, and anything shaped like a credential (see
+ * appears, raw, URL-encoded or JSON-escaped, in base64 (standard or URL-safe, at any offset in a
+ * longer encoded text) or hex, in any letter case; and anything shaped like a credential (see
  * credential-patterns.ts). Every log line goes through it, so the common case (nothing to remove) is
  * a few passes over the text with no allocation.
  */
@@ -28,10 +29,22 @@ export const MIN_SECRET_FRAGMENT = 8;
 const PLAIN_WORDS_KEPT_BELOW = 16;
 const PLAIN_WORDS = /^(?:[a-z]+|[A-Z][a-z]+|[A-Z]+)(?:[-_. ]?(?:[a-z]+|[A-Z][a-z]+|[A-Z]+))*[-_. ]?$/;
 
-/** Whether a run of secret pieces found in text is one to remove (see PLAIN_WORDS_KEPT_BELOW). */
-const isSecretRun = (run: string, index: FragmentIndex): boolean => {
+/**
+ * A run found only in a secret's base64 or hex form is removed from this length on: 8 hex digits are
+ * 4 bytes of the secret, few enough to turn up by chance in the hex and base64 that logs are full
+ * of (hashes, ids), while 16 are more than any chance match.
+ */
+const ENCODED_MIN_RUN = 16;
+
+/**
+ * Whether a run of secret pieces found in text is one to remove (see PLAIN_WORDS_KEPT_BELOW and
+ * ENCODED_MIN_RUN); `plain` when some piece of it came from a spelling of the secret itself.
+ */
+const isSecretRun = (run: string, index: FragmentIndex, plain: boolean): boolean => {
+  if (!plain) return run.length >= ENCODED_MIN_RUN;
   if (run.length >= PLAIN_WORDS_KEPT_BELOW || !PLAIN_WORDS.test(run)) return true;
-  for (const whole of index.wordSecrets) if (run.includes(whole)) return true;
+  const folded = foldCase(run);
+  for (const whole of index.wordSecrets) if (folded.includes(whole)) return true;
   return false;
 };
 
@@ -47,6 +60,34 @@ export const AWS_CREDENTIAL_VARIABLES = ['AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS
 const HASH_BASE = 31;
 const FILTER_BITS = 16;
 const FILTER_MASK = (1 << FILTER_BITS) - 1;
+
+/** ASCII letters in one case: a secret echoed upper- or lower-cased (a header, a hex dump) is the same secret. */
+const foldCode = (code: number): number => (code >= 65 && code <= 90 ? code | 32 : code);
+const foldCase = (text: string): string =>
+  /[A-Z]/.test(text) ? text.replace(/[A-Z]+/g, (upper) => upper.toLowerCase()) : text;
+
+/**
+ * The characters of the base64 of `bytes` that depend on them alone, as they appear when the bytes
+ * start `offset` (0 to 2) bytes into a longer encoded text: what a secret inside an encoded document
+ * (a Basic authorization, a JSON body in base64) looks like whatever came before it.
+ */
+const base64Core = (bytes: Buffer, offset: number): string => {
+  const encoded = Buffer.concat([Buffer.alloc(offset), bytes])
+    .toString('base64')
+    .replace(/=+$/, '');
+  return encoded.slice(Math.ceil((8 * offset) / 6), Math.floor((8 * (offset + bytes.length)) / 6));
+};
+
+/** A secret's encoded forms: base64 at each offset, standard and URL-safe, and hex. */
+const encodedSpellings = (secret: string): string[] => {
+  const bytes = Buffer.from(secret, 'utf8');
+  const forms = [bytes.toString('hex')];
+  for (let offset = 0; offset < 3; offset++) {
+    const core = base64Core(bytes, offset);
+    forms.push(core, core.replaceAll('+', '-').replaceAll('/', '_'));
+  }
+  return forms;
+};
 
 /** The ways a secret may be written in text that quotes it. */
 const spellings = (secret: string): string[] => {
@@ -65,7 +106,7 @@ const spellings = (secret: string): string[] => {
 const hashAt = (text: string, start: number, length: number): number => {
   let hash = 0;
   for (let index = start; index < start + length; index++)
-    hash = (Math.imul(hash, HASH_BASE) + text.charCodeAt(index)) | 0;
+    hash = (Math.imul(hash, HASH_BASE) + foldCode(text.charCodeAt(index))) | 0;
   return hash;
 };
 
@@ -79,7 +120,8 @@ const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&
 interface FragmentIndex {
   readonly filter: Uint8Array;
   readonly hashes: Set<number>;
-  readonly fragments: Set<string>;
+  /** Each piece, letters folded to lower case, and whether a plain spelling has it (else only an encoded one). */
+  readonly fragments: Map<string, boolean>;
   /** Spellings of secrets short enough to look like plain words: removed whenever they appear whole. */
   readonly wordSecrets: Set<string>;
   readonly short: string[];
@@ -90,7 +132,7 @@ interface FragmentIndex {
 const emptyIndex = (): FragmentIndex => ({
   filter: new Uint8Array(1 << FILTER_BITS),
   hashes: new Set(),
-  fragments: new Set(),
+  fragments: new Map(),
   wordSecrets: new Set(),
   short: [],
   shortSecrets: undefined,
@@ -107,13 +149,18 @@ const indexSecret = (index: FragmentIndex, secret: string): void => {
     index.shortSecrets = new RegExp(`(?<![A-Za-z0-9])(?:${alternatives})(?![A-Za-z0-9])`, 'g');
     return;
   }
-  for (const spelling of spellings(secret)) {
-    if (spelling.length < PLAIN_WORDS_KEPT_BELOW) index.wordSecrets.add(spelling);
+  const forms = [
+    ...spellings(secret).map((spelling) => ({ spelling: foldCase(spelling), plain: true })),
+    ...encodedSpellings(secret).map((spelling) => ({ spelling: foldCase(spelling), plain: false })),
+  ];
+  for (const { spelling, plain } of forms) {
+    if (plain && spelling.length < PLAIN_WORDS_KEPT_BELOW) index.wordSecrets.add(spelling);
     for (let start = 0; start + MIN_SECRET_FRAGMENT <= spelling.length; start++) {
       const fragment = spelling.slice(start, start + MIN_SECRET_FRAGMENT);
-      if (index.fragments.has(fragment)) continue;
+      const known = index.fragments.get(fragment);
+      if (known === true || known === plain) continue;
       const hash = hashAt(fragment, 0, MIN_SECRET_FRAGMENT);
-      index.fragments.add(fragment);
+      index.fragments.set(fragment, plain);
       index.hashes.add(hash);
       index.filter[hash & FILTER_MASK] = 1;
     }
@@ -149,10 +196,11 @@ const removeKnownFragments = (text: string, index: FragmentIndex): string => {
   let copiedUpTo = 0;
   let spanStart = -1;
   let spanEnd = -1;
+  let spanPlain = false;
   let removed = false;
   const flush = () => {
     const [start, end] = widenOverEscapes(text, Math.max(spanStart, copiedUpTo), spanEnd);
-    if (!isSecretRun(text.slice(start, end), index)) return;
+    if (!isSecretRun(text.slice(start, end), index, spanPlain)) return;
     result += text.slice(copiedUpTo, start) + REDACTED;
     copiedUpTo = end;
     removed = true;
@@ -160,22 +208,25 @@ const removeKnownFragments = (text: string, index: FragmentIndex): string => {
   let hash = hashAt(text, 0, MIN_SECRET_FRAGMENT);
   const last = text.length - MIN_SECRET_FRAGMENT;
   for (let position = 0; ; position++) {
-    if (
-      index.filter[hash & FILTER_MASK] === 1 &&
-      index.hashes.has(hash) &&
-      index.fragments.has(text.slice(position, position + MIN_SECRET_FRAGMENT))
-    ) {
-      if (spanStart >= 0 && position <= spanEnd) spanEnd = position + MIN_SECRET_FRAGMENT;
-      else {
+    const plain =
+      index.filter[hash & FILTER_MASK] === 1 && index.hashes.has(hash)
+        ? index.fragments.get(foldCase(text.slice(position, position + MIN_SECRET_FRAGMENT)))
+        : undefined;
+    if (plain !== undefined) {
+      if (spanStart >= 0 && position <= spanEnd) {
+        spanEnd = position + MIN_SECRET_FRAGMENT;
+        spanPlain ||= plain;
+      } else {
         if (spanStart >= 0) flush();
         spanStart = position;
         spanEnd = position + MIN_SECRET_FRAGMENT;
+        spanPlain = plain;
       }
     }
     if (position >= last) break;
     hash =
-      (Math.imul((hash - Math.imul(text.charCodeAt(position), power)) | 0, HASH_BASE) +
-        text.charCodeAt(position + MIN_SECRET_FRAGMENT)) |
+      (Math.imul((hash - Math.imul(foldCode(text.charCodeAt(position)), power)) | 0, HASH_BASE) +
+        foldCode(text.charCodeAt(position + MIN_SECRET_FRAGMENT))) |
       0;
   }
   if (spanStart < 0) return text;
