@@ -11,6 +11,18 @@ import { parseCorsOrigins } from '../functions/shared/http/cors-policy.js';
 import { scaleSettingsFrom } from './constructs/scale-settings.js';
 import { computeKindFrom, ManagedInstances } from './constructs/managed-instances.js';
 
+/**
+ * A `-c` retention in whole days (0 to 3,650; 0 keeps no response), or undefined when not given;
+ * anything else fails synthesis.
+ */
+const retentionDaysFrom = (value: unknown): number | undefined => {
+  if (value === undefined || value === null || value === '') return undefined;
+  const days = Number(value);
+  if (!Number.isInteger(days) || days < 0 || days > 3650)
+    throw new Error(`-c responsesRetentionDays must be a whole number of days from 0 to 3650, not '${String(value)}'.`);
+  return days;
+};
+
 export interface ModelGatewayStackProps extends StackProps {
   /** The routes to serve; the shared route table by default. */
   readonly routes?: readonly ApiRoute[];
@@ -38,6 +50,8 @@ export class ModelGatewayStack extends Stack {
     // `-c corsOrigins=https://app.example,https://other.example` (or `*`): CORS for browser clients.
     const corsOrigins = parseCorsOrigins(this.node.tryGetContext('corsOrigins'));
     const scale = scaleSettingsFrom(this);
+    // `-c responsesRetentionDays=7`: how long stored Responses are kept (30 days by default).
+    const responsesRetentionDays = retentionDaysFrom(this.node.tryGetContext('responsesRetentionDays'));
     this.tables = new GatewayTables(this, 'Tables');
     this.functions = new GatewayFunctions(this, 'Functions', {
       tables: this.tables.tables,
@@ -45,6 +59,7 @@ export class ModelGatewayStack extends Stack {
       entryFor: props.entryFor,
       corsOrigins,
       reservedConcurrency: { admin: scale.adminReservedConcurrency },
+      responsesRetentionDays,
     });
     // `-c compute=managed-instances`: the relaying functions share multi-concurrency environments.
     if (computeKindFrom(this.node.tryGetContext('compute')) === 'managed-instances') {

@@ -19,6 +19,10 @@ export const handler = routeStreamingByResource(
       async () => (await import('./gemini-generate-content.js')).geminiGenerateContent,
     ),
     '/v1/responses': onFirstRequest(async () => (await import('./responses.js')).responses),
+    '/v1/responses/{id}': onFirstRequest(async () => (await import('./responses-stored.js')).storedResponse),
+    '/v1/responses/{id}/input_items': onFirstRequest(
+      async () => (await import('./responses-stored.js')).responseInputItems,
+    ),
   },
   '/v1/chat/completions',
 );

@@ -5,19 +5,20 @@ import { meteredStream } from '../shared/middleware/metered-stream.js';
 import type { RequestMeter } from '../shared/middleware/request-meter.js';
 import type { ResponsesRequest } from '../shared/protocols/openai-responses/responses-request.js';
 import type { ResponseStreamEvent, ResponsesUsage } from '../shared/protocols/openai-responses/responses-result.js';
-import type { ResponseContext } from '../shared/protocols/openai-responses/responses-from-chat.js';
 import type { Channel } from '../shared/store/channels.js';
 import type { OutgoingEvent } from '../shared/streaming/sse-response.js';
 import { streamOn } from './responses-relay.js';
+import type { ResponsesTurn } from './responses-turn.js';
 import { estimateResponsesUsage, responsesTokenUsage } from './responses-usage.js';
 
 /**
  * A streamed /v1/responses answer: typed events from the first channel that starts a stream, the
- * usage they report metered, and a failure after the first event sent as one `error` event.
+ * usage they report metered, and a failure after the first event sent as one `error` event. `sent`
+ * is the request as the upstream receives it (the whole conversation), for an estimate of its usage.
  */
 export const streamResponse = (
-  body: ResponsesRequest,
-  context: ResponseContext,
+  turn: ResponsesTurn,
+  sent: ResponsesRequest,
   model: CatalogModel,
   channels: readonly Channel[],
   meter: RequestMeter,
@@ -38,9 +39,9 @@ export const streamResponse = (
     channels,
     meter,
     client,
-    open: (channel, upstreamSignal) => streamOn(channel, body, context, model, upstreamSignal),
+    open: (channel, upstreamSignal) => streamOn(channel, turn, model, upstreamSignal),
     toClient: clientEvents,
-    estimate: () => estimateResponsesUsage(body, outputText),
+    estimate: () => estimateResponsesUsage(sent, outputText),
     framing: {
       // A failure after the first event: one `error` event (the SDK raises it), then the end.
       errorEvent: (error): OutgoingEvent => {

@@ -82,6 +82,10 @@ export const routes: readonly RouteDefinition[] = [
   // @google/genai 1.x+ defaults to the `v1` API version: the same Gemini-style methods under /v1.
   { method: 'POST', path: '/v1/models/{modelAction}', group: 'chat' },
   { method: 'POST', path: '/v1/responses', group: 'chat' },
+  // Stored Responses: served by the chat function, which streams, so a large one is not held to 6 MB.
+  { method: 'GET', path: '/v1/responses/{id}', group: 'chat' },
+  { method: 'DELETE', path: '/v1/responses/{id}', group: 'chat' },
+  { method: 'GET', path: '/v1/responses/{id}/input_items', group: 'chat' },
   { method: 'POST', path: '/v1/embeddings', group: 'embeddings' },
   { method: 'POST', path: '/v1/images/generations', group: 'images' },
   { method: 'POST', path: '/v1/audio/speech', group: 'audio' },

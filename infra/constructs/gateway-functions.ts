@@ -33,6 +33,8 @@ export interface GatewayFunctionsProps {
   readonly corsOrigins?: readonly string[];
   /** Concurrent executions reserved per group (see scale-settings.ts); none for a group not listed. */
   readonly reservedConcurrency?: Readonly<Record<string, number | undefined>>;
+  /** Days a stored Response is kept (`-c responsesRetentionDays`, 0 for none); the functions' default (30) when absent. */
+  readonly responsesRetentionDays?: number;
 }
 
 /** How long a function trusts a cached key, account or catalogue read (revocation delay, DESIGN §3.2). */
@@ -66,6 +68,9 @@ export class GatewayFunctions extends Construct {
       ),
       GATEWAY_CACHE_TTL_MS: String(cacheTtlMilliseconds),
       ...(props.corsOrigins?.length ? { [CORS_ORIGINS_VARIABLE]: props.corsOrigins.join(',') } : {}),
+      ...(props.responsesRetentionDays === undefined
+        ? {}
+        : { GATEWAY_RESPONSES_RETENTION_DAYS: String(props.responsesRetentionDays) }),
     };
 
     const functions: Record<string, nodejs.NodejsFunction> = {};

@@ -30,6 +30,8 @@ const removalPolicies: Readonly<Record<TableName, RemovalPolicy>> = {
   spend: RemovalPolicy.RETAIN,
   // The record of who changed what: it outlives the stack like the data it describes.
   audit: RemovalPolicy.RETAIN,
+  // Conversations clients chain by id: kept like the other data a client relies on, though they expire.
+  responses: RemovalPolicy.RETAIN,
 };
 
 /**
@@ -43,6 +45,8 @@ const pointInTimeRecoveryWaivers: Readonly<Partial<Record<TableName, string>>> =
     "Channel configuration is declared in the operator's GATEWAY_CONFIG file and re-applied with `gatewayctl apply` (DESIGN §3.1). The table is retained on stack deletion.",
   models:
     "Model pricing and aliases are declared in the operator's GATEWAY_CONFIG file and re-applied with `gatewayctl apply` (DESIGN §3.1). The table is retained on stack deletion.",
+  responses:
+    'Stored Responses expire after a retention of days (30 by default) and a client can send the whole conversation again; a restore would bring back conversations their owners deleted. The table is retained on stack deletion.',
 };
 
 /** Every key attribute the gateway stores is a string. */

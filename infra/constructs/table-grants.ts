@@ -52,10 +52,12 @@ export const relayGrants: TableGrants = {
 };
 
 /**
- * Each group's grants. A group not listed here (chat, embeddings, images, audio, …) relays to an
+ * Each group's grants. A group not listed here (embeddings, images, audio, …) relays to an
  * upstream and gets `relayGrants`.
  */
 export const tableGrantsByGroup: Readonly<Record<string, TableGrants>> = {
+  // Also keeps Responses: a document's parts read in one query, put and deleted part by part.
+  chat: { ...relayGrants, responses: ['Query', 'PutItem', 'DeleteItem'] },
   admin: {
     keys: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
     'keys/index/byId': ['Query'],

@@ -51,9 +51,15 @@ describe('POST /v1/responses on a native channel', () => {
     expect(response.model).toBe('gpt-native');
     expect(response.output_text).toBe('Native echo: hello native');
     expect(response.usage).toMatchObject({ input_tokens: 12, output_tokens: 6 });
+    // The gateway keeps the conversation: the upstream gets all of it, keeps nothing, and hands back reasoning.
     expect((await upstream.receivedRequests()).at(-1)).toMatchObject({
       path: '/v1/responses',
-      body: { model: 'upstream-native', input: 'hello native' },
+      body: {
+        model: 'upstream-native',
+        input: [{ type: 'message', role: 'user', content: 'hello native' }],
+        store: false,
+        include: ['reasoning.encrypted_content'],
+      },
     });
   });
 
@@ -215,7 +221,7 @@ describe('POST /v1/responses on the demo channel', () => {
 });
 
 describe('POST /v1/responses errors', () => {
-  it('answers a clear 400 for previous_response_id: the gateway is stateless', async () => {
+  it('answers a 400 naming previous_response_id for an id the gateway never issued', async () => {
     const failure = await client.responses
       .create({ model: 'demo-1', input: 'x', previous_response_id: 'resp_123' })
       .catch((error: unknown) => error);

@@ -2,6 +2,8 @@ import { observeAwsCalls } from '../../functions/shared/aws/aws-call-observer.js
 import { physicalTableName, tableNames } from '../../functions/shared/store/tables.js';
 import { currentFunctionGroup } from '../../infra/local/function-scope.js';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream/fake-upstream.js';
+import { openAiResponsesRoutes } from '../support/fake-upstream/openai-responses-wire.js';
+import { openAiRoutes } from '../support/fake-upstream/openai-wire.js';
 import { describeInProcess } from '../support/gateway-target.js';
 import { invocationEnd } from '../support/invocation-ends.js';
 import { startTestGateway, type TestGateway } from '../support/test-gateway.js';
@@ -21,7 +23,7 @@ let gateway: TestGateway;
 beforeAll(async () => {
   // Deployed functions cache keys and configuration; so does the local runtime by default.
   process.env.GATEWAY_CACHE_TTL_MS = '30000';
-  upstream = await startFakeUpstream();
+  upstream = await startFakeUpstream({ ...openAiRoutes, ...openAiResponsesRoutes });
   gateway = await startTestGateway();
   await gateway.admin('PUT', '/admin/v1/channels/metered-upstream', {
     type: 'openai',
@@ -50,6 +52,26 @@ const describeCall = (operation: string, input: Readonly<Record<string, unknown>
           .join('+');
   const conditional = 'ConditionExpression' in input ? ' (conditional)' : '';
   return `${upstreamCalled ? 'after' : 'before'}: ${operation} ${tables}${conditional}`;
+};
+
+/** The store calls of one request's invocation, the writes after the answer included; resolves with its body too. */
+const callsDuring = async (
+  send: () => Promise<{ status: number; headers: Headers; body: any }>,
+): Promise<{ calls: string[]; body: any }> => {
+  const calls: string[] = [];
+  const upstreamBefore = upstream.received.length;
+  observeAwsCalls((call) => {
+    if (!currentFunctionGroup() || call.client !== 'DynamoDBClient') return;
+    calls.push(describeCall(call.operation, call.input, upstream.received.length > upstreamBefore));
+  });
+  try {
+    const answer = await send();
+    expect(answer.status).toBe(200);
+    await invocationEnd(answer.headers.get('x-request-id')!);
+    return { calls: calls.sort(), body: answer.body };
+  } finally {
+    observeAwsCalls(undefined);
+  }
 };
 
 /** Sends one chat request and returns the store calls its invocation made, the writes after the answer included. */
@@ -134,6 +156,32 @@ describeInProcess('counts the AWS calls of the functions in this process')('stor
         'before: UpdateItem counters (conditional)',
         'before: UpdateItem spend (conditional)',
       ]);
+    });
+  });
+
+  describe('a Responses turn (whole; a stream keeps its response the same way)', () => {
+    const respond = (key: string, body: object) => () =>
+      gateway.request('POST', '/v1/responses', { key, body: { model: MODEL, max_output_tokens: 32, ...body } });
+
+    test('kept: one PutItem of the response once the upstream has answered, beside the usage record', async () => {
+      const { key } = await gateway.createAccountWithKey();
+      await callsDuring(respond(key, { input: 'warm up' }));
+      const { calls } = await callsDuring(respond(key, { input: 'keep me' }));
+      expect(calls).toEqual(['after: PutItem responses', 'after: PutItem usage']);
+    });
+
+    test('chained: one Query for the stored conversation before the upstream, then the same writes', async () => {
+      const { key } = await gateway.createAccountWithKey();
+      const { body: first } = await callsDuring(respond(key, { input: 'first' }));
+      const { calls } = await callsDuring(respond(key, { input: 'second', previous_response_id: first.id }));
+      expect(calls).toEqual(['after: PutItem responses', 'after: PutItem usage', 'before: Query responses']);
+    });
+
+    test('store: false: nothing but the usage record', async () => {
+      const { key } = await gateway.createAccountWithKey();
+      await callsDuring(respond(key, { input: 'warm up', store: false }));
+      const { calls } = await callsDuring(respond(key, { input: 'forget me', store: false }));
+      expect(calls).toEqual(['after: PutItem usage']);
     });
   });
 });

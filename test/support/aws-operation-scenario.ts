@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { chargeWindow, windowStartOf } from '../../functions/shared/accounting/rate-limit-window.js';
 import { writeUsageRecord } from '../../functions/shared/accounting/usage-records.js';
 import { noteKeyUsed } from '../../functions/shared/store/keys.js';
@@ -91,6 +92,25 @@ const clientRequests = (
   ['models, Google format', 'GET', '/v1beta/models'],
 ];
 
+/**
+ * Stored Responses: kept, continued, read, listed and deleted, and one large enough to be split over
+ * several items (random text, which compression cannot shrink below the size of one).
+ */
+const driveStoredResponses = async (gateway: TestGateway) => {
+  const { key } = await gateway.createAccountWithKey({ name: 'stored responses' });
+  const send = (method: string, path: string, body?: unknown) => gateway.request(method, path, { key, body });
+  const large = randomBytes(600_000).toString('base64');
+  for (const input of ['hi', large]) {
+    const first = expectStatus(await send('POST', '/v1/responses', { model: OPENAI_MODEL, input }), 200, 'kept');
+    const id = first.body.id as string;
+    const next = { model: OPENAI_MODEL, input: 'and?', previous_response_id: id };
+    expectStatus(await send('POST', '/v1/responses', next), 200, 'chained');
+    expectStatus(await send('GET', `/v1/responses/${id}`), 200, 'retrieved');
+    expectStatus(await send('GET', `/v1/responses/${id}/input_items`), 200, 'input items');
+    expectStatus(await send('DELETE', `/v1/responses/${id}`), 200, 'deleted');
+  }
+};
+
 const bedrockRequests = (model: string) =>
   clientRequests(model).filter(([what]) => /^(chat|messages|responses|gemini)/.test(what));
 
@@ -116,6 +136,7 @@ export const runAwsOperationScenario = async (): Promise<ReadonlyMap<FunctionGro
     gateway = await startTestGateway();
     await driveAdmin(gateway, upstream.baseUrl, bedrock.origin);
     await driveClients(gateway);
+    await driveStoredResponses(gateway);
     await driveFullShardedWindow();
     await driveRequestsEndingTogether();
     await driveRequestEndingAlone();

@@ -3,7 +3,16 @@
  * local runtime creates the same tables in the embedded engine, so the two cannot drift.
  */
 export type TableName =
-  'keys' | 'accounts' | 'channels' | 'models' | 'counters' | 'usage' | 'members' | 'spend' | 'audit';
+  | 'keys'
+  | 'accounts'
+  | 'channels'
+  | 'models'
+  | 'counters'
+  | 'usage'
+  | 'members'
+  | 'spend'
+  | 'audit'
+  | 'responses';
 
 export interface IndexDefinition {
   readonly name: string;
@@ -79,6 +88,15 @@ export const tableDefinitions: Readonly<Record<TableName, TableDefinition>> = {
     ttlAttribute: 'expiresAt',
     pointInTimeRecovery: true,
     environmentVariable: 'GATEWAY_TABLE_AUDIT',
+  },
+  // Stored Responses (`previous_response_id`): one partition per account and response, its document
+  // compressed and split over parts ('000', '001', …) under the item size limit; gone by TTL.
+  responses: {
+    partitionKey: 'id',
+    sortKey: 'part',
+    ttlAttribute: 'expiresAt',
+    pointInTimeRecovery: false,
+    environmentVariable: 'GATEWAY_TABLE_RESPONSES',
   },
 };
 

@@ -1,7 +1,12 @@
 import type { WireRoute } from './fake-upstream.js';
 import { writeSse } from './sse-writer.js';
 
-/** OpenAI's `POST /v1/responses` (native): echoes the last user text, whole or as typed events. */
+/**
+ * OpenAI's `POST /v1/responses` (native): echoes the last user text, whole or as typed events. Whole,
+ * with function tools and no function_call_output last it calls the first tool, and after one it
+ * answers with that output; asked for `reasoning.encrypted_content`, it reasons first, the encrypted
+ * content naming how many input items it was given.
+ */
 const lastText = (input: unknown): string => {
   if (typeof input === 'string') return input;
   const last = [...((input as any[]) ?? [])].reverse().find((item) => item.role === 'user');
@@ -15,6 +20,31 @@ const usage = {
   output_tokens: 6,
   output_tokens_details: { reasoning_tokens: 0 },
   total_tokens: 18,
+};
+
+/** The whole answer's output items, as the doc comment above says. */
+const wholeOutput = (body: any, message: Record<string, unknown>): Record<string, unknown>[] => {
+  const items: any[] = Array.isArray(body.input) ? body.input : [];
+  const last = items.at(-1);
+  const tool = (body.tools ?? []).find((candidate: any) => candidate.type === 'function');
+  const output: Record<string, unknown>[] = [];
+  if (Array.isArray(body.include) && body.include.includes('reasoning.encrypted_content')) {
+    output.push({ type: 'reasoning', id: 'rs_fake', summary: [], encrypted_content: `enc_fake_${items.length}` });
+  }
+  if (last?.type === 'function_call_output') {
+    const text = `The tool said: ${String(last.output)}`;
+    output.push({ ...message, content: [{ type: 'output_text', text, annotations: [] }] });
+  } else if (tool) {
+    output.push({
+      type: 'function_call',
+      id: 'fc_fake',
+      call_id: 'call_fake_1',
+      name: tool.name,
+      arguments: '{"city":"Paris"}',
+      status: 'completed',
+    });
+  } else output.push(message);
+  return output;
 };
 
 const responses: WireRoute = async ({ request, response, fault }) => {
@@ -40,7 +70,7 @@ const responses: WireRoute = async ({ request, response, fault }) => {
   };
   if (!body.stream) {
     response.writeHead(200, { 'content-type': 'application/json' });
-    response.end(JSON.stringify({ ...base, status: 'completed', output: [message], usage }));
+    response.end(JSON.stringify({ ...base, status: 'completed', output: wholeOutput(body, message), usage }));
     return;
   }
   const pieces = text.split(/(?= )/);

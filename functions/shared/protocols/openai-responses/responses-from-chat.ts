@@ -31,6 +31,10 @@ export interface ResponseContext {
   /** The public model id. */
   readonly model: string;
   readonly request: ResponsesRequest;
+  /** Whether the gateway keeps the response (`store` in the envelope); `false` when absent. */
+  readonly store?: boolean;
+  /** The response this one continues, echoed in the envelope. */
+  readonly previousResponseId?: string | null;
 }
 
 export const toResponsesUsage = (usage: ChatUsage | null | undefined): ResponsesUsage | null =>
@@ -74,9 +78,9 @@ export const responseEnvelope = (
     model: context.model,
     output,
     parallel_tool_calls: request.parallel_tool_calls ?? true,
-    previous_response_id: null,
+    previous_response_id: context.previousResponseId ?? null,
     reasoning: { effort: request.reasoning?.effort ?? null, summary: null },
-    store: false,
+    store: context.store ?? false,
     temperature: request.temperature ?? 1,
     text: request.text ?? { format: { type: 'text' } },
     tool_choice: request.tool_choice ?? 'auto',

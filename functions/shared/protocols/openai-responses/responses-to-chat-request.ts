@@ -2,6 +2,8 @@ import { invalidValue } from '../../errors.js';
 import type { ChatCompletionRequest, ChatMessage, ContentPart } from '../openai-chat/chat-completion-request.js';
 import type { ResponsesInputItem, ResponsesRequest } from './responses-request.js';
 import { CUSTOM_INPUT, planTools, type ToolPlan } from './responses-tool-plan.js';
+import type { ReplayLookup } from './item-replay.js';
+import type { ThinkingBlock } from '../openai-chat/thinking-blocks.js';
 
 /**
  * A Responses request as a chat completion request, for channels that only speak chat. Pure: throws a
@@ -128,13 +130,27 @@ const HOSTED_CALL_ITEMS = new Set([
   'mcp_approval_response',
 ]);
 
-/** The chat messages of the input items; consecutive function calls become one assistant turn. */
+/**
+ * The chat messages of the input items; consecutive function calls become one assistant turn. With
+ * `replay` (a conversation the gateway stored), signed thinking goes back on the assistant turn it
+ * opened and a tool call gets its provider fields back.
+ */
 export const toChatMessages = (
   input: ResponsesRequest['input'],
   instructions: string | null | undefined,
   plan: ToolPlan = planTools({ input }),
+  replay?: ReplayLookup,
 ): ChatMessage[] => {
   const messages: ChatMessage[] = [];
+  // Signed thinking waiting for the assistant turn it belongs to.
+  let thinking: ThinkingBlock[] | undefined;
+  const takeThinking = (item: Item, message: ChatMessage) => {
+    thinking = replay?.(item)?.thinking_blocks ?? thinking;
+    if (thinking?.length && message.role === 'assistant' && !message.thinking_blocks) {
+      message.thinking_blocks = thinking;
+      thinking = undefined;
+    }
+  };
   if (instructions) messages.push({ role: 'system', content: instructions });
   if (input === undefined) return messages;
   if (typeof input === 'string') {
@@ -152,8 +168,12 @@ export const toChatMessages = (
         if (item.role === 'assistant') {
           const text =
             typeof content === 'string' ? content : content.map((part) => ('text' in part ? part.text : '')).join('');
-          messages.push({ role: 'assistant', content: text });
+          const assistant: ChatMessage = { role: 'assistant', content: text };
+          takeThinking(item, assistant);
+          messages.push(assistant);
         } else {
+          // Thinking not taken by its own turn belongs to no later one.
+          thinking = undefined;
           messages.push({ role: item.role, content } as ChatMessage);
         }
         return;
@@ -162,10 +182,12 @@ export const toChatMessages = (
       case 'custom_tool_call':
       case 'tool_search_call': {
         if (type === 'tool_search_call' && item.execution !== 'client') return;
+        const extra = replay?.(item)?.extra_content;
         const call = {
           id: textMember(item.call_id, `${param}.call_id`) || textMember(item.id, `${param}.id`),
           type: 'function' as const,
           function: callFunction(item, type, plan, param),
+          ...(extra ? { extra_content: extra } : {}),
         };
         if (!call.id || !call.function.name)
           throw invalidValue(`A ${type} item needs 'call_id' and 'name'.`, `${param}.call_id`);
@@ -173,8 +195,11 @@ export const toChatMessages = (
         // The calls of one turn follow its text (if any): chat holds them in that same assistant message.
         if (previous?.role === 'assistant') {
           previous.tool_calls = [...(previous.tool_calls ?? []), call];
+          takeThinking(item, previous);
         } else {
-          messages.push({ role: 'assistant', content: null, tool_calls: [call] });
+          const assistant: ChatMessage = { role: 'assistant', content: null, tool_calls: [call] };
+          takeThinking(item, assistant);
+          messages.push(assistant);
         }
         return;
       }
@@ -191,7 +216,9 @@ export const toChatMessages = (
         });
         return;
       case 'reasoning':
-        // Reasoning items replayed from an earlier answer (encrypted for OpenAI): other upstreams cannot read them.
+        // Reasoning items replayed from an earlier answer (encrypted for OpenAI): other upstreams cannot
+        // read them. Signed thinking the gateway kept for one waits for its assistant turn.
+        thinking = replay?.(item)?.thinking_blocks ?? thinking;
         return;
       default:
         if (typeof type === 'string' && HOSTED_CALL_ITEMS.has(type)) return;
@@ -233,10 +260,10 @@ const toResponseFormat = (text: ResponsesRequest['text']): ChatCompletionRequest
 };
 
 /** The whole request: messages, tools, sampling and limits; fields chat has no room for are dropped. */
-export const toChatRequest = (request: ResponsesRequest): ChatCompletionRequest => {
+export const toChatRequest = (request: ResponsesRequest, replay?: ReplayLookup): ChatCompletionRequest => {
   const effort = request.reasoning?.effort;
   const plan = planTools(request);
-  const messages = toChatMessages(request.input, request.instructions, plan);
+  const messages = toChatMessages(request.input, request.instructions, plan, replay);
   const toolChoice = toChatToolChoice(request.tool_choice, plan);
   const chat: ChatCompletionRequest = {
     model: request.model,
