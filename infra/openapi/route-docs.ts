@@ -104,6 +104,21 @@ export const routeDocs: Readonly<Record<string, RouteDoc>> = {
     body: { name: 'ResponsesRequest', schema: responsesRequestSchema },
     streams: true,
   },
+  'GET /v1/responses/{id}': {
+    summary: "A stored response of the key's account, as it was returned",
+    tag: 'responses',
+    access: 'client-key',
+  },
+  'DELETE /v1/responses/{id}': {
+    summary: "Deletes a stored response of the key's account",
+    tag: 'responses',
+    access: 'client-key',
+  },
+  'GET /v1/responses/{id}/input_items': {
+    summary: 'The items a stored response was made from, earlier turns included (limit, after, order)',
+    tag: 'responses',
+    access: 'client-key',
+  },
   'POST /v1/embeddings': {
     summary: 'Embeddings',
     tag: 'embeddings',
