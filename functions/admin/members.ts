@@ -70,7 +70,9 @@ export const remove = async (request: Request) => {
   const { id } = parseWith(memberPath, request.pathParameters);
   const member = await getMember(id);
   if (!member) throw notFound(`No member '${memberId(id)}'.`);
-  const { keysRevoked } = await removeMember(member);
+  const { keysRevoked, revokedKeyIds } = await removeMember(member);
+  for (const keyId of revokedKeyIds)
+    await recordAudit(request, { action: 'key.revoke', target: { kind: 'key', id: keyId } });
   await recordAudit(request, { action: 'member.delete', target: { kind: 'member', id: member.id } });
   return json(200, { ...deletedView(member.id), keysRevoked });
 };

@@ -102,11 +102,10 @@ export const remove = async (request: Request) => {
   const member = await getMember(id);
   if (member?.id === user.id) throw forbidden('You cannot remove yourself; ask another account admin.');
   if (!member || !mayManage(user, member)) throw notFound(`No member '${memberId(id)}' in your account.`);
-  const { keysRevoked } = await removeMember(member);
-  await recordAudit(request, {
-    action: 'member.delete',
-    actor: consoleUserActor(user),
-    target: { kind: 'member', id: member.id },
-  });
+  const { keysRevoked, revokedKeyIds } = await removeMember(member);
+  const actor = consoleUserActor(user);
+  for (const keyId of revokedKeyIds)
+    await recordAudit(request, { action: 'key.revoke', actor, target: { kind: 'key', id: keyId } });
+  await recordAudit(request, { action: 'member.delete', actor, target: { kind: 'member', id: member.id } });
   return json(200, { id: member.id, deleted: true, keysRevoked });
 };

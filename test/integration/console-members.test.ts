@@ -98,6 +98,11 @@ describeLocal('console members, sessions and sign-in limits', () => {
       expect(removed.body).toEqual({ id: 'ivan@a.example', deleted: true, keysRevoked: 2 });
 
       for (const key of ivans) await expect(chat(key.key)).rejects.toMatchObject({ status: 401 });
+      // Each revocation is in the audit trail, by the account admin who removed the member.
+      const trail = (await gateway.admin('GET', '/admin/v1/audit?action=key.revoke&actorId=bob@a.example')).body.data;
+      expect(trail.map((entry: { target: { id: string } }) => entry.target.id)).toEqual(
+        expect.arrayContaining(ivans.map((key) => key.id)),
+      );
       await expect(chat(alices.key)).resolves.toBeDefined();
       expect((await as('ivan', 'GET', '/console/api/me')).status).toBe(401);
       expect((await signIn({ email: 'ivan@a.example', password })).status).toBe(401);
