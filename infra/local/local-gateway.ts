@@ -8,7 +8,7 @@ import { log } from '../../functions/shared/log.js';
 import { collectMetricsSummary } from '../../functions/shared/observability/metrics-summary.js';
 import { resetStoreConnection } from '../../functions/shared/store/connection.js';
 import { invalidateCaches } from '../../functions/shared/store/ttl-cache.js';
-import { answerMalformedRequest } from './answer-malformed-request.js';
+import { answerConnect, answerMalformedRequest, expectationFailed, missingHost } from './answer-malformed-request.js';
 import { bootstrapAdminKey, ensureDemoChannel } from './bootstrap.js';
 import { lockDataDir, type DataDirLock } from './data-dir-lock.js';
 import { prepareLocalConsole } from './console-web.js';
@@ -130,18 +130,28 @@ export const startLocalGateway = async (options: LocalGatewayOptions = {}): Prom
         refuse(request, response, shuttingDown());
         return running.ended();
       }
+      // Node's own check would answer a bare 400; the client gets the envelope, as for any malformed request.
+      if (request.headers.host === undefined && request.httpVersion === '1.1') {
+        refuse(request, response, missingHost());
+        return running.ended();
+      }
       if (request.method === 'GET' && request.url?.split('?')[0] === '/health') {
         void serveHealth(request, response);
         return;
       }
       handleRequest(request, response, running.ended, options);
     };
-    const server = createServer((request, response) => {
+    const server = createServer({ requireHostHeader: false }, (request, response) => {
       running.started();
       serve(request, response);
     });
     server.keepAliveTimeout = 65_000;
     server.on('clientError', answerMalformedRequest);
+    server.on('connect', answerConnect);
+    // An Expect other than 100-continue: Node would answer a bare 417.
+    server.on('checkExpectation', (request: IncomingMessage, response: ServerResponse) =>
+      refuse(request, response, expectationFailed()),
+    );
     await listen(server, options.port ?? 8787, options.host ?? '127.0.0.1');
     const address = server.address() as AddressInfo;
     const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;

@@ -78,6 +78,20 @@ describe('malformed HTTP on the local server', () => {
       '/v1beta/models/%zz',
       400,
     ],
+    ['an HTTP/1.1 request without Host', 'GET /v1/models HTTP/1.1\r\n\r\n', '/v1/models', 400],
+    [
+      'an HTTP/1.1 request without Host on an Anthropic path',
+      'POST /v1/messages HTTP/1.1\r\nContent-Length: 2\r\n\r\n{}',
+      '/v1/messages',
+      400,
+    ],
+    [
+      'an Expect other than 100-continue',
+      'POST /v1beta/models/demo-1:generateContent HTTP/1.1\r\nHost: gateway\r\nExpect: 200-ok\r\nContent-Length: 2\r\n\r\n{}',
+      '/v1beta/models/demo-1:generateContent',
+      417,
+    ],
+    ['CONNECT', 'CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n', '/', 405],
   ])('answers %s with a JSON envelope', async (_name, bytes, path, status) => {
     const { raw } = await sendRawBytes(gateway.url, bytes);
     const answer = parseRawAnswer(raw);
