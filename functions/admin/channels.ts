@@ -1,5 +1,6 @@
 import { recordAudit } from '../shared/audit/record-audit.js';
 import { announceDemoRetirement } from '../shared/catalog/built-in-demo.js';
+import { requireAllowedDestination } from '../shared/config/channel-destination.js';
 import { channelRecord } from '../shared/config/resource-records.js';
 import { notFound } from '../shared/errors.js';
 import { json } from '../shared/http/response.js';
@@ -18,6 +19,7 @@ const channelNotFound = (id: string) => notFound(`No channel with id '${id}'.`);
 export const put = async (request: Request) => {
   const { id } = parseWith(idPath, request.pathParameters);
   const input = parseWith(channelPut, request.body ?? {});
+  await requireAllowedDestination(id, input.baseUrl);
   const existing = await getChannel(id);
   const key = await saveChannelKey(id, input.apiKey, existing, input);
   const channel = await putChannel(channelRecord(id, input, key, existing));

@@ -5,6 +5,7 @@ import { createAccount, getAccount, updateAccount } from '../store/accounts.js';
 import { getChannel, putChannel, type Channel } from '../store/channels.js';
 import { getKeyByHash, putKey } from '../store/keys.js';
 import { getModelSettings, putModelSettings } from '../store/models.js';
+import { requireAllowedDestination } from './channel-destination.js';
 import { GatewayConfigError, type ConfigAccount, type GatewayConfig } from './gateway-config-schema.js';
 import { channelRecord, modelSettingsRecord, newAccountRecord, newKeyRecord } from './resource-records.js';
 
@@ -70,9 +71,10 @@ const applyKey = async (account: ConfigAccount, accountIndex: number, keyIndex: 
  * mention is deleted.
  */
 export const applyGatewayConfig = async (config: GatewayConfig): Promise<AppliedConfig> => {
-  // Every channel's destination is checked before any is written: a refused one leaves nothing half applied.
+  // Every channel's destination (host policy, key) is checked before any is written: a refused one leaves nothing half applied.
   const stored = new Map<string, Channel | undefined>();
   for (const { id, ...input } of config.channels) {
+    await requireAllowedDestination(id, input.baseUrl);
     stored.set(id, await getChannel(id));
     requireKeyForNewDestination(id, input.apiKey, stored.get(id), input);
   }

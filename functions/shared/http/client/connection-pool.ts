@@ -1,5 +1,7 @@
-import net, { type Socket } from 'node:net';
+import dns from 'node:dns';
+import net, { type LookupFunction, type Socket } from 'node:net';
 import tls from 'node:tls';
+import { upstreamHostPolicyActive, upstreamHostRefusal } from '../../security/upstream-host-policy.js';
 
 /** Where connections go: one pool of idle connections per origin. */
 export interface Origin {
@@ -103,6 +105,41 @@ export class Connection {
   }
 }
 
+/** Which hosts a pool may connect to, checked on the address each connection goes to. */
+export interface HostPolicy {
+  /** Whether any check is on; off, connections resolve and connect as Node does. */
+  active(): boolean;
+  /** Why `host` (resolved to `addresses`) may not be connected to, or `undefined`. */
+  refusal(host: string, addresses: readonly string[]): string | undefined;
+}
+
+const hostRefused = (reason: string): Error =>
+  Object.assign(new Error(`Connection refused by the upstream host policy: ${reason}.`), { code: 'EHOSTPOLICY' });
+
+/**
+ * Node's own resolution, with the policy applied to what it resolved to, so that the check and the
+ * connection see the same address (a name resolved twice may answer differently the second time).
+ */
+const lookupWithin =
+  (policy: HostPolicy): LookupFunction =>
+  (hostname, options, callback) => {
+    dns.lookup(hostname, { ...options, all: true }, (error, found) => {
+      if (error) return callback(error, '', 0);
+      const addresses = found.map((entry) => entry.address);
+      const reason = policy.refusal(hostname, addresses);
+      if (reason !== undefined) return callback(hostRefused(reason), '', 0);
+      if (options.all) return callback(null, found);
+      return callback(null, found[0]!.address, found[0]!.family);
+    });
+  };
+
+/** A socket that fails as a refused connection would, once its listeners are attached. */
+const refusedSocket = (reason: string): Socket => {
+  const socket = new net.Socket();
+  process.nextTick(() => socket.destroy(hostRefused(reason)));
+  return socket;
+};
+
 /** Keep-alive connections by origin, and the TLS sessions that resume them. */
 export class ConnectionPool {
   private readonly idle = new Map<string, Connection[]>();
@@ -112,7 +149,13 @@ export class ConnectionPool {
    * `ca`: certificates to trust instead of Node's default authorities (a test's own); `idleLimitMs`:
    * how long a connection may sit idle and still be used.
    */
-  constructor(private readonly options: { readonly ca?: string | Buffer; readonly idleLimitMs?: number } = {}) {}
+  constructor(
+    private readonly options: {
+      readonly ca?: string | Buffer;
+      readonly idleLimitMs?: number;
+      readonly hostPolicy?: HostPolicy;
+    } = {},
+  ) {}
 
   /** A connection to `origin`, owned by `user`: the most recently used idle one, else a new one. */
   acquire(origin: Origin, user: ConnectionUser): Connection {
@@ -155,6 +198,13 @@ export class ConnectionPool {
   }
 
   private connect(origin: Origin): Socket {
+    const policy = this.options.hostPolicy?.active() ? this.options.hostPolicy : undefined;
+    // Node resolves no address literal, so the lookup below would not see one: checked here instead.
+    if (policy && net.isIP(origin.hostname) !== 0) {
+      const reason = policy.refusal(origin.hostname, [origin.hostname]);
+      if (reason !== undefined) return refusedSocket(reason);
+    }
+    const lookup = policy ? { lookup: lookupWithin(policy) } : {};
     if (!origin.https)
       return net.connect({
         host: origin.hostname,
@@ -162,10 +212,12 @@ export class ConnectionPool {
         noDelay: true,
         keepAlive: true,
         keepAliveInitialDelay: 1_000,
+        ...lookup,
       });
     const socket = tls.connect({
       host: origin.hostname,
       port: origin.port,
+      ...lookup,
       // SNI takes a host name, never an address.
       ...(net.isIP(origin.hostname) === 0 ? { servername: origin.hostname } : {}),
       ALPNProtocols: ['http/1.1'],
@@ -182,8 +234,10 @@ export class ConnectionPool {
   }
 }
 
-/** The pool of the gateway's calls to its upstreams. */
-export const upstreamPool = new ConnectionPool();
+/** The pool of the gateway's calls to its upstreams, within the upstream host policy. */
+export const upstreamPool = new ConnectionPool({
+  hostPolicy: { active: upstreamHostPolicyActive, refusal: upstreamHostRefusal },
+});
 
 /** Closes the upstream pool's idle connections. */
 export const closeIdleConnections = (): void => upstreamPool.closeIdle();
