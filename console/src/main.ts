@@ -1,11 +1,7 @@
 import { call, endSession, session, whenSignedOut, type ConsoleUser } from './api.js';
 import { h, replaceChildren } from './dom.js';
-import { keysPage } from './pages/keys.js';
-import { accountPage } from './pages/members.js';
-import { modelsPage } from './pages/models.js';
-import { operatorPages } from './pages/operator.js';
+import { navigation, type Role } from './navigation.js';
 import { signInPage } from './pages/sign-in.js';
-import { usagePage } from './pages/usage.js';
 
 export interface Me {
   readonly user: ConsoleUser;
@@ -17,26 +13,9 @@ export interface Me {
   };
 }
 
-type Page = (root: HTMLElement, me: Me) => Promise<void>;
-
-interface NavEntry {
-  readonly path: string;
-  readonly label: string;
-  readonly page: Page;
-  readonly operatorOnly?: boolean;
-}
-
-const pages: readonly NavEntry[] = [
-  { path: 'keys', label: 'API keys', page: keysPage },
-  { path: 'models', label: 'Models', page: modelsPage },
-  { path: 'usage', label: 'Usage', page: usagePage },
-  { path: 'account', label: 'Account', page: accountPage },
-  ...operatorPages.map((entry) => ({ ...entry, operatorOnly: true })),
-];
-
 const app = document.getElementById('app')!;
 
-const currentPath = (): string => location.hash.replace(/^#\/?/, '') || 'keys';
+const currentPath = (): string => location.hash.replace(/^#\/?/, '').split('?')[0] || 'usage';
 
 /**
  * Forgets the session in this tab first, then ends it on the server: a page loaded meanwhile (the
@@ -68,7 +47,7 @@ const render = async (): Promise<void> => {
     return;
   }
   if (thisRender !== renders) return;
-  const visible = pages.filter((entry) => !entry.operatorOnly || me.user.role === 'admin');
+  const visible = navigation.filter((entry) => entry.roles.includes(me.user.role as Role));
   const active = visible.find((entry) => entry.path === currentPath()) ?? visible[0]!;
   const main = h('main', { id: 'page', 'aria-live': 'polite' });
   replaceChildren(
@@ -107,7 +86,7 @@ const render = async (): Promise<void> => {
   );
   document.title = `${active.label} · model-gateway console`;
   try {
-    await active.page(main, me);
+    await active.page(main, me, () => void render());
   } catch (error) {
     replaceChildren(main, h('p', { class: 'error', role: 'alert' }, (error as Error).message));
   }

@@ -4,7 +4,14 @@ import { json } from '../shared/http/response.js';
 import type { GatewayRequest } from '../shared/middleware/gateway-handler.js';
 import type { Account } from '../shared/store/accounts.js';
 import { requireAccount } from '../admin/accounts.js';
+import { resourceId } from '../shared/config/resource-schemas.js';
+import * as z from '../shared/schemas/zod.js';
+import { lazySchema } from '../shared/schemas/lazy-schema.js';
+import { parseWith } from '../admin/parse-with.js';
+import { accountInScope } from './authorize.js';
 import { requireUser } from './console-request.js';
+
+const modelsQuery = lazySchema(() => z.object({ accountId: z.optional(resourceId()) }));
 
 /** What a new key of this account could call: the same rule the API applies, with no key narrowing yet. */
 export const modelsOfAccount = async (account: Account): Promise<CatalogModel[]> => {
@@ -35,10 +42,13 @@ const baseUrlOf = (request: GatewayRequest<unknown>): string => {
   return `${protocol}://${headers.host ?? 'localhost'}${prefix}`;
 };
 
-/** GET /console/api/models: the models the user's account may call, and the gateway's base URL for snippets. */
+/**
+ * GET /console/api/models?accountId=: the models the user's account (an operator: any account) may
+ * call, each with the price a request is charged at, and the gateway's base URL for snippets.
+ */
 export const list = async (request: GatewayRequest<unknown>) => {
   const user = await requireUser(request);
-  const account = await requireAccount(user.accountId);
+  const account = await requireAccount(accountInScope(user, parseWith(modelsQuery, request.query).accountId));
   const models = await modelsOfAccount(account);
   return json(200, {
     baseUrl: baseUrlOf(request),
@@ -47,7 +57,8 @@ export const list = async (request: GatewayRequest<unknown>) => {
       id: model.id,
       ownedBy: model.ownedBy,
       endpoints: model.endpoints,
-      pricing: model.settings?.pricing ?? null,
+      pricing: model.pricing,
+      pricingSource: model.pricingSource,
     })),
   });
 };

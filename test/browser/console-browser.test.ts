@@ -2,6 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import OpenAI from 'openai';
 import type { Page } from 'playwright-core';
+import { formatCost } from '../../console/src/format.js';
 import { chromiumAvailability, launchChromium, type LaunchedChromium } from '../support/chromium.js';
 import { startTestGateway, type TestGateway } from '../support/test-gateway.js';
 
@@ -26,7 +27,23 @@ describeInBrowser('the console in a browser', () => {
   let chromium: LaunchedChromium;
   let page: Page;
   let accountId: string;
+  let adminAccountId: string;
+  let adminKeyId: string;
+  /** Each page of an operator's console, and an element that shows it has drawn. */
+  const everyPage: readonly (readonly [string, string])[] = [
+    ['usage', '#usage-totals'],
+    ['requests', '#request-log'],
+    ['keys', '#keys'],
+    ['models', '#models'],
+    ['members', '#members'],
+    ['accounts', '#accounts'],
+    ['channels', '#channels'],
+    ['prices', '#model-prices'],
+  ];
   const pageErrors: string[] = [];
+  /** The messages of the confirmations the pages asked for; they are accepted unless `dismissDialogs`. */
+  const dialogs: string[] = [];
+  let dismissDialogs = false;
 
   const shoot = (name: string) => page.screenshot({ path: path.join(screenshots, `${name}.png`), fullPage: true });
   /**
@@ -48,7 +65,10 @@ describeInBrowser('the console in a browser', () => {
       [table, text, count] as const,
     );
   const open = async (hash: string, ready: string) => {
-    await page.goto(`${gateway.url}/console/#/${hash}`);
+    const address = `${gateway.url}/console/#/${hash}`;
+    // The same address again changes no hash: load it afresh instead.
+    if (page.url() === address) await page.reload();
+    else await page.goto(address);
     await page.locator(ready).first().waitFor();
   };
   const signIn = async (fields: { email: string; password: string } | { key: string }) => {
@@ -84,6 +104,9 @@ describeInBrowser('the console in a browser', () => {
     });
     // A price, so that the request costs something on the usage page.
     await gateway.admin('PUT', '/admin/v1/models/demo-1', { pricing: { inputPerMTok: 3000, outputPerMTok: 15000 } });
+    const operatorSession = await gateway.request('POST', '/console/api/session', { body: { key: gateway.adminKey } });
+    adminAccountId = operatorSession.body.user.accountId;
+    adminKeyId = (operatorSession.body.user.id as string).replace('admin-key:', '');
     chromium = await launchChromium();
     page = await chromium.context.newPage();
     // Anything the page's CSP blocks, or any script error, shows up here.
@@ -92,7 +115,10 @@ describeInBrowser('the console in a browser', () => {
       if (message.type() === 'error') pageErrors.push(`${message.text()} (${message.location().url})`);
     });
     page.on('pageerror', (error) => pageErrors.push(error.message));
-    page.on('dialog', (dialog) => void dialog.accept());
+    page.on('dialog', (dialog) => {
+      dialogs.push(dialog.message());
+      void (dismissDialogs ? dialog.dismiss() : dialog.accept());
+    });
   }, 60_000);
 
   afterAll(async () => {
@@ -154,15 +180,19 @@ describeInBrowser('the console in a browser', () => {
     expect(completion.choices[0]!.message.content).toEqual(expect.any(String));
     const requestId = response.headers.get('x-request-id')!;
 
-    // The usage record is written once the response has ended: reload the usage page until it shows it.
+    // The usage record is written once the response has ended: reload the request log until it shows it.
     const requestRow = page.locator(`tr[data-request-id="${requestId}"]`);
     for (let loads = 0; (await requestRow.count()) === 0; loads += 1) {
-      if (loads === 50) throw new Error(`request ${requestId} never appeared on the usage page`);
+      if (loads === 50) throw new Error(`request ${requestId} never appeared in the request log`);
       await page.goto(`${gateway.url}/console/#/keys`);
-      await open('usage', '#latest-requests');
+      await open('requests', '#request-log');
     }
+    await open('usage', '#usage-totals');
     await expect(page.locator('#total-requests').textContent()).resolves.toBe('1');
     await expect(page.locator('#quota').textContent()).resolves.toMatch(/of \$5\.00/);
+    // The money on the page is the usage records' sum, as the admin usage API has it.
+    const admin = await gateway.admin('GET', `/admin/v1/usage?accountId=${accountId}`);
+    await expect(page.locator('#total-cost').textContent()).resolves.toBe(formatCost(admin.body.totals.cost));
     await shoot('usage');
 
     await open('models', '#snippets');
@@ -171,6 +201,8 @@ describeInBrowser('the console in a browser', () => {
     await shoot('models');
 
     await open('keys', '#keys');
+    await rowsMentioning('#keys', 'laptop', 1);
+    await expect(page.locator('#keys tbody tr:has-text("laptop")').textContent()).resolves.toMatch(/just now|min ago/);
     await page.click('#keys tbody tr:has-text("laptop") button.danger');
     await page.locator('#keys tbody tr:has-text("laptop") .status.revoked').waitFor();
     await shoot('keys-revoked');
@@ -191,36 +223,113 @@ describeInBrowser('the console in a browser', () => {
     await shoot('usage-account-admin');
   }, 60_000);
 
-  it('shows operators the accounts, members, channels and prices pages', async () => {
+  it("lets an operator signed in with the admin key see and manage another account's keys and usage", async () => {
     await page.click('header button.link');
     await signIn({ key: gateway.adminKey });
-    await open('accounts', '#accounts');
-    await rowsMentioning('#accounts', 'team-a', 1);
-    await shoot('operator-accounts');
+    // Every account at once: team-a's spending by name.
+    await open('usage', '#usage-totals');
+    await page.selectOption('#account-picker', '');
+    await rowsMentioning('#usage-by-account', 'team-a', 1);
+    await shoot('operator-usage-every-account');
+
+    await open('keys', '#keys');
+    await page.selectOption('#account-picker', accountId);
+    await rowsMentioning('#keys', MEMBER.email, 1);
+    await page.fill('#key-name', 'made by the operator');
+    await page.click('#create-key button[type=submit]');
+    await page.locator('#new-key').waitFor();
+    await rowsMentioning('#keys', 'made by the operator', 1);
+    await page.click('#keys tbody tr:has-text("made by the operator") button:has-text("Edit")');
+    await page.fill('#key-edit input[name=name]', 'renamed by the operator');
+    await page.click('#key-edit button[type=submit]');
+    await rowsMentioning('#keys', 'renamed by the operator', 1);
+    await shoot('operator-keys-of-team-a');
+
+    await open('usage', '#usage-totals');
+    await expect(page.locator('#total-requests').textContent()).resolves.toBe('1');
+    await rowsMentioning('#usage-by-key', MEMBER.email, 1);
     await open('members', '#members');
     await rowsMentioning('#members', MEMBER.email, 1);
-    await shoot('operator-members');
+  }, 60_000);
 
-    await open('channels', '#put-channel');
+  it('warns before the operator revokes the key of their own session', async () => {
+    await open('keys', '#keys');
+    await page.selectOption('#account-picker', adminAccountId);
+    await page.locator(`#keys tbody tr[data-key-id="${adminKeyId}"]`).waitFor();
+    dismissDialogs = true;
+    dialogs.length = 0;
+    await page.click(`#keys tbody tr[data-key-id="${adminKeyId}"] button.danger`);
+    dismissDialogs = false;
+    expect(dialogs).toEqual([expect.stringContaining('the key you signed in with')]);
+    const stillThere = await gateway.admin('GET', `/admin/v1/keys/${adminKeyId}`);
+    expect(stillThere.body.status).toBe('active');
+  }, 60_000);
+
+  it('edits, disables and deletes through the operator pages', async () => {
+    await open('accounts', '#accounts');
+    await rowsMentioning('#accounts', 'team-a', 1);
+    const doomed = (await gateway.admin('POST', '/admin/v1/accounts', { name: 'doomed' })).body.id as string;
+    await open('accounts', `#accounts tr[data-account-id="${doomed}"]`);
+    await page.click(`#accounts tr[data-account-id="${doomed}"] button:has-text("Disable")`);
+    await page.locator(`#accounts tr[data-account-id="${doomed}"] .status.disabled`).waitFor();
+    await shoot('operator-accounts');
+
+    await open('channels', '#channel-form');
     await page.fill('#channel-id', 'upstream');
     await page.selectOption('#channel-type', 'openai');
     await page.fill('#channel-base-url', 'http://127.0.0.1:9/v1');
     await page.fill('#channel-api-key', 'sk-upstream-secret-never-shown');
     await page.fill('#channel-models', 'gpt-test');
-    await page.click('#put-channel button[type=submit]');
+    await page.click('#channel-form button[type=submit]');
     await page.locator('#channels tbody tr', { hasText: 'upstream' }).waitFor();
     expect(await page.content()).not.toContain('sk-upstream-secret-never-shown');
+    await page.click('#channels tr[data-channel-id="upstream"] button:has-text("Disable")');
+    await page.locator('#channels tr[data-channel-id="upstream"] .status.disabled').waitFor();
     await shoot('operator-channels');
 
     await open('prices', '#put-model');
-    await page.fill('#model-id', 'demo-1');
+    await rowsMentioning('#model-prices', 'gpt-test', 1);
+    await page.fill('#model-id', 'gpt-test');
+    await page.fill('#model-input-price', '1.5');
     await page.fill('#model-input-price', '1.5');
     await page.fill('#model-output-price', '6');
     await page.click('#put-model button[type=submit]');
-    await page.locator('#model-prices tbody tr', { hasText: '1.5' }).waitFor();
-    await expect(page.locator('#model-prices tbody tr', { hasText: 'demo-1' }).textContent()).resolves.toContain('6');
+    await page.locator('#model-prices tbody tr', { hasText: '$1.5 in' }).waitFor();
+    await expect(page.locator('#model-prices tr[data-model-id="gpt-test"]').textContent()).resolves.toContain(
+      'set here',
+    );
     await shoot('operator-prices');
+
+    await open('channels', '#channels');
+    await page.click('#channels tr[data-channel-id="upstream"] button:has-text("Delete")');
+    await page.locator('#channels tr[data-channel-id="upstream"]').waitFor({ state: 'detached' });
   }, 60_000);
+
+  it('draws every page at 1280 and 390 px wide without overflowing sideways', async () => {
+    for (const width of [1280, 390]) {
+      await page.setViewportSize({ width, height: width === 390 ? 844 : 800 });
+      for (const [hash, ready] of everyPage) {
+        await open(hash, ready);
+        // The charts draw at their box's width in the next frame.
+        await page.evaluate(() => {
+          const { requestAnimationFrame: nextFrame } = globalThis as unknown as {
+            requestAnimationFrame: (callback: () => void) => void;
+          };
+          return new Promise<void>((resolve) => nextFrame(() => nextFrame(resolve)));
+        });
+        const overflow = await page.evaluate(() => {
+          const { document, innerWidth } = globalThis as unknown as {
+            document: { documentElement: { scrollWidth: number } };
+            innerWidth: number;
+          };
+          return document.documentElement.scrollWidth - innerWidth;
+        });
+        expect({ page: hash, width, overflow }).toEqual({ page: hash, width, overflow: 0 });
+        await shoot(`${hash}-${width}`);
+      }
+    }
+    await page.setViewportSize({ width: 1280, height: 900 });
+  }, 120_000);
 
   it('forgets the session in the tab before the server ends it, so a page loaded meanwhile is signed out', async () => {
     if ((await page.locator('header button.link').count()) > 0) await page.click('header button.link');

@@ -1,15 +1,33 @@
-import { call } from '../api.js';
-import { h, replaceChildren } from '../dom.js';
+import { call, query } from '../api.js';
+import { dataTable, h, replaceChildren } from '../dom.js';
+import type { Me } from '../main.js';
+import { accountQuery, pageScope } from '../scope.js';
 import { snippetsFor } from '../snippets.js';
+
+export interface Pricing {
+  readonly inputPerMTok: number;
+  readonly outputPerMTok: number;
+}
 
 interface ModelList {
   readonly baseUrl: string;
-  readonly data: { id: string; ownedBy: string; endpoints: string[] }[];
+  readonly data: {
+    id: string;
+    ownedBy: string;
+    endpoints: string[];
+    pricing: Pricing | null;
+    pricingSource?: string;
+  }[];
 }
 
-/** The models the user may call, and how to call them from each client. */
-export const modelsPage = async (root: HTMLElement): Promise<void> => {
-  const models = await call<ModelList>('GET', '/console/api/models');
+/** "$3 / $15" per million input / output tokens, or why there is no price. */
+export const priceText = (pricing: Pricing | null): string =>
+  pricing ? `$${pricing.inputPerMTok} in / $${pricing.outputPerMTok} out` : 'not priced';
+
+/** The models the user may call, their prices, and how to call them from each client. */
+export const modelsPage = async (root: HTMLElement, me: Me, redraw: () => void): Promise<void> => {
+  const scope = await pageScope(me.user, me.account.name, false, redraw);
+  const models = await call<ModelList>('GET', `/console/api/models${query(accountQuery(scope))}`);
   const snippetArea = h('div', { id: 'snippets' });
   const picker = h(
     'select',
@@ -41,6 +59,7 @@ export const modelsPage = async (root: HTMLElement): Promise<void> => {
   replaceChildren(
     root,
     h('h1', {}, 'Models'),
+    h('div', { class: 'toolbar' }, scope.picker),
     h(
       'p',
       {},
@@ -50,26 +69,16 @@ export const modelsPage = async (root: HTMLElement): Promise<void> => {
       h('code', {}, '/v1'),
       ').',
     ),
-    h(
-      'table',
-      { id: 'models' },
-      h('thead', {}, h('tr', {}, h('th', {}, 'Model'), h('th', {}, 'Owned by'), h('th', {}, 'Endpoints'))),
-      h(
-        'tbody',
-        {},
-        models.data.length === 0
-          ? h('tr', {}, h('td', { colspan: 3, class: 'hint' }, 'No model is available to this account.'))
-          : null,
-        models.data.map((model) =>
-          h(
-            'tr',
-            {},
-            h('td', {}, h('code', {}, model.id)),
-            h('td', {}, model.ownedBy),
-            h('td', {}, model.endpoints.join(', ')),
-          ),
-        ),
-      ),
+    dataTable(
+      'models',
+      ['Model', 'Price per million tokens', 'Owned by', 'Endpoints'],
+      models.data.map((model) => [
+        h('code', {}, model.id),
+        priceText(model.pricing),
+        model.ownedBy,
+        model.endpoints.join(', '),
+      ]),
+      'No model is available to this account.',
     ),
     h('h2', {}, 'Use it from your client'),
     h('label', { class: 'inline' }, 'Model ', picker),

@@ -1,8 +1,8 @@
 import { call, query } from '../api.js';
 import { barChart, type ChartPoint } from '../charts.js';
-import { formatCost, formatNumber, formatTime, h, replaceChildren } from '../dom.js';
+import { dataTable, formatCost, formatNumber, h, replaceChildren } from '../dom.js';
 import type { Me } from '../main.js';
-import type { KeyView } from './keys.js';
+import { accountQuery, EVERY_ACCOUNT, pageScope, type PageScope } from '../scope.js';
 
 interface Totals {
   readonly requests: number;
@@ -12,217 +12,180 @@ interface Totals {
   readonly cost: number;
 }
 
-type Group = Totals & { day?: string; model?: string; keyId?: string };
-
-interface UsageAnswer {
-  readonly data: {
-    requestId: string;
-    time: string;
-    keyId: string;
-    model: string;
-    endpoint: string;
-    status: string;
-    httpStatus: number;
-    totalTokens: number;
-    cost: number;
-    latencyMs: number;
-  }[];
+interface Overview {
+  readonly range: { from: string; to: string };
   readonly totals: Totals;
-  readonly groups?: Group[];
+  readonly byDay: (Totals & { day: string })[];
+  readonly byAccount: (Totals & { accountId: string; accountName: string | null })[];
+  readonly byModel: (Totals & { model: string })[];
+  readonly byKey: (Totals & {
+    keyId: string;
+    keyName: string | null;
+    keyPrefix: string | null;
+    owner: string | null;
+    accountName: string | null;
+  })[];
+}
+
+interface Quota {
   readonly quota: { limit: number | null; used: number };
 }
 
 const DAY_MS = 86_400_000;
+const RANGE = 'model-gateway.range';
 
-/** One point per day of the range, zero where nothing was used, so gaps show as gaps. */
-const everyDay = (from: Date, days: number, groups: readonly Group[], pick: (group: Group) => number): ChartPoint[] => {
-  const byDay = new Map(groups.map((group) => [group.day!, group]));
+/** One point per UTC day of the range, zero where nothing was used, so that gaps show as gaps. */
+const everyDay = (overview: Overview, days: number, pick: (totals: Totals) => number): ChartPoint[] => {
+  const byDay = new Map(overview.byDay.map((group) => [group.day, group]));
+  const last = Date.parse(`${overview.range.to.slice(0, 10)}T00:00:00.000Z`);
   return Array.from({ length: days }, (_, index) => {
-    const day = new Date(from.getTime() + (index + 1) * DAY_MS).toISOString().slice(0, 10);
+    const day = new Date(last - (days - 1 - index) * DAY_MS).toISOString().slice(0, 10);
     const group = byDay.get(day);
     return { label: day.slice(5), value: group ? pick(group) : 0 };
   });
 };
 
-const quotaView = (quota: UsageAnswer['quota']): HTMLElement => {
-  if (quota.limit === null)
-    return h('p', { id: 'quota' }, `Spent ${formatCost(quota.used)}; the account has no quota.`);
+const totalsCells = (totals: Totals) => [
+  formatNumber(totals.requests),
+  formatNumber(totals.totalTokens),
+  formatCost(totals.cost),
+];
+
+const keyLabel = (group: Overview['byKey'][number]) =>
+  h(
+    'span',
+    {},
+    group.keyName ?? 'unnamed key',
+    ' ',
+    h('code', { class: 'hint' }, group.keyPrefix ? `${group.keyPrefix}…` : group.keyId),
+  );
+
+/** The quota line, only where the account has one: its counter and what is left. */
+const quotaView = (quota: Quota['quota']): HTMLElement | null => {
+  if (quota.limit === null) return null;
   const left = Math.max(0, quota.limit - quota.used);
   return h(
     'div',
-    { id: 'quota' },
-    h('p', {}, `Quota: ${formatCost(quota.used)} used of ${formatCost(quota.limit)}, ${formatCost(left)} left.`),
+    { id: 'quota', class: 'card' },
+    h('p', {}, `Quota: ${formatCost(quota.used)} of ${formatCost(quota.limit)} counted, ${formatCost(left)} left.`),
     h('progress', { max: quota.limit, value: Math.min(quota.used, quota.limit) }),
   );
 };
 
-const drawUsage = async (root: HTMLElement, me: Me, days: number): Promise<void> => {
-  const from = new Date(Date.now() - days * DAY_MS);
-  const range = { from: from.toISOString() };
-  const wholeAccount = me.user.role !== 'member';
-  const [byDay, byModel, byKey, keys] = await Promise.all([
-    call<UsageAnswer>('GET', `/console/api/usage${query({ ...range, groupBy: 'day', limit: 20 })}`),
-    call<UsageAnswer>('GET', `/console/api/usage${query({ ...range, groupBy: 'model', limit: 1 })}`),
-    wholeAccount
-      ? call<UsageAnswer>('GET', `/console/api/usage${query({ ...range, groupBy: 'key', limit: 1 })}`)
-      : undefined,
-    wholeAccount ? call<{ data: KeyView[] }>('GET', '/console/api/keys') : undefined,
+const drawUsage = async (root: HTMLElement, me: Me, redraw: () => void): Promise<void> => {
+  const scope: PageScope = await pageScope(me.user, me.account.name, true, redraw);
+  const every = scope.accountId === EVERY_ACCOUNT;
+  // Every account is read from the day index: at most 31 days.
+  const days = Math.min(Number(sessionStorage.getItem(RANGE) ?? 30), every ? 30 : 90);
+  const from = new Date(Date.now() - (days - 1) * DAY_MS);
+  from.setUTCHours(0, 0, 0, 0);
+  const [overview, usage] = await Promise.all([
+    call<Overview>('GET', `/console/api/overview${query({ ...accountQuery(scope), from: from.toISOString() })}`),
+    every
+      ? undefined
+      : call<Quota>(
+          'GET',
+          `/console/api/usage${query({ ...accountQuery(scope), from: from.toISOString(), limit: 1 })}`,
+        ),
   ]);
-  // Account admins see whose key each is: the members' usage.
-  const keysById = new Map((keys?.data ?? []).map((key) => [key.id, key]));
-  const totals = byDay.totals;
   const rangePicker = h(
-    'select',
-    {
-      id: 'usage-range',
-      class: 'range',
-      onchange: (event: Event) => void drawUsage(root, me, Number((event.target as HTMLSelectElement).value)),
-    },
-    [7, 30, 90].map((choice) => h('option', { value: choice, selected: choice === days }, `Last ${choice} days`)),
+    'label',
+    { class: 'picker' },
+    'Range ',
+    h(
+      'select',
+      {
+        id: 'usage-range',
+        onchange: (event: Event) => {
+          sessionStorage.setItem(RANGE, (event.target as HTMLSelectElement).value);
+          redraw();
+        },
+      },
+      (every ? [7, 30] : [7, 30, 90]).map((choice) =>
+        h('option', { value: choice, selected: choice === days }, `Last ${choice} days`),
+      ),
+    ),
   );
-  const modelPoints = (byModel.groups ?? []).map((group) => ({ label: group.model!, value: group.cost }));
+  const seesKeys = me.user.role !== 'member';
+  const { totals } = overview;
   replaceChildren(
     root,
     h('h1', {}, 'Usage'),
-    h('p', { class: 'hint' }, wholeAccount ? `Every key of ${me.account.name}.` : 'The keys you created.'),
-    rangePicker,
-    quotaView(byDay.quota),
+    h('div', { class: 'toolbar' }, scope.picker, rangePicker),
+    h(
+      'p',
+      { class: 'hint' },
+      me.user.role === 'member' ? 'The keys you created.' : `Every key of ${scope.accountName}.`,
+      ' Money is summed from the request records.',
+    ),
+    usage ? quotaView(usage.quota) : null,
     h(
       'dl',
       { class: 'totals', id: 'usage-totals' },
-      h('dt', {}, 'Requests'),
-      h('dd', { id: 'total-requests' }, formatNumber(totals.requests)),
-      h('dt', {}, 'Tokens'),
-      h('dd', {}, formatNumber(totals.totalTokens)),
-      h('dt', {}, 'Cost'),
-      h('dd', {}, formatCost(totals.cost)),
+      h('div', {}, h('dt', {}, 'Requests'), h('dd', { id: 'total-requests' }, formatNumber(totals.requests))),
+      h('div', {}, h('dt', {}, 'Tokens'), h('dd', { id: 'total-tokens' }, formatNumber(totals.totalTokens))),
+      h('div', {}, h('dt', {}, 'Spent'), h('dd', { id: 'total-cost' }, formatCost(totals.cost))),
     ),
     h(
       'div',
       { class: 'charts' },
       barChart(
         'Requests per day',
-        everyDay(from, days, byDay.groups ?? [], (group) => group.requests),
+        everyDay(overview, days, (group) => group.requests),
         formatNumber,
+        'No requests in this range.',
       ),
       barChart(
         'Tokens per day',
-        everyDay(from, days, byDay.groups ?? [], (group) => group.totalTokens),
+        everyDay(overview, days, (group) => group.totalTokens),
         formatNumber,
+        'No tokens in this range.',
       ),
       barChart(
-        'Cost per day (USD)',
-        everyDay(from, days, byDay.groups ?? [], (group) => group.cost),
+        'Spend per day (USD)',
+        everyDay(overview, days, (group) => group.cost),
         formatCost,
+        'Nothing spent in this range.',
       ),
-      barChart('Cost by model (USD)', modelPoints, formatCost),
-    ),
-    h(
-      'table',
-      { id: 'usage-by-model' },
-      h(
-        'thead',
-        {},
-        h('tr', {}, h('th', {}, 'Model'), h('th', {}, 'Requests'), h('th', {}, 'Tokens'), h('th', {}, 'Cost')),
-      ),
-      h(
-        'tbody',
-        {},
-        (byModel.groups ?? []).map((group) =>
-          h(
-            'tr',
-            {},
-            h('td', {}, group.model!),
-            h('td', {}, formatNumber(group.requests)),
-            h('td', {}, formatNumber(group.totalTokens)),
-            h('td', {}, formatCost(group.cost)),
-          ),
-        ),
+      barChart(
+        'Spend by model (USD)',
+        overview.byModel.map((group) => ({ label: group.model, value: group.cost })),
+        formatCost,
+        'Nothing spent in this range.',
       ),
     ),
-    byKey
+    every
       ? [
-          h('h2', {}, 'By key and member'),
-          h(
-            'table',
-            { id: 'usage-by-key' },
-            h(
-              'thead',
-              {},
-              h(
-                'tr',
-                {},
-                h('th', {}, 'Key'),
-                h('th', {}, 'Name'),
-                h('th', {}, 'Member'),
-                h('th', {}, 'Requests'),
-                h('th', {}, 'Tokens'),
-                h('th', {}, 'Cost'),
-              ),
-            ),
-            h(
-              'tbody',
-              {},
-              (byKey.groups ?? []).map((group) => {
-                const key = keysById.get(group.keyId!);
-                return h(
-                  'tr',
-                  {},
-                  h('td', {}, h('code', {}, group.keyId!)),
-                  h('td', {}, key?.name ?? '—'),
-                  h('td', {}, key?.owner ?? '—'),
-                  h('td', {}, formatNumber(group.requests)),
-                  h('td', {}, formatNumber(group.totalTokens)),
-                  h('td', {}, formatCost(group.cost)),
-                );
-              }),
-            ),
+          h('h2', {}, 'By account'),
+          dataTable(
+            'usage-by-account',
+            ['Account', 'Requests', 'Tokens', 'Spent'],
+            overview.byAccount.map((group) => [group.accountName ?? group.accountId, ...totalsCells(group)]),
+            'No requests in this range.',
           ),
         ]
       : null,
-    h('h2', {}, 'Latest requests'),
-    h(
-      'table',
-      { id: 'latest-requests' },
-      h(
-        'thead',
-        {},
-        h(
-          'tr',
-          {},
-          h('th', {}, 'Time'),
-          h('th', {}, 'Model'),
-          h('th', {}, 'Endpoint'),
-          h('th', {}, 'Key'),
-          h('th', {}, 'Status'),
-          h('th', {}, 'Tokens'),
-          h('th', {}, 'Cost'),
-          h('th', {}, 'Latency'),
-        ),
-      ),
-      h(
-        'tbody',
-        {},
-        byDay.data.length === 0
-          ? h('tr', {}, h('td', { colspan: 8, class: 'hint' }, 'No requests in this range.'))
-          : null,
-        byDay.data.map((record) =>
-          h(
-            'tr',
-            { 'data-request-id': record.requestId },
-            h('td', {}, formatTime(record.time)),
-            h('td', {}, record.model),
-            h('td', {}, record.endpoint),
-            h('td', {}, h('code', {}, record.keyId)),
-            h('td', {}, `${record.status} (${record.httpStatus})`),
-            h('td', {}, formatNumber(record.totalTokens)),
-            h('td', {}, formatCost(record.cost)),
-            h('td', {}, `${record.latencyMs} ms`),
-          ),
-        ),
-      ),
+    h('h2', {}, 'By model'),
+    dataTable(
+      'usage-by-model',
+      ['Model', 'Requests', 'Tokens', 'Spent'],
+      overview.byModel.map((group) => [h('code', {}, group.model), ...totalsCells(group)]),
+      'No requests in this range.',
     ),
+    h('h2', {}, seesKeys ? 'By key and member' : 'By key'),
+    dataTable(
+      'usage-by-key',
+      [...(every ? ['Account'] : []), 'Key', ...(seesKeys ? ['Member'] : []), 'Requests', 'Tokens', 'Spent'],
+      overview.byKey.map((group) => [
+        ...(every ? [group.accountName ?? '—'] : []),
+        keyLabel(group),
+        ...(seesKeys ? [group.owner ?? '—'] : []),
+        ...totalsCells(group),
+      ]),
+      'No requests in this range.',
+    ),
+    h('p', {}, h('a', { href: '#/requests' }, 'Every request, with filters and CSV export →')),
   );
 };
 
-export const usagePage = (root: HTMLElement, me: Me): Promise<void> => drawUsage(root, me, 30);
+export const usagePage = (root: HTMLElement, me: Me, redraw: () => void): Promise<void> => drawUsage(root, me, redraw);
