@@ -35,6 +35,7 @@ describeInBrowser('the console in a browser', () => {
     ['requests', '#request-log'],
     ['keys', '#keys'],
     ['models', '#models'],
+    ['account', 'main h1:text("Account")'],
     ['members', '#members'],
     ['accounts', '#accounts'],
     ['channels', '#channels'],
