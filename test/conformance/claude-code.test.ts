@@ -239,6 +239,20 @@ describe('what each channel type receives from Claude Code', () => {
     expect(native).not.toHaveProperty('thinking');
   });
 
+  test('gemini’s input count, sent with its first content, is in message_start as the upstream gave it', async () => {
+    const { status, events, requestId } = await replay('first-turn', GEMINI_MODEL);
+
+    expect(status).toBe(200);
+    const [start] = events;
+    expect(start?.event).toBe('message_start');
+    // The fake Gemini counts 11 prompt tokens, 3 of them cached, in every response; the estimate of
+    // this prompt is far more. Anthropic counts the cached ones apart.
+    expect(start?.data.message.usage).toMatchObject({ input_tokens: 8, cache_read_input_tokens: 3 });
+    // Held only until the first content: the next events are the content that came with the count.
+    expect(events.slice(1).find((event) => event.event !== 'ping')?.event).toBe('content_block_start');
+    expect(await usageRecord(requestId)).toMatchObject({ promptTokens: 11 });
+  });
+
   test('count_tokens reaches anthropic with the betas', async () => {
     const { headers, body } = fixture('first-turn');
     const { max_tokens: _max, stream: _stream, temperature: _temperature, metadata: _metadata, ...countable } = body;

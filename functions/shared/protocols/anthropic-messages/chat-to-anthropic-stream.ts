@@ -1,6 +1,11 @@
 import { toAnthropicStopReason } from './anthropic-stop-reason.js';
 import type { AnthropicResponseBlock, AnthropicStreamEvent } from './anthropic-messages-result.js';
-import type { ChatCompletionChunk, ChatUsage, FinishReason } from '../openai-chat/chat-completion-result.js';
+import {
+  PROMPT_USAGE,
+  type ChatCompletionChunk,
+  type ChatUsage,
+  type FinishReason,
+} from '../openai-chat/chat-completion-result.js';
 import { anthropicMessageId, toAnthropicUsage } from './chat-to-anthropic-message.js';
 import { readThinkingBlocks } from '../openai-chat/thinking-blocks.js';
 
@@ -41,6 +46,8 @@ export const createChatToAnthropicStream = (options: {
   const toolBlocks = new Map<number, number>();
   let finishReason: FinishReason | null = null;
   let usage: ChatUsage | null = null;
+  /** The upstream's input count from a chunk held back before message_start (PROMPT_USAGE). */
+  let promptUsage: ChatUsage | undefined;
 
   const start = (id: string, upstreamUsage?: ChatUsage | null): AnthropicStreamEvent[] => {
     started = true;
@@ -114,9 +121,12 @@ export const createChatToAnthropicStream = (options: {
     push(chunk) {
       const choice = chunk.choices.find((candidate) => candidate.index === 0);
       // A chunk with nothing in it (the role alone) is held back, so that message_start can carry the
-      // input count of an upstream that reports usage before the first content.
+      // input count of an upstream that reports usage before the first content: in a final-style
+      // usage (some OpenAI-compatible servers) or in every chunk (Gemini, PROMPT_USAGE). Nothing
+      // that carries content waits.
+      if (!started) promptUsage = chunk[PROMPT_USAGE] ?? promptUsage;
       if (!started && !chunk.usage && !carriesContent(choice)) return [];
-      const events: AnthropicStreamEvent[] = started ? [] : start(chunk.id, chunk.usage);
+      const events: AnthropicStreamEvent[] = started ? [] : start(chunk.id, chunk.usage ?? promptUsage);
       if (chunk.usage) usage = chunk.usage;
       if (!choice) return events;
       const delta = choice.delta ?? {};

@@ -54,7 +54,16 @@ export interface ChatToolCallDelta {
   function?: { name?: string; arguments?: string };
 }
 
+/**
+ * The upstream's input count, on chunks that come before its final usage (Gemini reports it in every
+ * response): for translations whose first event carries it (Anthropic's `message_start`). A symbol,
+ * so that it never reaches a chat client or the meter, which take only the final `usage`.
+ */
+export const PROMPT_USAGE: unique symbol = Symbol('prompt usage');
+
 export interface ChatCompletionChunk {
+  /** See PROMPT_USAGE. */
+  [PROMPT_USAGE]?: ChatUsage;
   id: string;
   object: 'chat.completion.chunk';
   created: number;

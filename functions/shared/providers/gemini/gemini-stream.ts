@@ -1,5 +1,9 @@
 import { UpstreamError } from '../../upstream/upstream-errors.js';
-import type { ChatCompletionChunk, ChatUsage } from '../../protocols/openai-chat/chat-completion-result.js';
+import {
+  PROMPT_USAGE,
+  type ChatCompletionChunk,
+  type ChatUsage,
+} from '../../protocols/openai-chat/chat-completion-result.js';
 import type { GeminiResponse } from './gemini-api.js';
 import { mapGeminiFinishReason } from './map-gemini-finish-reason.js';
 import { toChatUsage, translateParts } from './gemini-response.js';
@@ -81,6 +85,9 @@ export const createGeminiStreamTranslator = (
           : null;
         if (finish) chunks.push(chunk(index, {}, finish));
       }
+      // Gemini counts the prompt in every response, the first included: the chunks carry it on.
+      if (usage && response.usageMetadata?.promptTokenCount != null)
+        for (const each of chunks) each[PROMPT_USAGE] = usage;
       return chunks;
     },
     end() {
