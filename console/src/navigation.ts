@@ -1,5 +1,6 @@
 import type { Me } from './main.js';
 import { accountsPage } from './pages/accounts.js';
+import { auditPage } from './pages/audit.js';
 import { channelsPage } from './pages/channels.js';
 import { keysPage } from './pages/keys.js';
 import { accountPage } from './pages/members.js';
@@ -38,4 +39,5 @@ export const navigation: readonly NavEntry[] = [
   { path: 'accounts', label: 'Accounts', page: accountsPage, roles: operators },
   { path: 'channels', label: 'Channels', page: channelsPage, roles: operators },
   { path: 'prices', label: 'Models & prices', page: pricesPage, roles: operators },
+  { path: 'audit', label: 'Audit', page: auditPage, roles: operators },
 ];

@@ -40,6 +40,7 @@ describeInBrowser('the console in a browser', () => {
     ['accounts', '#accounts'],
     ['channels', '#channels'],
     ['prices', '#model-prices'],
+    ['audit', '#audit'],
   ];
   const pageErrors: string[] = [];
   /** The messages of the confirmations the pages asked for; they are accepted unless `dismissDialogs`. */
@@ -304,6 +305,11 @@ describeInBrowser('the console in a browser', () => {
     await open('channels', '#channels');
     await page.click('#channels tr[data-channel-id="upstream"] button:has-text("Delete")');
     await page.locator('#channels tr[data-channel-id="upstream"]').waitFor({ state: 'detached' });
+
+    // Each of those changes is on the audit trail, by the operator's key.
+    await open('audit', '#audit');
+    await rowsMentioning('#audit', 'channel.delete', 1);
+    await shoot('operator-audit');
   }, 60_000);
 
   it('draws every page at 1280 and 390 px wide without overflowing sideways', async () => {
