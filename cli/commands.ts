@@ -257,6 +257,7 @@ export const commands: Readonly<Record<string, Readonly<Record<string, Command>>
       context.print(
         `Applied ${file}: ${applied.channels} channels, ${applied.models} models, ${applied.accounts} accounts, ${applied.keys} keys.`,
       );
+      for (const warning of (applied.warnings ?? []) as string[]) context.print(`Warning: ${warning}`);
     },
   },
 };

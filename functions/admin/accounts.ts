@@ -5,7 +5,16 @@ import { newAccountRecord } from '../shared/config/resource-records.js';
 import { notFound } from '../shared/errors.js';
 import { json } from '../shared/http/response.js';
 import type { GatewayRequest } from '../shared/middleware/gateway-handler.js';
-import { createAccount, getAccount, listAccounts, updateAccount, type Account } from '../shared/store/accounts.js';
+import { unpricedWarnings } from '../shared/accounting/unpriced-warnings.js';
+import {
+  accountBudget,
+  createAccount,
+  getAccount,
+  listAccounts,
+  updateAccount,
+  type Account,
+} from '../shared/store/accounts.js';
+import { budgetViewFrom, readBudgetView } from './budget-spending.js';
 import { byCreation, pageOf, pageQuery, pageView } from './list-page.js';
 import { parseWith } from './parse-with.js';
 import { accountCreate, accountPatch, idPath } from './schemas.js';
@@ -15,10 +24,30 @@ type Request = GatewayRequest<unknown>;
 
 const accountNotFound = (id: string) => notFound(`No account with id '${id}'.`);
 
-/** The account as shown: its `quota.used` is the spending summed over the spend table's shards. */
-const withSpending = (account: Account, used: number) => accountView({ ...account, quota: { ...account.quota, used } });
+/**
+ * The account as shown: its `quota.used` is its total spending summed over the spend table's shards,
+ * its `budget` that of the budget's current period.
+ */
+const withSpending = (account: Account, used: number, budget: Awaited<ReturnType<typeof readBudgetView>>) =>
+  accountView({ ...account, quota: { ...account.quota, used } }, budget);
 
-const shown = async (account: Account) => withSpending(account, (await readSpend(account.id)).used);
+const owner = (account: Account) => ({ level: 'account', ownerId: account.id, accountId: account.id }) as const;
+
+const shown = async (account: Account) => {
+  const [spend, budget] = await Promise.all([
+    readSpend(account.id),
+    readBudgetView(accountBudget(account), owner(account)),
+  ]);
+  return withSpending(account, spend.used, budget);
+};
+
+/** The account as shown, with `warnings` when its budget can reach a model without a price. */
+const shownWithWarnings = async (account: Account) => {
+  const view = await shown(account);
+  if (!view.budget) return view;
+  const warnings = await unpricedWarnings(`Account '${account.id}'`, { accountModels: account.models });
+  return warnings.length > 0 ? { ...view, warnings } : view;
+};
 
 /** The account, or 404: for routes that act on an account named in the request. */
 export const requireAccount = async (id: string): Promise<Account> => {
@@ -32,7 +61,7 @@ export const create = async (request: Request) => {
   const input = parseWith(accountCreate, request.body ?? {});
   const account = await createAccount(newAccountRecord(newId('acct'), input));
   await recordAudit(request, { action: 'account.create', target: { kind: 'account', id: account.id } });
-  return json(201, await shown(account));
+  return json(201, await shownWithWarnings(account));
 };
 
 /**
@@ -45,7 +74,13 @@ export const list = async ({ query }: Request) => {
   const page = pageOf(accounts, byCreation, 'accounts', asked);
   return json(
     200,
-    pageView(page, (account) => withSpending(account, spending.get(account.id)?.used ?? 0)),
+    pageView(page, (account) =>
+      withSpending(
+        account,
+        spending.get(account.id)?.used ?? 0,
+        budgetViewFrom(spending, accountBudget(account), owner(account)),
+      ),
+    ),
   );
 };
 
@@ -62,5 +97,5 @@ export const update = async (request: Request) => {
   const account = await updateAccount(id, { ...changes, quotaLimit: quota?.limit });
   if (!account) throw accountNotFound(id);
   await recordAudit(request, { action: 'account.update', target: { kind: 'account', id } });
-  return json(200, await shown(account));
+  return json(200, await shownWithWarnings(account));
 };

@@ -12,7 +12,10 @@ import {
   updateKey,
   type ApiKeyRecord,
 } from '../shared/store/keys.js';
+import { readEverySpend } from '../shared/accounting/spend.js';
+import { unpricedWarnings } from '../shared/accounting/unpriced-warnings.js';
 import { requireAccount } from './accounts.js';
+import { budgetViewFrom, readBudgetView } from './budget-spending.js';
 import { byCreation, pageOf, pageView } from './list-page.js';
 import { parseWith } from './parse-with.js';
 import { idPath, keyCreate, keyListQuery, keyPatch } from './schemas.js';
@@ -27,6 +30,22 @@ const requireKey = async (pathParameters: Request['pathParameters']): Promise<Ap
   return record;
 };
 
+const owner = (record: ApiKeyRecord) => ({ level: 'key', ownerId: record.id, accountId: record.accountId }) as const;
+
+/** The key as shown, with its budget's spending in the current period. */
+const shown = async (record: ApiKeyRecord) => keyView(record, await readBudgetView(record.budget, owner(record)));
+
+/** `warnings` when the key's budget can reach a model without a price. */
+const warningsFor = async (record: ApiKeyRecord): Promise<{ warnings?: string[] }> => {
+  if (!record.budget) return {};
+  const account = await requireAccount(record.accountId);
+  const warnings = await unpricedWarnings(`Key '${record.id}'`, {
+    accountModels: account.models,
+    keyModels: record.models,
+  });
+  return warnings.length > 0 ? { warnings } : {};
+};
+
 const revokedConflict = (id: string) => conflict(`The key '${id}' is revoked; a revoked key cannot be changed.`);
 
 /** POST /admin/v1/keys: the only answer that ever holds the plaintext key. */
@@ -36,7 +55,8 @@ export const create = async (request: Request) => {
   const issued = generateApiKey();
   const record = await putKey(newKeyRecord(issued.key, accountId, input));
   await recordAudit(request, { action: 'key.create', target: { kind: 'key', id: record.id } });
-  return json(201, issuedKeyView(record, issued.key));
+  const budget = await readBudgetView(record.budget, owner(record));
+  return json(201, { ...issuedKeyView(record, issued.key, budget), ...(await warningsFor(record)) });
 };
 
 /** GET /admin/v1/keys?accountId=&limit=&cursor=: oldest first, whole or a page at a time (list-page.ts). */
@@ -44,11 +64,16 @@ export const list = async ({ query }: Request) => {
   const { accountId, ...asked } = parseWith(keyListQuery, query);
   await requireAccount(accountId);
   const page = pageOf(await listKeysOfAccount(accountId), byCreation, `keys ${accountId}`, asked);
-  return json(200, pageView(page, keyView));
+  // One read of every spend item, only when a key on the page has a budget.
+  const spending = page.data.some((record) => record.budget) ? await readEverySpend() : new Map();
+  return json(
+    200,
+    pageView(page, (record) => keyView(record, budgetViewFrom(spending, record.budget, owner(record)))),
+  );
 };
 
 /** GET /admin/v1/keys/{id} */
-export const get = async ({ pathParameters }: Request) => json(200, keyView(await requireKey(pathParameters)));
+export const get = async ({ pathParameters }: Request) => json(200, await shown(await requireKey(pathParameters)));
 
 /** PATCH /admin/v1/keys/{id}: an `expiresAt` in the past expires the key now. */
 export const update = async (request: Request) => {
@@ -56,11 +81,11 @@ export const update = async (request: Request) => {
   const changes = parseWith(keyPatch, request.body ?? {});
   if (record.status === 'revoked') throw revokedConflict(record.id);
   // An empty patch changes nothing, and an update with no assignment is not a valid request to the store.
-  if (Object.values(changes).every((value) => value === undefined)) return json(200, keyView(record));
+  if (Object.values(changes).every((value) => value === undefined)) return json(200, await shown(record));
   const updated = await updateKey(record.keyHash, changes);
   if (!updated) throw revokedConflict(record.id);
   await recordAudit(request, { action: 'key.update', target: { kind: 'key', id: record.id } });
-  return json(200, keyView(updated));
+  return json(200, { ...(await shown(updated)), ...(await warningsFor(updated)) });
 };
 
 /**

@@ -43,8 +43,8 @@ export const keyCreate = lazySchema(() =>
 );
 
 export const keyPatch = lazySchema(() => {
-  const { name, models, rateLimit, expiresAt, allowedIps } = keyFields();
-  return z.strictObject({ name, models, rateLimit, expiresAt, allowedIps });
+  const { name, models, rateLimit, expiresAt, allowedIps, budget } = keyFields();
+  return z.strictObject({ name, models, rateLimit, expiresAt, allowedIps, budget });
 });
 
 export const channelPut = channelBody;

@@ -1,4 +1,5 @@
 import { reasonsByDefault } from '../shared/catalog/model-reasoning.js';
+import type { BudgetView } from '../shared/accounting/budgets.js';
 import type { Account } from '../shared/store/accounts.js';
 import type { Channel } from '../shared/store/channels.js';
 import type { ApiKeyRecord } from '../shared/store/keys.js';
@@ -9,18 +10,19 @@ import type { ModelPricing, ModelSettings, PricingSource } from '../shared/store
  * record, so that a secret added to a record later (a key hash, an upstream key) stays out.
  */
 
-export const accountView = (account: Account) => ({
+export const accountView = (account: Account, budget: BudgetView | null = null) => ({
   id: account.id,
   name: account.name,
   models: account.models,
   quota: { limit: account.quota.limit, used: account.quota.used },
+  budget,
   rateLimit: account.rateLimit,
   status: account.status,
   createdAt: account.createdAt,
   updatedAt: account.updatedAt,
 });
 
-export const keyView = (record: ApiKeyRecord) => ({
+export const keyView = (record: ApiKeyRecord, budget: BudgetView | null = null) => ({
   id: record.id,
   prefix: record.prefix,
   accountId: record.accountId,
@@ -35,11 +37,12 @@ export const keyView = (record: ApiKeyRecord) => ({
   revokedAt: record.revokedAt ?? null,
   owner: record.owner ?? null,
   lastUsedAt: record.lastUsedAt ?? null,
+  budget,
 });
 
 /** The only view with the plaintext key: the answer to its creation. */
-export const issuedKeyView = (record: ApiKeyRecord, key: string) => {
-  const { id, ...rest } = keyView(record);
+export const issuedKeyView = (record: ApiKeyRecord, key: string, budget: BudgetView | null = null) => {
+  const { id, ...rest } = keyView(record, budget);
   return { id, key, ...rest };
 };
 

@@ -46,7 +46,7 @@ export const list = async (request: Request) => {
   const accountId = accountInScope(user, parseWith(keyListQuery, request.query).accountId);
   const records = (await listKeysOfAccount(accountId)).filter((record) => mayTouchKey(user, record));
   records.sort((a, b) => b.createdAt.localeCompare(a.createdAt));
-  return json(200, listView(records.map(keyView)));
+  return json(200, listView(records.map((record) => keyView(record))));
 };
 
 /**

@@ -28,12 +28,14 @@ export type TableTarget = TableName | `${TableName}/index/${string}`;
 export type TableGrants = Readonly<Partial<Record<TableTarget, readonly TableOperation[]>>>;
 
 /**
- * Authenticating a key: the key by its hash (and, once a minute, when it was last used), its account,
+ * Authenticating a key: the key by its hash (and, once a minute, when it was last used), its account
+ * (with the member who created it, when a member did, in one BatchGetItem: both may hold a budget),
  * and the catalogue (channels and models, read whole and cached).
  */
 const authenticate = {
   keys: ['GetItem', 'UpdateItem'],
-  accounts: ['GetItem'],
+  accounts: ['GetItem', 'BatchGetItem'],
+  members: ['BatchGetItem'],
   channels: ['Scan'],
   models: ['Scan'],
 } as const satisfies TableGrants;

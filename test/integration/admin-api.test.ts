@@ -31,6 +31,16 @@ describe('accounts', () => {
       name: 'Research',
       models: ['demo-1'],
       quota: { limit: 25, used: 0 },
+      // The older quota reads as a total budget.
+      budget: {
+        limitUsd: 25,
+        period: 'total',
+        alertAt: [0.8, 1],
+        spentUsd: 0,
+        remainingUsd: 25,
+        periodStart: null,
+        resetsAt: null,
+      },
       rateLimit: { rpm: 60 },
       status: 'active',
       createdAt: expect.any(String),
@@ -57,6 +67,7 @@ describe('accounts', () => {
       name: 'Research and Development',
       models: null,
       quota: { limit: null, used: 0 },
+      budget: null,
       rateLimit: { rpm: 60 },
       createdAt: created.body.createdAt,
     });

@@ -1,4 +1,7 @@
+import { generateApiKey } from '../../functions/shared/auth/api-key.js';
 import { observeAwsCalls } from '../../functions/shared/aws/aws-call-observer.js';
+import { newKeyRecord } from '../../functions/shared/config/resource-records.js';
+import { putKey } from '../../functions/shared/store/keys.js';
 import { physicalTableName, tableNames } from '../../functions/shared/store/tables.js';
 import { currentFunctionGroup } from '../../infra/local/function-scope.js';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream/fake-upstream.js';
@@ -136,6 +139,26 @@ describeInProcess('counts the AWS calls of the functions in this process')('stor
       expect(await warmStoreCallsOf(key, stream)).toEqual([
         'after: PutItem usage',
         'after: UpdateItem spend',
+        'before: UpdateItem spend (conditional)',
+      ]);
+    });
+
+    test('a key with a budget, made by a member with a budget, on an account with a budget reserves on each before the upstream and settles each after', async () => {
+      const budget = { limitUsd: 1_000, period: 'month' as const };
+      const { account } = await gateway.createAccountWithKey({ budget });
+      const member = `store-calls-${stream}@example.com`;
+      await gateway.admin('PUT', `/admin/v1/members/${member}`, { accountId: account.id, role: 'member', budget });
+      const issued = generateApiKey();
+      await putKey({ ...newKeyRecord(issued.key, account.id, { budget: { ...budget, alertAt: [] } }), owner: member });
+      // The budgets' settings come with the key's principal (one read of account and member, cached):
+      // per request, one conditional reservation and one settlement per budget, all in parallel.
+      expect(await warmStoreCallsOf(issued.key, stream)).toEqual([
+        'after: PutItem usage',
+        'after: UpdateItem spend',
+        'after: UpdateItem spend',
+        'after: UpdateItem spend',
+        'before: UpdateItem spend (conditional)',
+        'before: UpdateItem spend (conditional)',
         'before: UpdateItem spend (conditional)',
       ]);
     });

@@ -1,4 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { generateApiKey } from '../../functions/shared/auth/api-key.js';
+import { newKeyRecord } from '../../functions/shared/config/resource-records.js';
+import { putKey } from '../../functions/shared/store/keys.js';
 import { chargeWindow, windowStartOf } from '../../functions/shared/accounting/rate-limit-window.js';
 import { writeUsageRecord } from '../../functions/shared/accounting/usage-records.js';
 import { noteKeyUsed } from '../../functions/shared/store/keys.js';
@@ -237,6 +240,24 @@ const driveClients = async (gateway: TestGateway): Promise<void> => {
     const created = await gateway.createAccountWithKey({ name: kind, ...account }, key);
     keys.push({ kind, key: created.key, keyId: created.keyId, accountId: created.account.id });
   }
+  // A key a member created: its principal reads the account and the member (a budget each) at once.
+  const budgeted = await gateway.createAccountWithKey({
+    name: 'member budgets',
+    budget: { limitUsd: 100, period: 'month' },
+  });
+  const memberEmail = 'budgeted@scenario.example';
+  expectStatus(
+    await gateway.admin('PUT', `/admin/v1/members/${memberEmail}`, {
+      accountId: budgeted.account.id,
+      role: 'member',
+      budget: { limitUsd: 100, period: 'day' },
+    }),
+    201,
+    'a member with a budget',
+  );
+  const memberKey = generateApiKey();
+  const memberRecord = await putKey({ ...newKeyRecord(memberKey.key, budgeted.account.id, {}), owner: memberEmail });
+  keys.push({ kind: "a member's key", key: memberKey.key, keyId: memberRecord.id, accountId: budgeted.account.id });
   const send = async (key: string, method: string, path: string, body?: unknown, headers?: Record<string, string>) => {
     forgetUpstreamKeys();
     return gateway.request(method, path, { key, body, headers });

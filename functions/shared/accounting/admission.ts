@@ -6,7 +6,10 @@ import type { RateLimitSettings } from '../store/accounts.js';
 import type { ModelPricing } from '../store/models.js';
 import { type PricedUsage, usageCost } from './pricing.js';
 import { quotaReservationTokens } from './quota-reservation.js';
-import { reserveQuota, settleQuota, type QuotaReservation } from './quota.js';
+import { periodAdjective, budgetNow, periodEnd } from './budget-period.js';
+import { noteSpending } from './budget-alerts.js';
+import { quotaAsBudget, type CoveringBudget } from './budgets.js';
+import { reserveBudget, settleBudget, type BudgetReservation } from './quota.js';
 import { formatResetDuration, rateLimitHeaders } from './rate-limit-headers.js';
 import {
   adjustWindow,
@@ -47,7 +50,7 @@ export interface Admission {
   readonly headers: Readonly<Record<string, string>>;
   /** The tokens charged to TPM windows now: prompt + maximum output. */
   readonly estimatedTokens: number;
-  /** USD reserved on the account's quota (0 without a quota). */
+  /** USD reserved on each budget that covers the request (0 without a budget). */
   readonly reservedCost: number;
   /**
    * Whether settling has anything to write: token windows to correct or a quota reservation to settle.
@@ -130,11 +133,42 @@ const rateLimitRefusal = (refused: WindowResult, results: readonly WindowResult[
   });
 };
 
-const quotaRefusal = (headers: Record<string, string>) =>
-  new GatewayError(
-    'You exceeded your current quota: the account has spent its USD limit. Ask an administrator to raise it.',
+const LEVEL_NAMES = { key: 'API key', member: 'member', account: 'account' } as const;
+
+const budgetRefusal = (
+  refused: Extract<BudgetReservation, { granted: false }>,
+  at: number,
+  headers: Record<string, string>,
+) => {
+  const { budget, limit, committed } = refused;
+  const resets = periodEnd(budget.period, at);
+  const when =
+    resets === null
+      ? 'A total budget does not reset: ask an administrator to raise it.'
+      : `It resets at ${new Date(resets).toISOString()}.`;
+  return new GatewayError(
+    `You exceeded your current quota: the ${LEVEL_NAMES[budget.level]}'s ${periodAdjective(budget.period)} budget ` +
+      `of $${limit} cannot hold this request ($${Math.min(committed, limit)} spent or held by requests in flight). ${when}`,
     { status: 429, type: 'insufficient_quota', code: 'insufficient_quota', headers },
   );
+};
+
+const modelNotPriced = (model: string) =>
+  new GatewayError(
+    `The model '${model}' has no price, and a budget covers this request. An administrator can price it with ` +
+      `PUT /admin/v1/models/${model} {"pricing": {"inputPerMTok": …, "outputPerMTok": …}} ` +
+      `(or gatewayctl models put ${model} --input … --output …).`,
+    { status: 403, type: 'permission_error', code: 'model_not_priced', param: 'model' },
+  );
+
+/** The budgets that cover a principal's requests: its key's, its creator member's, its account's. */
+export const coveringBudgets = (principal: Principal): readonly CoveringBudget[] => {
+  if (principal.budgets) return principal.budgets;
+  const limit = principal.quotaLimit ?? null;
+  return limit === null
+    ? []
+    : [{ level: 'account', ownerId: principal.accountId, accountId: principal.accountId, ...quotaAsBudget(limit) }];
+};
 
 /**
  * A give-back the store refused even after its retries: the window or quota keeps the charge until it
@@ -146,14 +180,17 @@ const giveBackFailed = (error: unknown) => log.warn('admission give-back failed'
 /** Gives back everything a refused admission had taken. */
 const compensate = async (
   results: readonly WindowResult[],
-  quota: QuotaReservation | undefined,
-  accountId: string,
+  reservations: readonly BudgetReservation[],
 ): Promise<void> => {
   await Promise.all([
     ...results.filter((result) => result.granted).map((result) => adjustWindow(result.charge, -result.charge.amount)),
-    quota?.granted && quota.reserved > 0 ? settleQuota(accountId, quota, 0) : undefined,
+    ...reservations.map((reservation) =>
+      reservation.granted && reservation.reserved > 0 ? settleBudget(reservation, 0) : undefined,
+    ),
   ]);
 };
+
+type GrantedReservation = Extract<BudgetReservation, { granted: true }>;
 
 /**
  * The settlement's writes, started now: the token windows' corrections and the quota's settlement,
@@ -165,15 +202,18 @@ const settleNow = (
   input: AdmissionInput,
   estimatedTokens: number,
   tokenWindows: readonly WindowCharge[],
-  reservation: QuotaReservation | undefined,
+  reservations: readonly GrantedReservation[],
   usage: Parameters<Admission['settle']>[0],
 ): Promise<{ cost: number }> => {
   const cost = usage ? usageCost(input.model.pricing, usage) : 0;
   const actualTokens = usage ? (usage.totalTokens ?? usage.promptTokens + usage.completionTokens) : 0;
   const writes: Promise<void>[] = [];
   for (const charge of tokenWindows) writes.push(adjustWindow(charge, actualTokens - estimatedTokens));
-  // An account without a quota has no reservation and nothing to settle.
-  if (reservation?.granted) writes.push(settleQuota(principal.accountId, reservation, cost));
+  // Without a budget there is no reservation and nothing to settle; each settled budget is then
+  // looked at for the alerts its spending may have reached.
+  for (const reservation of reservations) {
+    writes.push(settleBudget(reservation, cost).then(() => noteSpending(reservation)));
+  }
   return Promise.all(writes).then(() => ({ cost }));
 };
 
@@ -182,21 +222,22 @@ const settleOnce = (
   input: AdmissionInput,
   estimatedTokens: number,
   tokenWindows: readonly WindowCharge[],
-  reservation: QuotaReservation | undefined,
+  reservations: readonly GrantedReservation[],
 ): Admission['settle'] => {
   let settled: Promise<{ cost: number }> | undefined;
   return (usage) =>
-    (settled ??= promiseOf(() => settleNow(principal, input, estimatedTokens, tokenWindows, reservation, usage)));
+    (settled ??= promiseOf(() => settleNow(principal, input, estimatedTokens, tokenWindows, reservations, usage)));
 };
 
 /**
  * Admits one request for a principal: charges its key's and account's per-minute windows (one request,
- * and `promptTokens + maxOutputTokens` tokens) and reserves on the account's quota the most the request
- * can cost (`quotaReservationTokens`, which states the quota's invariant),
- * all in parallel, so a limited request costs one synchronous round trip to the store and an unlimited
+ * and `promptTokens + maxOutputTokens` tokens) and reserves on every budget that covers it (its key's,
+ * its creator member's, its account's) the most the request can cost (`quotaReservationTokens`, which
+ * states the budgets' invariant), all in parallel, so a limited request costs one synchronous round trip to the store and an unlimited
  * one none. If any of them refuses, what the others took is given back and a 429 is thrown:
  * `rate_limit_exceeded` (type `requests` or `tokens`, with `Retry-After` and the `x-ratelimit-*`
- * headers) or `insufficient_quota`.
+ * headers) or `insufficient_quota` naming the budget, its period and its reset. Under any budget, a model
+ * without a price is a 403 `model_not_priced`.
  *
  * Every endpoint calls it the same way, after resolving the model and before calling the upstream:
  *
@@ -211,54 +252,59 @@ export const admit = async (principal: Principal, input: AdmissionInput): Promis
   const estimatedTokens = Math.max(0, Math.ceil(input.promptTokens)) + Math.max(0, Math.ceil(maxOutput));
   const now = Date.now();
   const charges = windowCharges(principal, estimatedTokens, windowStartOf(now));
+  const budgets = coveringBudgets(principal);
   const pricing = input.model.pricing;
-  const quotaLimit = principal.quotaLimit ?? null;
-  const reservation = quotaLimit === null ? 0 : reservationCost(pricing, quotaReservationTokens(input));
+  // A budget cannot hold what it cannot price: an unpriced model is refused under any budget.
+  if (budgets.length > 0 && !pricing) throw modelNotPriced(input.model.id);
+  const reservation = budgets.length === 0 ? 0 : reservationCost(pricing, quotaReservationTokens(input));
 
-  // Neither limits nor quota: no store call at all.
-  if (charges.length === 0 && quotaLimit === null) {
+  // Neither limits nor budgets: no store call at all.
+  if (charges.length === 0 && budgets.length === 0) {
     return {
       headers: {},
       estimatedTokens,
       reservedCost: 0,
       settlesCharges: false,
-      settle: settleOnce(principal, input, estimatedTokens, [], undefined),
+      settle: settleOnce(principal, input, estimatedTokens, [], []),
     };
   }
 
-  const [windowOutcomes, quotaOutcomes] = await Promise.all([
+  // Each budget's spend is sharded by the highest request rate that can reach it.
+  const rpm = principal.accountRateLimit?.rpm ?? principal.keyRateLimit?.rpm;
+  const at = budgetNow();
+  const [windowOutcomes, budgetOutcomes] = await Promise.all([
     Promise.allSettled(charges.map(chargeWindow)),
-    Promise.allSettled([
-      quotaLimit === null
-        ? undefined
-        : reserveQuota(principal.accountId, quotaLimit, reservation, principal.accountRateLimit?.rpm),
-    ]),
+    Promise.allSettled(budgets.map((budget) => reserveBudget(budget, at, reservation, rpm))),
   ]);
   const results = windowOutcomes.flatMap((outcome) => (outcome.status === 'fulfilled' ? [outcome.value] : []));
-  const quota = quotaOutcomes[0].status === 'fulfilled' ? quotaOutcomes[0].value : undefined;
+  const reservations = budgetOutcomes.flatMap((outcome) => (outcome.status === 'fulfilled' ? [outcome.value] : []));
   // The store failed or stayed throttled (a 429 by then) for one charge: give back what the others
   // took, so that a throttling storm does not eat the limits, and fail the request with that error.
-  const failed = [...windowOutcomes, ...quotaOutcomes].find((outcome) => outcome.status === 'rejected');
+  const failed = [...windowOutcomes, ...budgetOutcomes].find((outcome) => outcome.status === 'rejected');
   if (failed) {
-    await compensate(results, quota, principal.accountId).catch(giveBackFailed);
+    await compensate(results, reservations).catch(giveBackFailed);
     throw failed.reason;
   }
   const headers = rateLimitHeaders(results, now);
   const refused =
     results.find((result) => !result.granted && result.charge.dimension === 'requests') ??
     results.find((result) => !result.granted);
-  if (refused || (quota && !quota.granted)) {
-    await compensate(results, quota, principal.accountId).catch(giveBackFailed);
-    throw refused ? rateLimitRefusal(refused, results, now) : quotaRefusal(headers);
+  // Budgets in order key, member, account: the refusal names the narrowest that refused.
+  const refusedBudget = reservations.find((entry) => !entry.granted);
+  if (refused || refusedBudget) {
+    await compensate(results, reservations).catch(giveBackFailed);
+    throw refused
+      ? rateLimitRefusal(refused, results, now)
+      : budgetRefusal(refusedBudget as Extract<BudgetReservation, { granted: false }>, at, headers);
   }
-  const reservedCost = quota?.granted ? quota.reserved : 0;
+  const granted = reservations.filter((entry): entry is GrantedReservation => entry.granted);
   // The granted charges know their shard: corrections go where the estimate was taken.
   const tokenWindows = results.map((result) => result.charge).filter((charge) => charge.dimension === 'tokens');
   return {
     headers,
     estimatedTokens,
-    reservedCost,
-    settlesCharges: tokenWindows.length > 0 || quota?.granted === true,
-    settle: settleOnce(principal, input, estimatedTokens, tokenWindows, quota),
+    reservedCost: granted.length > 0 ? reservation : 0,
+    settlesCharges: tokenWindows.length > 0 || granted.length > 0,
+    settle: settleOnce(principal, input, estimatedTokens, tokenWindows, granted),
   };
 };

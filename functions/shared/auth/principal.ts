@@ -1,6 +1,9 @@
+import type { CoveringBudget } from '../accounting/budgets.js';
 import { invalidApiKey } from '../errors.js';
-import { getAccount, type RateLimitSettings } from '../store/accounts.js';
-import { getKeyByHash, type KeyRole } from '../store/keys.js';
+import { accountBudget, getAccount, type Account, type RateLimitSettings } from '../store/accounts.js';
+import { getAccountAndMember } from '../store/budget-owners.js';
+import type { Member } from '../store/members.js';
+import { getKeyByHash, type ApiKeyRecord, type KeyRole } from '../store/keys.js';
 import { cacheTtlMs, TtlCache } from '../store/ttl-cache.js';
 import { hashApiKey, looksLikeApiKey } from './api-key.js';
 
@@ -20,8 +23,10 @@ export interface Principal {
   readonly keyModels: readonly string[] | null;
   readonly keyRateLimit: RateLimitSettings | null;
   readonly accountRateLimit: RateLimitSettings | null;
-  /** The account's USD quota, `null` for none (admission reserves against it). */
+  /** The account's USD quota, `null` for none: read only where `budgets` is absent. */
   readonly quotaLimit?: number | null;
+  /** The budgets that cover the key's requests: its own, its creator member's, its account's, in that order. */
+  readonly budgets?: readonly CoveringBudget[];
   /** CIDRs the key may be used from, `null` for anywhere. */
   readonly allowedIps?: readonly string[] | null;
 }
@@ -32,7 +37,10 @@ const principals = new TtlCache<Principal | null>(cacheTtlMs);
 const loadPrincipal = async (keyHash: string): Promise<Principal | null> => {
   const record = await getKeyByHash(keyHash);
   if (!record || record.status !== 'active') return null;
-  const account = await getAccount(record.accountId);
+  // The account and the member who created the key, in one read: both may hold a budget.
+  const { account, member } = record.owner
+    ? await getAccountAndMember(record.accountId, record.owner)
+    : { account: await getAccount(record.accountId), member: undefined };
   if (!account || account.status !== 'active') return null;
   return {
     keyId: record.id,
@@ -46,8 +54,26 @@ const loadPrincipal = async (keyHash: string): Promise<Principal | null> => {
     keyRateLimit: record.rateLimit,
     accountRateLimit: account.rateLimit,
     quotaLimit: account.quota?.limit ?? null,
+    budgets: budgetsOf(record, member, account),
     allowedIps: record.allowedIps ?? null,
   };
+};
+
+const budgetsOf = (
+  record: Pick<ApiKeyRecord, 'id' | 'budget'>,
+  member: Member | undefined,
+  account: Account,
+): CoveringBudget[] => {
+  const budgets: CoveringBudget[] = [];
+  const accountId = account.id;
+  if (record.budget) budgets.push({ level: 'key', ownerId: record.id, accountId, ...record.budget });
+  // A member's budget covers the keys they created while they belong to the key's account.
+  if (member?.budget && member.accountId === accountId) {
+    budgets.push({ level: 'member', ownerId: member.id, accountId, ...member.budget });
+  }
+  const settings = accountBudget(account);
+  if (settings) budgets.push({ level: 'account', ownerId: accountId, accountId, ...settings });
+  return budgets;
 };
 
 /**

@@ -3,7 +3,9 @@ import { announceDemoRetirement } from '../catalog/built-in-demo.js';
 import { requireKeyForNewDestination, saveChannelKey } from '../secrets/channel-key.js';
 import { createAccount, getAccount, updateAccount } from '../store/accounts.js';
 import { getChannel, putChannel, type Channel } from '../store/channels.js';
-import { getKeyByHash, putKey } from '../store/keys.js';
+import { getKeyByHash, putKey, updateKey } from '../store/keys.js';
+import { accountBudget } from '../store/accounts.js';
+import { unpricedWarnings } from '../accounting/unpriced-warnings.js';
 import { getModelSettings, putModelSettings } from '../store/models.js';
 import { requireAllowedDestination } from './channel-destination.js';
 import { GatewayConfigError, type ConfigAccount, type GatewayConfig } from './gateway-config-schema.js';
@@ -15,6 +17,8 @@ export interface AppliedConfig {
   readonly models: number;
   readonly accounts: number;
   readonly keys: number;
+  /** Budgeted accounts that can reach a model without a price (refused under the budget). */
+  readonly warnings: readonly string[];
 }
 
 const isConditionFailure = (error: unknown) => (error as Error).name === 'ConditionalCheckFailedException';
@@ -39,6 +43,7 @@ const applyAccount = async (account: ConfigAccount): Promise<void> => {
     rateLimit: account.rateLimit,
     status: account.status,
     quotaLimit: account.quota?.limit,
+    budget: account.budget,
   });
 };
 
@@ -50,7 +55,12 @@ const applyKey = async (account: ConfigAccount, accountIndex: number, keyIndex: 
   const { key, ...fields } = account.keys[keyIndex]!;
   const existing = await getKeyByHash(hashApiKey(key));
   if (existing) {
-    if (existing.accountId === account.id) return;
+    if (existing.accountId === account.id) {
+      // A declared budget is brought in line; everything else about a stored key stays as it is.
+      if (fields.budget !== undefined && existing.status === 'active')
+        await updateKey(existing.keyHash, { budget: fields.budget });
+      return;
+    }
     throw new GatewayConfigError(
       `accounts[${accountIndex}].keys[${keyIndex}]: the key ${existing.prefix}… already belongs to ` +
         `account '${existing.accountId}'`,
@@ -89,10 +99,21 @@ export const applyGatewayConfig = async (config: GatewayConfig): Promise<Applied
     await putModelSettings(modelSettingsRecord(id, input, await getModelSettings(id)));
   }
   let keys = 0;
+  const warnings: string[] = [];
   for (const [accountIndex, account] of config.accounts.entries()) {
     await applyAccount(account);
     for (const keyIndex of account.keys.keys()) await applyKey(account, accountIndex, keyIndex);
     keys += account.keys.length;
+    const stored = await getAccount(account.id);
+    if (stored && accountBudget(stored)) {
+      warnings.push(...(await unpricedWarnings(`Account '${account.id}'`, { accountModels: stored.models })));
+    }
   }
-  return { channels: config.channels.length, models: config.models.length, accounts: config.accounts.length, keys };
+  return {
+    channels: config.channels.length,
+    models: config.models.length,
+    accounts: config.accounts.length,
+    keys,
+    warnings,
+  };
 };

@@ -1,6 +1,6 @@
 import { hashApiKey, keyPrefix, newId } from '../auth/api-key.js';
 import type { ChannelKeyFields } from '../secrets/channel-key.js';
-import type { Account } from '../store/accounts.js';
+import { budgetAndQuota, type Account } from '../store/accounts.js';
 import type { Channel } from '../store/channels.js';
 import type { ApiKeyRecord } from '../store/keys.js';
 import type { ModelSettings } from '../store/models.js';
@@ -57,11 +57,17 @@ export const modelSettingsRecord = (
   updatedAt: now,
 });
 
+/** A new account's budget and quota, kept in step (`budgetAndQuota`). */
+const accountBudgetFields = (input: AccountInput): Pick<Account, 'budget' | 'quota'> => {
+  const { budget, quotaLimit } = budgetAndQuota({ budget: input.budget, quotaLimit: input.quota?.limit });
+  return { ...(budget === undefined ? {} : { budget }), quota: { limit: quotaLimit ?? null, used: 0 } };
+};
+
 export const newAccountRecord = (id: string, input: AccountInput, now = nowIso()): Account => ({
   id,
   name: input.name,
   models: input.models ?? null,
-  quota: { limit: input.quota?.limit ?? null, used: 0 },
+  ...accountBudgetFields(input),
   rateLimit: input.rateLimit ?? null,
   status: input.status ?? 'active',
   createdAt: now,
@@ -81,5 +87,6 @@ export const newKeyRecord = (key: string, accountId: string, input: KeyInput, no
   models: input.models ?? null,
   rateLimit: input.rateLimit ?? null,
   allowedIps: input.allowedIps ?? null,
+  ...(input.budget ? { budget: input.budget } : {}),
   createdAt: now,
 });

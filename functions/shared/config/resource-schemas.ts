@@ -1,6 +1,8 @@
 import * as z from '../schemas/zod.js';
 import { lazySchema, type LazyOutput } from '../schemas/lazy-schema.js';
 import { isCidr } from '../auth/ip-allow-list.js';
+import { budgetPeriods } from '../accounting/budget-period.js';
+import { budgetSettings } from '../accounting/budgets.js';
 import { isFieldValue } from '../http/client/http-syntax.js';
 import { channelTypes, endpointKinds } from '../store/channels.js';
 
@@ -71,6 +73,23 @@ const usdAmount = lazySchema(() =>
 /** USD; `limit: null` removes the quota. */
 export const quota = lazySchema(() => z.strictObject({ limit: z.nullable(usdAmount()) }));
 
+/**
+ * A budget (DESIGN §11): USD per calendar period in UTC, or in total; `alertAt` are fractions of the
+ * limit at which alerts go out (default 0.8 and 1). `null` removes the budget.
+ */
+export const budget = lazySchema(() =>
+  z.nullable(
+    z.pipe(
+      z.strictObject({
+        limitUsd: usdAmount(),
+        period: z.enum(budgetPeriods),
+        alertAt: z.nullish(z.array(z.number().check(z.gt(0), z.lte(10))).check(z.minLength(0), z.maxLength(10))),
+      }),
+      z.transform((value) => budgetSettings(value)),
+    ),
+  ),
+);
+
 export const keyRole = lazySchema(() => z.enum(['user', 'admin']));
 
 export const accountStatus = lazySchema(() => z.enum(['active', 'disabled']));
@@ -88,6 +107,7 @@ export const accountFields = lazySchema(() => ({
   /** `null` or absent: every configured model. */
   models: z.nullish(modelList()),
   quota: z.optional(quota()),
+  budget: z.optional(budget()),
   rateLimit: z.nullish(rateLimit()),
 }));
 
@@ -106,6 +126,7 @@ export const keyFields = lazySchema(() => ({
       )
       .check(z.minLength(1), z.maxLength(100)),
   ),
+  budget: z.optional(budget()),
 }));
 
 const tokenPrices = () => ({

@@ -1,3 +1,4 @@
+import { quotaAsBudget, type BudgetSettings } from '../accounting/budgets.js';
 import { deleteItem, getItem, putItem, updateItem } from './documents.js';
 import { scanAll } from './scan-all.js';
 import { physicalTableName } from './tables.js';
@@ -20,6 +21,11 @@ export interface Account {
   /** USD; `limit: null` means no quota. */
   readonly quota: { readonly limit: number | null; readonly used: number };
   readonly rateLimit: RateLimitSettings | null;
+  /**
+   * The account's budget; absent on accounts made before budgets, whose `quota.limit` is their
+   * budget (a total one). Writing either keeps the other in step.
+   */
+  readonly budget?: BudgetSettings | null;
   readonly status: AccountStatus;
   readonly createdAt: string;
   readonly updatedAt: string;
@@ -27,6 +33,33 @@ export interface Account {
 
 export type AccountChanges = Partial<Pick<Account, 'name' | 'models' | 'rateLimit' | 'status'>> & {
   readonly quotaLimit?: number | null;
+  /** A budget, or `null` to remove it; the quota's limit follows (a total budget's limit, else none). */
+  readonly budget?: BudgetSettings | null;
+};
+
+/** The account's budget: its own, else its older quota as a total budget, else none. */
+export const accountBudget = (account: Pick<Account, 'budget' | 'quota'>): BudgetSettings | null => {
+  if (account.budget !== undefined) return account.budget;
+  const limit = account.quota?.limit ?? null;
+  return limit === null ? null : quotaAsBudget(limit);
+};
+
+/** The budget and quota limit an account keeps for a `budget` or `quota` given to it (the budget wins). */
+export const budgetAndQuota = (changes: {
+  readonly budget?: BudgetSettings | null;
+  readonly quotaLimit?: number | null;
+}): { budget?: BudgetSettings | null; quotaLimit?: number | null } => {
+  if (changes.budget !== undefined) {
+    const budget = changes.budget;
+    return { budget, quotaLimit: budget?.period === 'total' ? budget.limitUsd : null };
+  }
+  if (changes.quotaLimit !== undefined) {
+    return {
+      budget: changes.quotaLimit === null ? null : quotaAsBudget(changes.quotaLimit),
+      quotaLimit: changes.quotaLimit,
+    };
+  }
+  return {};
 };
 
 const table = () => physicalTableName('accounts');
@@ -60,10 +93,12 @@ export const updateAccount = async (id: string, changes: AccountChanges): Promis
   if (changes.models !== undefined) assign('models', '#models', changes.models);
   if (changes.rateLimit !== undefined) assign('rateLimit', '#rateLimit', changes.rateLimit);
   if (changes.status !== undefined) assign('status', '#status', changes.status);
-  if (changes.quotaLimit !== undefined) {
+  const { budget, quotaLimit } = budgetAndQuota(changes);
+  if (budget !== undefined) assign('budget', '#budget', budget);
+  if (quotaLimit !== undefined) {
     names['#quota'] = 'quota';
     names['#limit'] = 'limit';
-    values[':limit'] = changes.quotaLimit;
+    values[':limit'] = quotaLimit;
     sets.push('#quota.#limit = :limit');
   }
   try {

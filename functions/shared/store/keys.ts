@@ -1,3 +1,4 @@
+import type { BudgetSettings } from '../accounting/budgets.js';
 import type { RateLimitSettings } from './accounts.js';
 import { deleteItem, getItem, putItem, queryPage, updateItem } from './documents.js';
 import { queryAllByIndex } from './query-all.js';
@@ -29,9 +30,13 @@ export interface ApiKeyRecord {
   readonly owner?: string | null;
   /** When a request last authenticated with the key, to the minute (`key-use.ts`); absent if never. */
   readonly lastUsedAt?: string;
+  /** The key's own budget; absent or `null` for none. */
+  readonly budget?: BudgetSettings | null;
 }
 
-export type KeyChanges = Partial<Pick<ApiKeyRecord, 'name' | 'models' | 'rateLimit' | 'expiresAt' | 'allowedIps'>>;
+export type KeyChanges = Partial<
+  Pick<ApiKeyRecord, 'name' | 'models' | 'rateLimit' | 'expiresAt' | 'allowedIps' | 'budget'>
+>;
 
 const table = () => physicalTableName('keys');
 

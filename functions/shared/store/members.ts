@@ -1,3 +1,4 @@
+import type { BudgetSettings } from '../accounting/budgets.js';
 import { deleteItem, getItem, putItem } from './documents.js';
 import { queryAllByIndex } from './query-all.js';
 import { scanAll } from './scan-all.js';
@@ -17,6 +18,8 @@ export interface Member {
   readonly role: MemberRole;
   /** scrypt hash (local sign-in only); never returned by any API. */
   readonly passwordHash?: string | null;
+  /** The member's budget, covering the keys they created; absent or `null` for none. */
+  readonly budget?: BudgetSettings | null;
   /** Console sign-ins that passed TOTP (Cognito token ids and expiry in epoch seconds); see console/mfa-sign-ins.ts. */
   readonly mfaSignIns?: readonly { readonly id: string; readonly expiresAt: number }[] | null;
   readonly createdAt: string;
