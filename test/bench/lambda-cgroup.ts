@@ -58,6 +58,8 @@ export interface Cgroup {
   cpuNanos(): number;
   /** The most memory it held, in bytes (page cache included, as Lambda's limit counts it). */
   peakBytes(): number;
+  /** The memory it holds now, in bytes, counted the same way. */
+  usageBytes(): number;
   oomKills(): number;
   remove(): void;
 }
@@ -89,6 +91,7 @@ export const makeCgroup = (
       procsFiles: directories.map((directory) => path.join(directory, 'cgroup.procs')),
       cpuNanos: () => Number(read(path.join(cpuacct, 'cpuacct.usage'))),
       peakBytes: () => Number(read(path.join(memory, 'memory.max_usage_in_bytes'))),
+      usageBytes: () => Number(read(path.join(memory, 'memory.usage_in_bytes'))),
       oomKills: () => oomKillsIn(read(path.join(memory, 'memory.oom_control'))),
       remove: () => {
         for (const directory of directories) rmdirSync(directory);
@@ -107,6 +110,7 @@ export const makeCgroup = (
     procsFiles: [path.join(directory, 'cgroup.procs')],
     cpuNanos: () => cpuNanosFromCpuStat(read(path.join(directory, 'cpu.stat'))),
     peakBytes: () => Number(read(path.join(directory, 'memory.peak'))),
+    usageBytes: () => Number(read(path.join(directory, 'memory.current'))),
     oomKills: () => oomKillsIn(read(path.join(directory, 'memory.events'))),
     remove: () => rmdirSync(directory),
   };

@@ -11,6 +11,7 @@ import {
   runtimeClientEnvironment,
   runtimeInterfaceClientSync,
 } from '../../infra/build/runtime-interface-client.js';
+import { concurrentClientHooks } from './concurrent-client-hooks.js';
 import { makeCgroup, type Cgroup, type CgroupSupport } from './lambda-cgroup.js';
 import { startRuntimeApi, type Invocation } from './lambda-runtime-api.js';
 
@@ -51,7 +52,8 @@ let sandboxes = 0;
 
 export const startSandbox = async (options: SandboxOptions): Promise<Sandbox> => {
   const client = runtimeInterfaceClientSync();
-  const api = await startRuntimeApi({ concurrent: (options.maxConcurrency ?? 1) > 1 });
+  const concurrent = (options.maxConcurrency ?? 1) > 1;
+  const api = await startRuntimeApi({ concurrent });
   sandboxes += 1;
   const cgroup = makeCgroup(options.support, `model-gateway-bench-${process.pid}-${sandboxes}`, options.memoryMb);
   const functionName = options.environment.AWS_LAMBDA_FUNCTION_NAME ?? 'bench';
@@ -62,7 +64,7 @@ export const startSandbox = async (options: SandboxOptions): Promise<Sandbox> =>
       ? ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfileDirectory}`, '--import', EXIT_ON_SIGTERM]
       : []),
     '--import',
-    nativeClientHooks,
+    concurrent ? concurrentClientHooks : nativeClientHooks,
     client,
   ];
   // The shell joins the cgroup, then becomes Node: everything the process does is counted from its start.
@@ -82,8 +84,11 @@ export const startSandbox = async (options: SandboxOptions): Promise<Sandbox> =>
       env: {
         ...runtimeClientEnvironment(api.address, path.dirname(options.outfile), functionName),
         AWS_LAMBDA_FUNCTION_MEMORY_SIZE: String(options.memoryMb),
-        ...(options.maxConcurrency &&
-          options.maxConcurrency > 1 && { AWS_LAMBDA_MAX_CONCURRENCY: String(options.maxConcurrency) }),
+        ...(concurrent && {
+          AWS_LAMBDA_MAX_CONCURRENCY: String(options.maxConcurrency),
+          // Polled through the addon's stand-in, as Lambda polls (concurrent-client-hooks.ts).
+          AWS_LAMBDA_NODEJS_USE_ALTERNATIVE_CLIENT_1: 'false',
+        }),
         ...options.environment,
       },
       stdio: ['ignore', 'ignore', 'pipe'],
