@@ -6,6 +6,7 @@ import { EphemeralStage } from './constructs/ephemeral-stage.js';
 import { GatewayApi, type ApiRoute } from './constructs/gateway-api.js';
 import { GatewayFunctions } from './constructs/gateway-functions.js';
 import { GatewayMonitoring } from './constructs/gateway-monitoring.js';
+import { GatewaySecurity } from './constructs/gateway-security.js';
 import { GatewayTables } from './constructs/gateway-tables.js';
 import { parseCorsOrigins } from '../functions/shared/http/cors-policy.js';
 import { scaleSettingsFrom } from './constructs/scale-settings.js';
@@ -44,6 +45,7 @@ export class ModelGatewayStack extends Stack {
   readonly api: GatewayApi;
   readonly consoleAuth: ConsoleAuth;
   readonly monitoring: GatewayMonitoring;
+  readonly security: GatewaySecurity;
 
   constructor(scope: Construct, id: string, props: ModelGatewayStackProps = {}) {
     super(scope, id, props);
@@ -61,6 +63,8 @@ export class ModelGatewayStack extends Stack {
       reservedConcurrency: { admin: scale.adminReservedConcurrency },
       responsesRetentionDays,
     });
+    // Upstream host policy, audit retention and the cursor signing secret (`-c` settings there).
+    this.security = new GatewaySecurity(this, 'Security', { functions: this.functions.functions });
     // `-c compute=managed-instances`: the relaying functions share multi-concurrency environments.
     if (computeKindFrom(this.node.tryGetContext('compute')) === 'managed-instances') {
       new ManagedInstances(this, 'ManagedInstances', {

@@ -1,5 +1,6 @@
 import { gatewayHandler } from '../shared/middleware/gateway-handler.js';
 import { routesIn, routeTable } from '../shared/middleware/route-table.js';
+import { withCursorKey as paged } from '../shared/secrets/cursor-secret.js';
 import { operatorPrincipal } from './operator-session.js';
 
 // Each route's module loads on its first request: nearly every admin call meets a cold start.
@@ -21,14 +22,15 @@ const audit = routesIn(() => import('./audit.js'));
 export const handler = gatewayHandler(
   { auth: 'admin', optionalJsonBody: true, sessionPrincipal: operatorPrincipal },
   routeTable({
+    // `paged(…)`: the route signs page cursors, and waits on the stage's signing key (cursor-secret.ts).
     'POST /admin/v1/accounts': accounts('create'),
-    'GET /admin/v1/accounts': accounts('list'),
+    'GET /admin/v1/accounts': paged(accounts('list')),
     'GET /admin/v1/accounts/{id}': accounts('get'),
     'PATCH /admin/v1/accounts/{id}': accounts('update'),
     'DELETE /admin/v1/accounts/{id}': accountDeletion('remove'),
 
     'POST /admin/v1/keys': keys('create'),
-    'GET /admin/v1/keys': keys('list'),
+    'GET /admin/v1/keys': paged(keys('list')),
     'GET /admin/v1/keys/{id}': keys('get'),
     'PATCH /admin/v1/keys/{id}': keys('update'),
     'DELETE /admin/v1/keys/{id}': keys('remove'),
@@ -43,14 +45,14 @@ export const handler = gatewayHandler(
     'GET /admin/v1/models/{model}': models('get'),
     'DELETE /admin/v1/models/{model}': models('remove'),
 
-    'GET /admin/v1/usage': usage('list'),
+    'GET /admin/v1/usage': paged(usage('list')),
     'GET /admin/v1/metrics': metrics('summary'),
     'POST /admin/v1/apply': apply('apply'),
 
-    'GET /admin/v1/members': members('list'),
+    'GET /admin/v1/members': paged(members('list')),
     'PUT /admin/v1/members/{id}': members('put'),
     'DELETE /admin/v1/members/{id}': members('remove'),
 
-    'GET /admin/v1/audit': audit('list'),
+    'GET /admin/v1/audit': paged(audit('list')),
   }),
 );

@@ -1,5 +1,6 @@
 import { gatewayHandler } from '../shared/middleware/gateway-handler.js';
 import { routesIn, routeTable } from '../shared/middleware/route-table.js';
+import { withCursorKey as paged } from '../shared/secrets/cursor-secret.js';
 import { auditedSignIn } from './sign-in-audit.js';
 import { redirect, webAsset } from './web-assets.js';
 
@@ -22,6 +23,7 @@ const audit = routesIn(() => import('./audit.js'));
 export const handler = gatewayHandler(
   { auth: false, optionalJsonBody: true },
   routeTable({
+    // `paged(…)`: the route signs page cursors, and waits on the stage's signing key (cursor-secret.ts).
     // `/console` → `/console/`, so that the page's relative links resolve under it (with any stage prefix).
     'GET /console': ({ event }) =>
       event.path.endsWith('/') ? webAsset(undefined) : Promise.resolve(redirect('console/')),
@@ -41,7 +43,7 @@ export const handler = gatewayHandler(
     'DELETE /console/api/members/{id}': members('remove'),
     'POST /console/api/mfa': mfa('enable'),
     'GET /console/api/overview': overview('overview'),
-    'GET /console/api/requests': requests('list'),
-    'GET /console/api/audit': audit('list'),
+    'GET /console/api/requests': paged(requests('list')),
+    'GET /console/api/audit': paged(audit('list')),
   }),
 );

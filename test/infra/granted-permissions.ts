@@ -62,6 +62,7 @@ export const grantedPermissions = (stack: ModelGatewayStack, group: string): Gra
     ['arn:<AWS::Partition>:bedrock:*::foundation-model/*', 'foundation-model'],
     ['arn:<AWS::Partition>:bedrock:*:<AWS::AccountId>:inference-profile/*', 'inference-profile'],
   ]);
+  known.set(`<${logicalId(stack.security.cursorSecret.node.defaultChild)}>`, 'cursor-secret');
   for (const table of tableNames) {
     const tableId = logicalId(stack.tables.tables[table].node.defaultChild);
     known.set(`<${tableId}.Arn>`, `table:${table}`);

@@ -5,7 +5,8 @@ import { physicalTableName, tableNames, type TableName } from '../../functions/s
  * What IAM must allow for an AWS call the gateway made, as `<action> <resource>` lines that do not
  * depend on account, region or generated names:
  * - `table:<name>` and `table:<name>/index:<index>` for DynamoDB (tables by their logical name),
- * - `upstream-key-secrets` for a secret under the stack's upstream key prefix,
+ * - `upstream-key-secrets` for a secret under the stack's upstream key prefix, `cursor-secret` for the
+ *   secret that signs page cursors,
  * - `foundation-model` and `inference-profile` for Bedrock.
  * The same lines are read back from the synthesized template (`granted-permissions.ts`), so the two
  * sides can be compared exactly.
@@ -58,11 +59,16 @@ const transactionItemAction: Readonly<Record<string, string>> = {
   Get: 'GetItem',
 };
 
+/** The name the scenario gives the cursor secret (the stack's has a generated one). */
+export const CURSOR_SECRET_NAME = 'model-gateway-scenario-cursor-secret';
+
 /** Secrets Manager: by name or ARN, always under the prefix; tags on creation need TagResource too. */
 const secretsManagerPermissions = (call: AwsCall, secretPrefix: string): Permission[] => {
   const input = call.input as { SecretId?: string; Name?: string; Tags?: unknown[] };
   const id = String(input.SecretId ?? input.Name ?? '');
   const name = id.startsWith('arn:') ? id.split(':').slice(6).join(':') : id;
+  if (name.startsWith(`${CURSOR_SECRET_NAME}-`) || name === CURSOR_SECRET_NAME)
+    return [`secretsmanager:${call.operation} cursor-secret`];
   if (!name.startsWith(`${secretPrefix}/`))
     throw new Error(`${call.operation} on secret '${name}', outside '${secretPrefix}/'`);
   const actions = [call.operation, ...(call.operation === 'CreateSecret' && input.Tags?.length ? ['TagResource'] : [])];

@@ -11,6 +11,10 @@ import { forgetUpstreamKeys } from '../../functions/shared/secrets/upstream-secr
 import type { FunctionGroup } from '../../functions/shared/routes.js';
 import type { AwsCall } from '../../functions/shared/aws/aws-call-observer.js';
 import { recordAwsCalls } from './aws-call-recorder.js';
+import { CURSOR_SECRET_NAME } from '../infra/required-permissions.js';
+import { CURSOR_SECRET_ARN_VARIABLE } from '../../functions/shared/secrets/cursor-secret.js';
+import { secretsManager } from '../../functions/shared/secrets/secrets-client.js';
+import { CreateSecretCommand } from '@aws-sdk/client-secrets-manager';
 import { startFakeSecretsManager } from './fake-secrets-manager.js';
 import { bedrockRoutes } from './fake-upstream/bedrock-wire.js';
 import { startFakeUpstream } from './fake-upstream/fake-upstream.js';
@@ -119,7 +123,10 @@ const bedrockRequests = (model: string) =>
 
 export const runAwsOperationScenario = async (): Promise<ReadonlyMap<FunctionGroup, readonly AwsCall[]>> => {
   const saved = Object.fromEntries(
-    [...Object.keys(scenarioEnvironment), 'SECRETS_MANAGER_ENDPOINT'].map((name) => [name, process.env[name]]),
+    [...Object.keys(scenarioEnvironment), 'SECRETS_MANAGER_ENDPOINT', CURSOR_SECRET_ARN_VARIABLE].map((name) => [
+      name,
+      process.env[name],
+    ]),
   );
   const secrets = await startFakeSecretsManager();
   const upstream = await startFakeUpstream({
@@ -133,6 +140,11 @@ export const runAwsOperationScenario = async (): Promise<ReadonlyMap<FunctionGro
   Object.assign(process.env, scenarioEnvironment, { SECRETS_MANAGER_ENDPOINT: secrets.endpoint });
   resetSecretsManager();
   forgetUpstreamKeys();
+  // The secret the stack creates to sign page cursors, made before recording: the stack makes it.
+  const cursorSecret = await (
+    await secretsManager()
+  ).send(new CreateSecretCommand({ Name: CURSOR_SECRET_NAME, SecretString: 'scenario-cursor-key' }));
+  process.env[CURSOR_SECRET_ARN_VARIABLE] = cursorSecret.ARN;
   let gateway: TestGateway | undefined;
   const recorder = recordAwsCalls();
   try {

@@ -1,4 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { cursorKey } from '../secrets/cursor-secret.js';
 
 /**
  * The `cursor` of a page of the usage API or an admin list: where the next page starts (the sort key
@@ -7,7 +8,8 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
  * The signature guards integrity, not secrecy: the admin who holds a cursor may read every item anyway.
  */
 
-const signingKey = () => process.env.GATEWAY_CURSOR_SECRET ?? 'model-gateway usage cursor v1';
+/** A stage's own random key from Secrets Manager; locally a fixed one (secrets/cursor-secret.ts). */
+const signingKey = cursorKey;
 
 const sign = (payload: string) => createHmac('sha256', signingKey()).update(payload).digest('base64url');
 
