@@ -100,5 +100,6 @@ export const update = async (request: Request) => {
   if (Object.values(changes).every((value) => value === undefined)) return json(200, keyView(record));
   const updated = await updateKey(record.keyHash, changes);
   if (!updated) throw conflict(`The key '${id}' is revoked; a revoked key cannot be changed.`);
+  await recordAudit(request, { action: 'key.update', actor: consoleUserActor(user), target: { kind: 'key', id } });
   return json(200, keyView(updated));
 };

@@ -52,6 +52,10 @@ describe('the audit trail', () => {
       body: { name: 'from the console' },
     });
     expect(consoleKey.status).toBe(201);
+    await gateway.request('PATCH', `/console/api/keys/${consoleKey.body.id}`, {
+      key: signedIn.body.token,
+      body: { name: 'renamed in the console' },
+    });
     await gateway.request('DELETE', `/console/api/keys/${consoleKey.body.id}`, { key: signedIn.body.token });
     await gateway.admin('DELETE', '/admin/v1/members/ann@audit.example');
     const deleted = await gateway.admin('DELETE', `/admin/v1/accounts/${account}`);
@@ -74,6 +78,7 @@ describe('the audit trail', () => {
       ['console.sign-in', ann, { kind: 'console-user', id: 'ann@audit.example' }],
       ['console.sign-in-failed', ann, { kind: 'console-user', id: 'ann@audit.example' }],
       ['key.create', ann, { kind: 'key', id: consoleKey.body.id }],
+      ['key.update', ann, { kind: 'key', id: consoleKey.body.id }],
       ['key.revoke', ann, { kind: 'key', id: consoleKey.body.id }],
       ['member.delete', admin, { kind: 'member', id: 'ann@audit.example' }],
       ['account.delete', admin, { kind: 'account', id: account }],
