@@ -42,6 +42,8 @@ export class Connection {
   user: ConnectionUser | undefined;
   /** When it was last released to the pool. */
   private idleSince = 0;
+  /** How long it may stay idle, as the server's last `Keep-Alive: timeout` allows (see `keepAliveIdleMs`). */
+  private serverIdleLimitMs = Number.POSITIVE_INFINITY;
   /** Connected, and for HTTPS past the TLS handshake: a request on it waits on the server alone. */
   private established = false;
 
@@ -80,13 +82,23 @@ export class Connection {
     return !this.established && !this.socket.destroyed;
   }
 
-  /** The request is over and the connection may carry another: back to its origin's pool. */
-  release(): void {
+  /**
+   * The request is over and the connection may carry another: back to its origin's pool, for as long
+   * as `serverIdleLimitMs` (the server's `Keep-Alive: timeout`, less a margin) when the server said.
+   */
+  release(serverIdleLimitMs = Number.POSITIVE_INFINITY): void {
     this.user = undefined;
     if (this.socket.destroyed) return;
+    if (serverIdleLimitMs <= 0) {
+      this.socket.destroy();
+      return;
+    }
     // A paused socket (its reader was slow) would not hear the peer close while idle.
     this.socket.resume();
+    // An idle connection keeps no process alive: a CLI exits as soon as its work is done.
+    this.socket.unref();
     this.idleSince = performance.now();
+    this.serverIdleLimitMs = serverIdleLimitMs;
     if (!this.pool.keep(this.origin.key, this)) this.socket.destroy();
   }
 
@@ -101,7 +113,7 @@ export class Connection {
    * it was idle destroyed it, see above) and not idle for longer than `idleLimitMs`.
    */
   fresh(now: number, idleLimitMs: number): boolean {
-    return !this.socket.destroyed && now - this.idleSince < idleLimitMs;
+    return !this.socket.destroyed && now - this.idleSince < Math.min(idleLimitMs, this.serverIdleLimitMs);
   }
 }
 
@@ -165,6 +177,7 @@ export class ConnectionPool {
       for (let connection = idle.pop(); connection; connection = idle.pop()) {
         if (connection.fresh(now, this.options.idleLimitMs ?? IDLE_LIMIT_MS)) {
           connection.user = user;
+          connection.socket.ref();
           return connection;
         }
         connection.destroy();

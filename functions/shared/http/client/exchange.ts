@@ -2,6 +2,7 @@ import type { Connection, ConnectionPool, ConnectionUser, Origin } from './conne
 import { requestHead, type RequestHeadParts } from './request-head.js';
 import { ResponseParser, type ResponseHead, type ResponseListener } from './response-parser.js';
 import { ResponseBody, type BodySource } from './response-body.js';
+import { keepAliveIdleMs } from './response-framing.js';
 
 export interface ExchangeRequest extends RequestHeadParts {
   readonly pool: ConnectionPool;
@@ -43,6 +44,8 @@ export class Exchange implements ConnectionUser, ResponseListener, BodySource {
   private readonly parser: ResponseParser;
   private body: ResponseBody | undefined;
   private over = false;
+  /** What the response's `Keep-Alive` header allows the connection to sit idle after it. */
+  private serverIdleLimitMs: number | undefined;
 
   /** Throws `InvalidRequestHeadError` before anything is sent. */
   constructor(
@@ -98,6 +101,7 @@ export class Exchange implements ConnectionUser, ResponseListener, BodySource {
   }
 
   responseHead(head: ResponseHead): void {
+    this.serverIdleLimitMs = keepAliveIdleMs(head.headers);
     this.body = new ResponseBody(this);
     this.listener.head(head, this.body);
   }
@@ -110,7 +114,7 @@ export class Exchange implements ConnectionUser, ResponseListener, BodySource {
   responseEnd(reusable: boolean): void {
     if (this.over) return;
     this.over = true;
-    if (reusable) this.connection.release();
+    if (reusable) this.connection.release(this.serverIdleLimitMs);
     else this.connection.destroy();
     this.body!.complete();
   }

@@ -1,4 +1,8 @@
 import { isFieldValue, isToken } from './http-syntax.js';
+import { addHeader, framingOf, hasToken, NO_BODY, trimWhitespace, type BodyFraming } from './response-framing.js';
+import { ResponseFramingError } from './response-framing-error.js';
+
+export { ResponseFramingError };
 
 /**
  * An HTTP/1.1 response read as its bytes arrive (RFC 9112): the head, then the body framed by its
@@ -21,40 +25,13 @@ export interface ResponseListener {
   responseEnd(reusable: boolean): void;
 }
 
-export class ResponseFramingError extends Error {
-  override readonly name = 'ResponseFramingError';
-}
-
 /** A head larger than this is refused; Node's own client allows 16 KiB. */
 export const MAX_HEAD_BYTES = 64 * 1024;
 /** A chunk-size line (extensions included), or the trailer section, larger than this is refused. */
 const MAX_LINE_BYTES = 8 * 1024;
 const MAX_TRAILER_BYTES = 16 * 1024;
 
-/** Headers kept once, as Node keeps them: a repeat is dropped, not joined. */
-const SINGLE_VALUED = new Set([
-  'age',
-  'authorization',
-  'content-length',
-  'content-type',
-  'etag',
-  'expires',
-  'from',
-  'host',
-  'if-modified-since',
-  'if-unmodified-since',
-  'last-modified',
-  'location',
-  'max-forwards',
-  'proxy-authorization',
-  'referer',
-  'retry-after',
-  'server',
-  'user-agent',
-]);
-
 const STATUS_LINE = /^HTTP\/1\.([01]) ([1-9]\d\d)(?: [^\0\r\n]*)?$/;
-const DIGITS = /^\d{1,15}$/;
 const CHUNK_SIZE = /^([0-9A-Fa-f]{1,12})[\t ]*(?:;[^\0\r\n]*)?$/;
 
 const enum State {
@@ -67,6 +44,13 @@ const enum State {
   UntilClose,
   Done,
 }
+
+/** Where a framed body starts reading. */
+const STATE_OF = {
+  length: State.Length,
+  chunked: State.ChunkSize,
+  'until-close': State.UntilClose,
+} as const satisfies Record<Exclude<BodyFraming['body'], 'none'>, State>;
 
 const LF = 0x0a;
 const CR = 0x0d;
@@ -239,8 +223,8 @@ export class ResponseParser {
     const framing = this.noBody ? NO_BODY : framingOf(status, headers);
     this.listener.responseHead({ status, headers });
     this.reusable = keepAlive && framing.reusable;
-    if (framing.state === State.Done) return this.finish(this.reusable);
-    this.state = framing.state;
+    if (framing.body === 'none') return this.finish(this.reusable);
+    this.state = STATE_OF[framing.body];
     this.remaining = framing.length;
   }
 
@@ -334,73 +318,3 @@ export class ResponseParser {
 }
 
 const stripCr = (line: string): string => (line.endsWith('\r') ? line.slice(0, -1) : line);
-
-interface Framing {
-  /** What follows the head: nothing (Done), a body of `length` bytes, chunks, or bytes until the close. */
-  readonly state: State.Done | State.Length | State.ChunkSize | State.UntilClose;
-  readonly length: number;
-  /** Whether the framing lets the connection carry another request (the head may still say no). */
-  readonly reusable: boolean;
-}
-
-const NO_BODY: Framing = { state: State.Done, length: 0, reusable: true };
-const UNTIL_CLOSE: Framing = { state: State.UntilClose, length: 0, reusable: false };
-
-/** How a response's body is framed (RFC 9112, 6.3). Throws `ResponseFramingError`. */
-const framingOf = (status: number, headers: Record<string, string | string[]>): Framing => {
-  if (status === 204 || status === 304) return NO_BODY;
-  const transferEncoding = headers['transfer-encoding'];
-  if (transferEncoding !== undefined) {
-    const value = String(transferEncoding).toLowerCase();
-    // The usual value is `chunked` alone; a list is read coding by coding.
-    if (value !== 'chunked') {
-      const codings = value.split(',').map(trimWhitespace);
-      // Chunked must be the last coding; a body with another last coding runs until the close.
-      if (codings.at(-1) !== 'chunked') return UNTIL_CLOSE;
-      if (codings.indexOf('chunked') !== codings.length - 1) throw new ResponseFramingError('chunked applied twice');
-    }
-    // With a Content-Length too, Transfer-Encoding frames the body and the connection is closed after.
-    return { state: State.ChunkSize, length: 0, reusable: headers['content-length'] === undefined };
-  }
-  const length = headers['content-length'];
-  if (length === undefined) return UNTIL_CLOSE;
-  if (typeof length !== 'string' || !DIGITS.test(length)) throw new ResponseFramingError('malformed content-length');
-  const bytes = Number(length);
-  return bytes === 0 ? NO_BODY : { state: State.Length, length: bytes, reusable: true };
-};
-
-const isWhitespace = (code: number): boolean => code === 0x20 || code === 0x09;
-
-/** Optional whitespace around a field value is spaces and tabs only (RFC 9110, 5.6.3). */
-const trimWhitespace = (value: string): string => {
-  let start = 0;
-  let end = value.length;
-  while (start < end && isWhitespace(value.charCodeAt(start))) start += 1;
-  while (end > start && isWhitespace(value.charCodeAt(end - 1))) end -= 1;
-  return start === 0 && end === value.length ? value : value.slice(start, end);
-};
-
-const addHeader = (headers: Record<string, string | string[]>, name: string, value: string): void => {
-  const known = headers[name];
-  if (known === undefined) {
-    headers[name] = name === 'set-cookie' ? [value] : value;
-    return;
-  }
-  if (name === 'content-length') {
-    // Repeats must agree: two lengths would frame the body two ways.
-    if (known !== value) throw new ResponseFramingError('conflicting content-length');
-    return;
-  }
-  if (Array.isArray(known)) known.push(value);
-  else if (name === 'cookie') headers[name] = `${known}; ${value}`;
-  else if (!SINGLE_VALUED.has(name)) headers[name] = `${known}, ${value}`;
-};
-
-const hasToken = (value: string | string[] | undefined, token: string): boolean => {
-  if (value === undefined) return false;
-  const lower = String(value).toLowerCase();
-  // The usual value is the token alone, or has no trace of it.
-  if (lower === token) return true;
-  if (!lower.includes(token)) return false;
-  return lower.split(',').some((part) => trimWhitespace(part) === token);
-};
