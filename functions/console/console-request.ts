@@ -1,3 +1,4 @@
+import { consoleUserActor } from '../shared/audit/audit-actor.js';
 import { assertIpAllowed } from '../shared/auth/ip-allow-list.js';
 import type { ConsoleUser } from '../shared/console/console-user.js';
 import { resolveConsoleUser } from '../shared/console/resolve-console-user.js';
@@ -21,5 +22,7 @@ export const requireUser = async (request: GatewayRequest<unknown>): Promise<Con
   if (!token) throw invalidApiKey('Sign in first: pass the console session as "Authorization: Bearer <token>".');
   const user = await resolveConsoleUser(token);
   assertIpAllowed({ allowedIps: user.allowedIps ?? null }, sourceIpOf(request));
+  // The request's log line names who made it, as an admin request's does.
+  request.noteActor?.(consoleUserActor(user));
   return user;
 };

@@ -203,6 +203,12 @@ describe('the audit trail', () => {
         (entry) => entry.message === 'request' && entry.requestId === answer.headers.get('x-request-id'),
       );
       expect(line.actor).toEqual({ kind: 'admin-key', id: adminKeyId });
+      const operator = await gateway.request('POST', '/console/api/session', { body: { key: gateway.adminKey } });
+      const read = await gateway.request('GET', '/console/api/me', { key: operator.body.token });
+      const consoleLine = await logs.next(
+        (entry) => entry.message === 'request' && entry.requestId === read.headers.get('x-request-id'),
+      );
+      expect(consoleLine.actor).toEqual({ kind: 'admin-key', id: adminKeyId });
     } finally {
       logs.restore();
     }
