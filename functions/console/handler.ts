@@ -14,6 +14,7 @@ const members = routesIn(() => import('./members.js'));
 const mfa = routesIn(() => import('./mfa.js'));
 const overview = routesIn(() => import('./overview.js'));
 const requests = routesIn(() => import('./requests.js'));
+const channelChecks = routesIn(() => import('./channel-checks.js'));
 const audit = routesIn(() => import('./audit.js'));
 
 /**
@@ -44,6 +45,8 @@ export const handler = gatewayHandler(
     'POST /console/api/mfa': mfa('enable'),
     'GET /console/api/overview': overview('overview'),
     'GET /console/api/requests': paged(requests('list')),
+    'GET /console/api/channels/health': channelChecks('health'),
+    'POST /console/api/channels/{id}/test': channelChecks('test'),
     'GET /console/api/audit': paged(audit('list')),
   }),
 );

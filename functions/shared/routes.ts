@@ -64,6 +64,8 @@ const consoleRoutes: readonly RouteDefinition[] = [
       ['POST', '/console/api/mfa'],
       ['GET', '/console/api/overview'],
       ['GET', '/console/api/requests'],
+      ['GET', '/console/api/channels/health'],
+      ['POST', '/console/api/channels/{id}/test'],
       ['GET', '/console/api/audit'],
     ] as const
   ).map(([method, path]) => ({ method, path, group: 'console' as const })),

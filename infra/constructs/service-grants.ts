@@ -77,7 +77,8 @@ export const serviceGrantsByGroup: Readonly<Record<string, readonly ServiceGrant
   chat: [readUpstreamKeys, invokeBedrockModels],
   models: [],
   fallback: [],
-  console: [],
+  // The console's "test this channel" call: one request to a channel, with its upstream key.
+  console: [readUpstreamKeys],
 };
 
 /** The grants of one group, relay grants for a group not in the table. */

@@ -91,7 +91,7 @@ export const tableGrantsByGroup: Readonly<Record<string, TableGrants>> = {
     'keys/index/byId': ['Query'],
     'keys/index/byAccount': ['Query'],
     accounts: ['GetItem', 'Scan'],
-    channels: ['Scan'],
+    channels: ['GetItem', 'Scan'],
     models: ['Scan'],
     members: ['GetItem', 'PutItem', 'DeleteItem'],
     'members/index/byAccount': ['Query'],

@@ -285,6 +285,9 @@ describeInBrowser('the console in a browser', () => {
     await page.click('#channel-form button[type=submit]');
     await page.locator('#channels tbody tr', { hasText: 'upstream' }).waitFor();
     expect(await page.content()).not.toContain('sk-upstream-secret-never-shown');
+    // "Test" reaches nothing at port 9, and says so in the row.
+    await page.click('#channels tr[data-channel-id="upstream"] button:has-text("Test")');
+    await page.locator('[data-test-result="upstream"]', { hasText: 'Failed' }).waitFor();
     await page.click('#channels tr[data-channel-id="upstream"] button:has-text("Disable")');
     await page.locator('#channels tr[data-channel-id="upstream"] .status.disabled').waitFor();
     await shoot('operator-channels');

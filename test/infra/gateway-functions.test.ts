@@ -98,10 +98,10 @@ describe('gateway functions', () => {
     expect(dynamodbActions('fallback')).toEqual([]);
   });
 
-  it('lets the models function read the key table but never write it', () => {
+  it('lets the models function read the key table and write only when a key was last used', () => {
     const actions = actionsOn('models', 'keys');
     expect(actions).toContain('dynamodb:GetItem');
-    expect(actions.filter((action) => writeActions.includes(action))).toEqual([]);
+    expect(actions.filter((action) => writeActions.includes(action))).toEqual(['dynamodb:UpdateItem']);
   });
 
   it('gives the models function no access to counters, usage or spend', () => {
@@ -115,12 +115,16 @@ describe('gateway functions', () => {
   });
 
   it.each(['chat', 'embeddings', 'images', 'audio'])(
-    "lets the %s function update its account's spend shards but never write accounts, keys, channels or models",
+    "lets the %s function update its account's spend shards but never write accounts, channels or models, and keys only when last used",
     (group) => {
       expect(actionsOn(group, 'spend')).toEqual(expect.arrayContaining(['dynamodb:GetItem', 'dynamodb:UpdateItem']));
-      for (const table of ['accounts', 'keys', 'channels', 'models'] as const) {
+      for (const table of ['accounts', 'channels', 'models'] as const) {
         expect(actionsOn(group, table).filter((action) => writeActions.includes(action))).toEqual([]);
       }
+      // The time a key was last used (key-use.ts): an update, never a new or deleted key.
+      expect(actionsOn(group, 'keys').filter((action) => writeActions.includes(action))).toEqual([
+        'dynamodb:UpdateItem',
+      ]);
     },
   );
 

@@ -54,7 +54,8 @@ describe('the console overview, request log and key edits', () => {
     for (let index = 0; index < 2; index += 1) expect((await chat(keyB.key)).status).toBe(200);
     expect((await chat(membersKey.key)).status).toBe(200);
     expect((await chat(keyA.key, 'no-such-model')).status).toBe(404);
-  });
+    // Members' passwords are hashed at full scrypt cost: setting up takes a while on a busy machine.
+  }, 120_000);
 
   afterAll(() => gateway.close());
 
@@ -155,5 +156,30 @@ describe('the console overview, request log and key edits', () => {
       inputPerMTok: 3,
       outputPerMTok: 15,
     });
+  });
+
+  it('tests a channel with one small request and reports its recent health, for operators only', async () => {
+    const demo = await as('operator', 'POST', '/console/api/channels/demo/test');
+    expect(demo.body).toMatchObject({ ok: true, model: 'demo-1' });
+    expect(demo.body.latencyMs).toEqual(expect.any(Number));
+    await gateway.admin('PUT', '/admin/v1/channels/closed-port', {
+      type: 'openai',
+      baseUrl: 'http://127.0.0.1:9/v1',
+      apiKey: 'sk-never-echoed-upstream-key-0001',
+      models: ['unreachable-model'],
+    });
+    const closed = await as('operator', 'POST', '/console/api/channels/closed-port/test');
+    expect(closed.body).toMatchObject({ ok: false, model: 'unreachable-model' });
+    expect(closed.body.message).toEqual(expect.any(String));
+    expect(JSON.stringify(closed.body)).not.toContain('sk-never-echoed-upstream-key-0001');
+    expect((await as('operator', 'POST', '/console/api/channels/no-such-channel/test')).status).toBe(404);
+    expect((await as('abe', 'POST', '/console/api/channels/demo/test')).status).toBe(403);
+
+    const health = await as('operator', 'GET', '/console/api/channels/health');
+    expect(health.status).toBe(200);
+    const demoHealth = health.body.data.find((channel: { id: string }) => channel.id === 'demo');
+    expect(demoHealth.requests).toBeGreaterThanOrEqual(8);
+    expect(demoHealth.lastSuccessAt).toEqual(expect.any(String));
+    expect((await as('mia', 'GET', '/console/api/channels/health')).status).toBe(403);
   });
 });

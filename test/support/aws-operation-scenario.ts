@@ -387,6 +387,9 @@ const driveConsole = async (gateway: TestGateway): Promise<void> => {
   // An operator's view of every account: the day index, and the accounts' names.
   await send('GET', '/console/api/overview', 200, { key: operator.token });
   await send('GET', '/console/api/requests', 200, { key: operator.token });
+  // "Test this channel": its upstream key from Secrets Manager.
+  await send('GET', '/console/api/channels/health', 200, { key: operator.token });
+  await send('POST', '/console/api/channels/openai/test', 200, { key: operator.token });
   await send('DELETE', '/console/api/session', 200, { key: member.token });
   await admin('DELETE', `/admin/v1/members/${email}`, 200);
 };

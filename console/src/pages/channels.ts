@@ -1,5 +1,64 @@
 import { call } from '../api.js';
-import { actionButton, actionForm, dataTable, field, h, listOf, replaceChildren } from '../dom.js';
+import { actionButton, actionForm, dataTable, field, h, listOf, replaceChildren, timeAgo } from '../dom.js';
+
+/** How a channel's requests of the last hour ended, and whether this instance is letting it cool down. */
+interface Health {
+  id: string;
+  requests: number;
+  failures: number;
+  lastSuccessAt: string | null;
+  lastFailureAt: string | null;
+  coolingUntil: string | null;
+}
+
+interface TestResult {
+  ok: boolean;
+  latencyMs: number;
+  model: string | null;
+  status?: number | null;
+  message?: string;
+}
+
+const healthCell = (health: Health | undefined): HTMLElement => {
+  if (!health || health.requests === 0) return h('span', { class: 'hint' }, 'no requests in the last hour');
+  return h(
+    'span',
+    {},
+    `${health.requests - health.failures} ok, `,
+    h('span', { class: health.failures > 0 ? 'warning' : '' }, `${health.failures} failed`),
+    ' (1 h)',
+    health.coolingUntil
+      ? [h('br'), h('span', { class: 'warning' }, 'cooling down until ', timeAgo(health.coolingUntil))]
+      : null,
+    health.lastFailureAt
+      ? [h('br'), h('small', { class: 'hint' }, 'last failure ', timeAgo(health.lastFailureAt))]
+      : null,
+  );
+};
+
+/** "Test": one small request to the channel; the answer shows in the row. */
+const testButton = (channel: { id: string }): HTMLElement => {
+  const result = h('output', { class: 'hint', 'data-test-result': channel.id });
+  const button = h('button', { type: 'button', class: 'secondary small' }, 'Test');
+  button.addEventListener('click', () => {
+    button.disabled = true;
+    result.textContent = 'testing…';
+    call<TestResult>('POST', `/console/api/channels/${encodeURIComponent(channel.id)}/test`).then(
+      (answer) => {
+        button.disabled = false;
+        result.className = answer.ok ? 'status success' : 'status error';
+        result.textContent = answer.ok
+          ? `OK, ${answer.latencyMs} ms (${answer.model})`
+          : `Failed${answer.status ? ` (${answer.status})` : ''}: ${answer.message ?? ''}`;
+      },
+      (failure: Error) => {
+        button.disabled = false;
+        result.textContent = failure.message;
+      },
+    );
+  });
+  return h('span', { class: 'test' }, button, result);
+};
 
 /** A channel as the admin API shows it: never its upstream key, only whether one is stored. */
 interface Channel {
@@ -95,7 +154,11 @@ const channelForm = (channel: Channel | undefined, redraw: () => void, cancel?: 
 
 /** Operators: the channels that serve models; add, edit, enable or disable, delete. */
 export const channelsPage = async (root: HTMLElement, _me: unknown, redraw: () => void): Promise<void> => {
-  const channels = await call<{ data: Channel[] }>('GET', '/admin/v1/channels');
+  const [channels, health] = await Promise.all([
+    call<{ data: Channel[] }>('GET', '/admin/v1/channels'),
+    call<{ data: Health[] }>('GET', '/console/api/channels/health').catch(() => ({ data: [] as Health[] })),
+  ]);
+  const healthById = new Map(health.data.map((entry) => [entry.id, entry]));
   const editArea = h('div', { id: 'channel-edit' });
   const edit = (channel: Channel) => {
     replaceChildren(
@@ -119,7 +182,7 @@ export const channelsPage = async (root: HTMLElement, _me: unknown, redraw: () =
       : null,
     dataTable(
       'channels',
-      ['Id', 'Type', 'Base URL', 'Key', 'Models', 'Priority', 'Status', ''],
+      ['Id', 'Type', 'Base URL', 'Key', 'Models', 'Priority', 'Status', 'Health', ''],
       channels.data.map((channel) => [
         h('code', {}, channel.id),
         channel.type,
@@ -132,9 +195,11 @@ export const channelsPage = async (root: HTMLElement, _me: unknown, redraw: () =
           { class: `status ${channel.enabled ? 'active' : 'disabled'}` },
           channel.enabled ? 'enabled' : 'disabled',
         ),
+        healthCell(healthById.get(channel.id)),
         h(
           'span',
           { class: 'row-actions' },
+          testButton(channel),
           h('button', { type: 'button', class: 'secondary small', onclick: () => edit(channel) }, 'Edit'),
           actionButton(
             channel.enabled ? 'Disable' : 'Enable',
