@@ -1,6 +1,7 @@
 import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 import type { FunctionGroupDefinition } from '../functions/shared/routes.js';
+import { BudgetAlertTopic } from './constructs/budget-alert-topic.js';
 import { ConsoleAuth } from './constructs/console-auth.js';
 import { EphemeralStage } from './constructs/ephemeral-stage.js';
 import { GatewayApi, type ApiRoute } from './constructs/gateway-api.js';
@@ -46,6 +47,7 @@ export class ModelGatewayStack extends Stack {
   readonly consoleAuth: ConsoleAuth;
   readonly monitoring: GatewayMonitoring;
   readonly security: GatewaySecurity;
+  readonly budgetAlerts: BudgetAlertTopic;
 
   constructor(scope: Construct, id: string, props: ModelGatewayStackProps = {}) {
     super(scope, id, props);
@@ -55,6 +57,9 @@ export class ModelGatewayStack extends Stack {
     // `-c responsesRetentionDays=7`: how long stored Responses are kept (30 days by default).
     const responsesRetentionDays = retentionDaysFrom(this.node.tryGetContext('responsesRetentionDays'));
     this.tables = new GatewayTables(this, 'Tables');
+    this.budgetAlerts = new BudgetAlertTopic(this, 'BudgetAlerts', {
+      email: this.node.tryGetContext('budgetAlertEmail') as string | undefined,
+    });
     this.functions = new GatewayFunctions(this, 'Functions', {
       tables: this.tables.tables,
       groups: props.functionGroups,
@@ -62,6 +67,7 @@ export class ModelGatewayStack extends Stack {
       corsOrigins,
       reservedConcurrency: { admin: scale.adminReservedConcurrency },
       responsesRetentionDays,
+      alertTopicArn: this.budgetAlerts.topic.topicArn,
     });
     // Upstream host policy, audit retention and the cursor signing secret (`-c` settings there).
     this.security = new GatewaySecurity(this, 'Security', { functions: this.functions.functions });

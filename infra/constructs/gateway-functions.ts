@@ -15,7 +15,8 @@ import { tableDefinitions, tableNames, type TableName } from '../../functions/sh
 import { functionEntry, projectRoot } from '../build/esbuild-options.js';
 import { lambdaBundlingOptions } from './lambda-bundling.js';
 import { pascalCase } from './names.js';
-import { serviceGrantsFor, usesUpstreamKeys, type ArnContext } from './service-grants.js';
+import { publishesBudgetAlerts, serviceGrantsFor, usesUpstreamKeys, type ArnContext } from './service-grants.js';
+import { ALERT_TOPIC_VARIABLE } from '../../functions/shared/accounting/alert-topic.js';
 import { tableGrantStatements } from './table-grants.js';
 import { CORS_ORIGINS_VARIABLE } from '../../functions/shared/http/cors-policy.js';
 
@@ -35,6 +36,8 @@ export interface GatewayFunctionsProps {
   readonly reservedConcurrency?: Readonly<Record<string, number | undefined>>;
   /** Days a stored Response is kept (`-c responsesRetentionDays`, 0 for none); the functions' default (30) when absent. */
   readonly responsesRetentionDays?: number;
+  /** The topic the functions that settle spending send budget alerts to (`GATEWAY_ALERT_TOPIC_ARN`). */
+  readonly alertTopicArn: string;
 }
 
 /** How long a function trusts a cached key, account or catalogue read (revocation delay, DESIGN §3.2). */
@@ -59,6 +62,7 @@ export class GatewayFunctions extends Construct {
       region: stack.region,
       account: stack.account,
       upstreamSecretPrefix: this.upstreamSecretPrefix,
+      alertTopicArn: props.alertTopicArn,
     };
     const entryFor = props.entryFor ?? functionEntry;
     const logRetention = props.logRetention ?? logs.RetentionDays.ONE_MONTH;
@@ -96,9 +100,11 @@ export class GatewayFunctions extends Construct {
         timeout: Duration.seconds(definition.timeoutSeconds),
         role,
         logGroup,
-        environment: usesUpstreamKeys(group)
-          ? { ...environment, [upstreamSecretPrefixVariable]: this.upstreamSecretPrefix }
-          : environment,
+        environment: {
+          ...environment,
+          ...(usesUpstreamKeys(group) ? { [upstreamSecretPrefixVariable]: this.upstreamSecretPrefix } : {}),
+          ...(publishesBudgetAlerts(group) ? { [ALERT_TOPIC_VARIABLE]: props.alertTopicArn } : {}),
+        },
         bundling: lambdaBundlingOptions(group, entryFor(group)),
         reservedConcurrentExecutions: props.reservedConcurrency?.[group],
       });
@@ -122,14 +128,15 @@ export class GatewayFunctions extends Construct {
 }
 
 /**
- * A group's grants beyond DynamoDB, one statement each. Their resources are ARN patterns, which
- * cdk-nag reports as wildcards: each is acknowledged on the role, by its exact text, with the reason
- * the grant gives.
+ * A group's grants beyond DynamoDB, one statement each. Resources that are ARN patterns cdk-nag
+ * reports as wildcards: each is acknowledged on the role, by its exact text, with the reason the
+ * grant gives.
  */
 const grantServices = (group: string, role: iam.Role, context: ArnContext): void => {
   for (const grant of serviceGrantsFor(group)) {
     const resources = grant.resources.map((resource) => resource(context));
     role.addToPrincipalPolicy(new iam.PolicyStatement({ actions: [...grant.actions], resources }));
+    if (grant.wildcardReason === undefined) continue;
     for (const resource of resources) {
       Validations.of(role).acknowledge({
         id: `AwsSolutions-IAM5[Resource::${nagResourceText(role, resource)}]`,

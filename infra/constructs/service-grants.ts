@@ -3,19 +3,26 @@
  * grants, a function gets only what its group is given here.
  */
 
-/** What an ARN pattern is built from: the stack's pseudo parameters and the upstream key folder. */
+/**
+ * What an ARN pattern is built from: the stack's pseudo parameters, the upstream key folder and the
+ * budget-alert topic.
+ */
 export interface ArnContext {
   readonly partition: string;
   readonly region: string;
   readonly account: string;
   readonly upstreamSecretPrefix: string;
+  readonly alertTopicArn: string;
 }
 
 export interface ServiceGrant {
   readonly actions: readonly string[];
   readonly resources: readonly ((context: ArnContext) => string)[];
-  /** Why the wildcards in `resources` are needed; cdk-nag's acknowledgement of them (AwsSolutions-IAM5). */
-  readonly wildcardReason: string;
+  /**
+   * Why the wildcards in `resources` are needed; cdk-nag's acknowledgement of them (AwsSolutions-IAM5).
+   * A grant on exact resources has none.
+   */
+  readonly wildcardReason?: string;
 }
 
 /** Every channel's key secret; Secrets Manager appends a random suffix to each name, hence `/*`. */
@@ -67,14 +74,20 @@ export const invokeBedrockModels: ServiceGrant = {
     'Bedrock channels name their models and inference profiles in configuration at run time, a channel may call Bedrock in another region, and cross-region inference profiles route to foundation models in other regions; only invocation is allowed, and inference profiles only of this account.',
 };
 
-/** A relaying group reads channel keys. */
-export const relayServiceGrants: readonly ServiceGrant[] = [readUpstreamKeys];
+/** Settling a request's spending may cross a budget's alert threshold: the alert goes to the stack's topic. */
+export const publishBudgetAlerts: ServiceGrant = {
+  actions: ['sns:Publish'],
+  resources: [({ alertTopicArn }) => alertTopicArn],
+};
+
+/** A relaying group reads channel keys, and settles spending, which may send a budget alert. */
+export const relayServiceGrants: readonly ServiceGrant[] = [readUpstreamKeys, publishBudgetAlerts];
 
 /** Each group's grants, as data. A group not listed here relays to an upstream and gets `relayServiceGrants`. */
 export const serviceGrantsByGroup: Readonly<Record<string, readonly ServiceGrant[]>> = {
   admin: [manageUpstreamKeys],
   // Chat completions, messages and responses: the only group with Bedrock channels (DESIGN §4).
-  chat: [readUpstreamKeys, invokeBedrockModels],
+  chat: [readUpstreamKeys, invokeBedrockModels, publishBudgetAlerts],
   models: [],
   fallback: [],
   // The console's "test this channel" call: one request to a channel, with its upstream key.
@@ -84,6 +97,9 @@ export const serviceGrantsByGroup: Readonly<Record<string, readonly ServiceGrant
 /** The grants of one group, relay grants for a group not in the table. */
 export const serviceGrantsFor = (group: string): readonly ServiceGrant[] =>
   serviceGrantsByGroup[group] ?? relayServiceGrants;
+
+/** Whether a group's function sends budget alerts, and so needs to know the topic. */
+export const publishesBudgetAlerts = (group: string): boolean => serviceGrantsFor(group).includes(publishBudgetAlerts);
 
 /** Whether a group's function works with upstream key secrets, and so needs to know their prefix. */
 export const usesUpstreamKeys = (group: string): boolean =>

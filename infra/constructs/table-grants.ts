@@ -44,12 +44,13 @@ const authenticate = {
  * A relaying group also admits and meters: it counts its rate-limit windows and reserves and settles
  * the account's spend (`accounting/quota.ts`), each split over shards for busy accounts and read
  * whole (one BatchGetItem) when a shard's slice is full, and puts one usage record per request (the
- * records of requests that end together in one process as one BatchWriteItem).
+ * records of requests that end together in one process as one BatchWriteItem). A settlement that
+ * crosses a budget's alert threshold puts the alert's marker in the spend table (PutItem, once).
  */
 export const relayGrants: TableGrants = {
   ...authenticate,
   counters: ['GetItem', 'UpdateItem', 'BatchGetItem'],
-  spend: ['GetItem', 'UpdateItem', 'BatchGetItem'],
+  spend: ['GetItem', 'PutItem', 'UpdateItem', 'BatchGetItem'],
   usage: ['PutItem', 'BatchWriteItem'],
 };
 

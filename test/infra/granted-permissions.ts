@@ -40,7 +40,7 @@ export const flattenArn = (value: unknown): string => {
 };
 
 export interface GrantedPermissions {
-  /** Every DynamoDB, Secrets Manager and Bedrock permission of the group's role. */
+  /** Every DynamoDB, Secrets Manager, Bedrock and SNS permission of the group's role. */
   readonly permissions: ReadonlySet<Permission>;
   /** The `logs:` actions and their resources: a function writes its own log group, and no other. */
   readonly logging: readonly string[];
@@ -61,6 +61,7 @@ export const grantedPermissions = (stack: ModelGatewayStack, group: string): Gra
     ],
     ['arn:<AWS::Partition>:bedrock:*::foundation-model/*', 'foundation-model'],
     ['arn:<AWS::Partition>:bedrock:*:<AWS::AccountId>:inference-profile/*', 'inference-profile'],
+    [`<${logicalId(stack.budgetAlerts.topic.node.defaultChild)}>`, 'budget-alert-topic'],
   ]);
   known.set(`<${logicalId(stack.security.cursorSecret.node.defaultChild)}>`, 'cursor-secret');
   for (const table of tableNames) {

@@ -4,7 +4,11 @@ import type { AwsCall } from '../../functions/shared/aws/aws-call-observer.js';
 import { functionGroups, type FunctionGroup } from '../../functions/shared/routes.js';
 import type { ModelGatewayStack } from '../../infra/gateway-stack.js';
 import { pascalCase } from '../../infra/constructs/names.js';
-import { runAwsOperationScenario, SCENARIO_SECRET_PREFIX } from '../support/aws-operation-scenario.js';
+import {
+  runAwsOperationScenario,
+  SCENARIO_ALERT_TOPIC_ARN,
+  SCENARIO_SECRET_PREFIX,
+} from '../support/aws-operation-scenario.js';
 import { grantedPermissions } from './granted-permissions.js';
 import { requiredPermissions, type Permission } from './required-permissions.js';
 import { synthesizeGatewayStack } from './synthesize.js';
@@ -19,7 +23,11 @@ import { synthesizeGatewayStack } from './synthesize.js';
 let callsByGroup: ReadonlyMap<FunctionGroup, readonly AwsCall[]>;
 
 const requiredBy = (group: FunctionGroup): Set<Permission> =>
-  new Set((callsByGroup.get(group) ?? []).flatMap((call) => requiredPermissions(call, SCENARIO_SECRET_PREFIX)));
+  new Set(
+    (callsByGroup.get(group) ?? []).flatMap((call) =>
+      requiredPermissions(call, SCENARIO_SECRET_PREFIX, SCENARIO_ALERT_TOPIC_ARN),
+    ),
+  );
 
 const difference = (left: ReadonlySet<Permission>, right: ReadonlySet<Permission>) =>
   [...left].filter((item) => !right.has(item)).sort();

@@ -7,7 +7,8 @@ import { physicalTableName, tableNames, type TableName } from '../../functions/s
  * - `table:<name>` and `table:<name>/index:<index>` for DynamoDB (tables by their logical name),
  * - `upstream-key-secrets` for a secret under the stack's upstream key prefix, `cursor-secret` for the
  *   secret that signs page cursors,
- * - `foundation-model` and `inference-profile` for Bedrock.
+ * - `foundation-model` and `inference-profile` for Bedrock,
+ * - `budget-alert-topic` for the stack's budget-alert topic.
  * The same lines are read back from the synthesized template (`granted-permissions.ts`), so the two
  * sides can be compared exactly.
  */
@@ -92,8 +93,15 @@ const bedrockPermissions = (call: AwsCall): Permission[] => {
   return resources.map((resource) => `bedrock:${action} ${resource}`);
 };
 
+/** SNS: the gateway publishes budget alerts to its own topic, and to no other. */
+const snsPermissions = (call: AwsCall, alertTopicArn: string): Permission[] => {
+  const topicArn = String((call.input as { TopicArn?: string }).TopicArn);
+  if (topicArn !== alertTopicArn) throw new Error(`${call.operation} on topic '${topicArn}', not the alert topic`);
+  return [`sns:${call.operation} budget-alert-topic`];
+};
+
 /** The permissions one call needs. Fails on a client this mapping does not know yet. */
-export const requiredPermissions = (call: AwsCall, secretPrefix: string): Permission[] => {
+export const requiredPermissions = (call: AwsCall, secretPrefix: string, alertTopicArn = ''): Permission[] => {
   switch (call.client) {
     case 'DynamoDBClient':
       return dynamodbPermissions(call);
@@ -101,6 +109,8 @@ export const requiredPermissions = (call: AwsCall, secretPrefix: string): Permis
       return secretsManagerPermissions(call, secretPrefix);
     case 'BedrockRuntimeClient':
       return bedrockPermissions(call);
+    case 'SNSClient':
+      return snsPermissions(call, alertTopicArn);
     default:
       throw new Error(
         `An AWS call through ${call.client} (${call.operation}): teach required-permissions.ts what it needs.`,

@@ -7,6 +7,7 @@ import { writeUsageRecord } from '../../functions/shared/accounting/usage-record
 import { noteKeyUsed } from '../../functions/shared/store/keys.js';
 import { runAsFunction } from '../../infra/local/function-scope.js';
 import { resetSecretsManager } from '../../functions/shared/secrets/secrets-client.js';
+import { ALERT_TOPIC_VARIABLE, resetAlertTopic } from '../../functions/shared/accounting/alert-topic.js';
 import { forgetUpstreamKeys } from '../../functions/shared/secrets/upstream-secrets.js';
 import type { FunctionGroup } from '../../functions/shared/routes.js';
 import type { AwsCall } from '../../functions/shared/aws/aws-call-observer.js';
@@ -16,6 +17,7 @@ import { CURSOR_SECRET_ARN_VARIABLE } from '../../functions/shared/secrets/curso
 import { secretsManager } from '../../functions/shared/secrets/secrets-client.js';
 import { CreateSecretCommand } from '@aws-sdk/client-secrets-manager';
 import { startFakeSecretsManager } from './fake-secrets-manager.js';
+import { startFakeSns, type FakeSns } from './fake-sns.js';
 import { bedrockRoutes } from './fake-upstream/bedrock-wire.js';
 import { startFakeUpstream } from './fake-upstream/fake-upstream.js';
 import { openAiEmbeddingsRoutes } from './fake-upstream/openai-embeddings-wire.js';
@@ -36,6 +38,8 @@ import { startTestGateway, type HttpResult, type TestGateway } from './test-gate
  */
 
 export const SCENARIO_SECRET_PREFIX = 'model-gateway/ModelGateway-scenario/channels';
+/** The stack's budget-alert topic, as the scenario's functions are told it. */
+export const SCENARIO_ALERT_TOPIC_ARN = 'arn:aws:sns:us-east-1:123456789012:ModelGateway-scenario-budget-alerts';
 
 const OPENAI_MODEL = 'scenario-gpt';
 const FOUNDATION_MODEL = 'anthropic.claude-scenario-v1:0';
@@ -50,6 +54,7 @@ const scenarioEnvironment: Readonly<Record<string, string>> = {
   AWS_ACCESS_KEY_ID: 'AKIDSCENARIO',
   AWS_SECRET_ACCESS_KEY: 'scenario-secret',
   AWS_REGION: 'us-east-1',
+  [ALERT_TOPIC_VARIABLE]: SCENARIO_ALERT_TOPIC_ARN,
 };
 
 const expectStatus = (result: HttpResult, status: number, what: string): HttpResult => {
@@ -123,12 +128,12 @@ const bedrockRequests = (model: string) =>
 
 export const runAwsOperationScenario = async (): Promise<ReadonlyMap<FunctionGroup, readonly AwsCall[]>> => {
   const saved = Object.fromEntries(
-    [...Object.keys(scenarioEnvironment), 'SECRETS_MANAGER_ENDPOINT', CURSOR_SECRET_ARN_VARIABLE].map((name) => [
-      name,
-      process.env[name],
-    ]),
+    [...Object.keys(scenarioEnvironment), 'SECRETS_MANAGER_ENDPOINT', 'SNS_ENDPOINT', CURSOR_SECRET_ARN_VARIABLE].map(
+      (name) => [name, process.env[name]],
+    ),
   );
   const secrets = await startFakeSecretsManager();
+  const sns = await startFakeSns([SCENARIO_ALERT_TOPIC_ARN]);
   const upstream = await startFakeUpstream({
     ...openAiRoutes,
     ...openAiEmbeddingsRoutes,
@@ -137,8 +142,12 @@ export const runAwsOperationScenario = async (): Promise<ReadonlyMap<FunctionGro
     ...openAiSpeechRoutes,
   });
   const bedrock = await startFakeUpstream({ ...bedrockRoutes(FOUNDATION_MODEL), ...bedrockRoutes(INFERENCE_PROFILE) });
-  Object.assign(process.env, scenarioEnvironment, { SECRETS_MANAGER_ENDPOINT: secrets.endpoint });
+  Object.assign(process.env, scenarioEnvironment, {
+    SECRETS_MANAGER_ENDPOINT: secrets.endpoint,
+    SNS_ENDPOINT: sns.endpoint,
+  });
   resetSecretsManager();
+  resetAlertTopic();
   forgetUpstreamKeys();
   // The secret the stack creates to sign page cursors, made before recording: the stack makes it.
   const cursorSecret = await (
@@ -152,6 +161,7 @@ export const runAwsOperationScenario = async (): Promise<ReadonlyMap<FunctionGro
     await driveAdmin(gateway, upstream.baseUrl, bedrock.origin);
     await driveClients(gateway);
     await driveStoredResponses(gateway);
+    await driveBudgetAlerts(gateway, sns);
     await driveFullShardedWindow();
     await driveRequestsEndingTogether();
     await driveRequestEndingAlone();
@@ -163,13 +173,35 @@ export const runAwsOperationScenario = async (): Promise<ReadonlyMap<FunctionGro
     // Closing waits for invocations still running (usage written after the response): record those too.
     await gateway?.close();
     recorder.stop();
-    await Promise.all([upstream.close(), bedrock.close(), secrets.close()]);
+    await Promise.all([upstream.close(), bedrock.close(), secrets.close(), sns.close()]);
     for (const [name, value] of Object.entries(saved)) {
       if (value === undefined) delete process.env[name];
       else process.env[name] = value;
     }
     resetSecretsManager();
+    resetAlertTopic();
     forgetUpstreamKeys();
+  }
+};
+
+/**
+ * A budget alert from each function that settles spending: a key whose daily budget alerts at a
+ * billionth of its limit sends one request of each relaying group, and the alert it crosses reaches
+ * the topic (a marker written in the spend table, then SNS Publish).
+ */
+const driveBudgetAlerts = async (gateway: TestGateway, sns: FakeSns): Promise<void> => {
+  const requests = clientRequests(OPENAI_MODEL).filter(([what]) =>
+    ['chat', 'embeddings', 'images', 'speech'].includes(what),
+  );
+  for (const [what, method, path, body] of requests) {
+    const { key, keyId } = await gateway.createAccountWithKey(
+      { name: `alerting ${what}` },
+      { budget: { limitUsd: 1, period: 'day', alertAt: [1e-9] } },
+    );
+    forgetUpstreamKeys();
+    expectStatus(await gateway.request(method, path, { key, body }), 200, `${what} under an alerting budget`);
+    // Settled after the response: the alert follows it.
+    await sns.whenPublished(({ message }) => (JSON.parse(message) as { id?: string }).id === keyId);
   }
 };
 
