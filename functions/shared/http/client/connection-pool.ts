@@ -2,6 +2,8 @@ import dns from 'node:dns';
 import net, { type LookupFunction, type Socket } from 'node:net';
 import tls from 'node:tls';
 import { upstreamHostPolicyActive, upstreamHostRefusal } from '../../security/upstream-host-policy.js';
+import { proxyFor, type Proxy } from './env-proxy.js';
+import { tunnelThrough } from './proxy-tunnel.js';
 
 /** Where connections go: one pool of idle connections per origin. */
 export interface Origin {
@@ -47,12 +49,17 @@ export class Connection {
   /** Connected, and for HTTPS past the TLS handshake: a request on it waits on the server alone. */
   private established = false;
 
+  /**
+   * `key`: the pool the connection goes back to; `carrier`: the socket to the network under `socket`,
+   * when `socket` is TLS through a proxy's tunnel (it alone keeps the process alive).
+   */
   constructor(
     readonly socket: Socket,
-    private readonly origin: Origin,
+    private readonly key: string,
     private readonly pool: ConnectionPool,
+    private readonly carrier: Socket = socket,
   ) {
-    socket.once(origin.https ? 'secureConnect' : 'connect', () => {
+    socket.once(socket instanceof tls.TLSSocket ? 'secureConnect' : 'connect', () => {
       this.established = true;
     });
     socket.on('data', (chunk: Buffer) => {
@@ -67,7 +74,7 @@ export class Connection {
       if (this.user) this.user.socketError(error);
     });
     socket.on('close', () => {
-      this.pool.forget(this.origin.key, this);
+      this.pool.forget(this.key, this);
       const user = this.user;
       this.user = undefined;
       user?.socketClose();
@@ -96,10 +103,15 @@ export class Connection {
     // A paused socket (its reader was slow) would not hear the peer close while idle.
     this.socket.resume();
     // An idle connection keeps no process alive: a CLI exits as soon as its work is done.
-    this.socket.unref();
+    this.carrier.unref();
     this.idleSince = performance.now();
     this.serverIdleLimitMs = serverIdleLimitMs;
-    if (!this.pool.keep(this.origin.key, this)) this.socket.destroy();
+    if (!this.pool.keep(this.key, this)) this.socket.destroy();
+  }
+
+  /** Taken from the pool: the connection keeps the process alive again while a request is on it. */
+  ref(): void {
+    this.carrier.ref();
   }
 
   /** The request is over and the connection cannot carry another. */
@@ -124,6 +136,30 @@ export interface HostPolicy {
   /** Why `host` (resolved to `addresses`) may not be connected to, or `undefined`. */
   refusal(host: string, addresses: readonly string[]): string | undefined;
 }
+
+/** The pool key of connections to `origin` through `proxy`: never shared with direct ones. */
+const routeKey = (origin: Origin, proxy: Proxy | undefined): string =>
+  proxy ? `${origin.key} via ${proxy.label}` : origin.key;
+
+/** The socket to a proxy: TLS to an `https://` one, checked against the proxy's own name. */
+const connectToProxy = (proxy: Proxy, ca: string | Buffer | undefined): Socket => {
+  const options = {
+    host: proxy.hostname,
+    port: proxy.port,
+    noDelay: true,
+    keepAlive: true,
+    keepAliveInitialDelay: 1_000,
+  };
+  if (!proxy.https) return net.connect(options);
+  const socket = tls.connect({
+    ...options,
+    ...(net.isIP(proxy.hostname) === 0 ? { servername: proxy.hostname } : {}),
+    ...(ca ? { ca } : {}),
+  });
+  socket.setNoDelay(true);
+  socket.setKeepAlive(true, 1_000);
+  return socket;
+};
 
 const hostRefused = (reason: string): Error =>
   Object.assign(new Error(`Connection refused by the upstream host policy: ${reason}.`), { code: 'EHOSTPOLICY' });
@@ -166,24 +202,39 @@ export class ConnectionPool {
       readonly ca?: string | Buffer;
       readonly idleLimitMs?: number;
       readonly hostPolicy?: HostPolicy;
+      /** Follow the environment's proxy settings (see env-proxy.ts). */
+      readonly envProxy?: boolean;
     } = {},
   ) {}
 
-  /** A connection to `origin`, owned by `user`: the most recently used idle one, else a new one. */
-  acquire(origin: Origin, user: ConnectionUser): Connection {
-    const idle = this.idle.get(origin.key);
+  /**
+   * The proxy a connection to `origin` goes through, or `undefined`. Throws `InvalidProxyConfigError`
+   * for a proxy URL that is no URL.
+   */
+  proxyFor(origin: Origin): Proxy | undefined {
+    return this.options.envProxy ? proxyFor(origin) : undefined;
+  }
+
+  /**
+   * A connection to `origin` (through `proxy`, as `proxyFor` told), owned by `user`: the most recently
+   * used idle one, else a new one.
+   */
+  acquire(origin: Origin, user: ConnectionUser, proxy?: Proxy): Connection {
+    const key = routeKey(origin, proxy);
+    const idle = this.idle.get(key);
     if (idle) {
       const now = performance.now();
       for (let connection = idle.pop(); connection; connection = idle.pop()) {
         if (connection.fresh(now, this.options.idleLimitMs ?? IDLE_LIMIT_MS)) {
           connection.user = user;
-          connection.socket.ref();
+          connection.ref();
           return connection;
         }
         connection.destroy();
       }
     }
-    const connection = new Connection(this.connect(origin), origin, this);
+    const { socket, carrier } = this.connect(origin, proxy);
+    const connection = new Connection(socket, key, this, carrier);
     connection.user = user;
     return connection;
   }
@@ -210,23 +261,28 @@ export class ConnectionPool {
     this.idle.clear();
   }
 
-  private connect(origin: Origin): Socket {
+  private connect(origin: Origin, proxy: Proxy | undefined): { socket: Socket; carrier?: Socket } {
     const policy = this.options.hostPolicy?.active() ? this.options.hostPolicy : undefined;
     // Node resolves no address literal, so the lookup below would not see one: checked here instead.
-    if (policy && net.isIP(origin.hostname) !== 0) {
-      const reason = policy.refusal(origin.hostname, [origin.hostname]);
-      if (reason !== undefined) return refusedSocket(reason);
+    // Through a proxy, the target's name is all there is to check (the proxy resolves it), and the
+    // proxy itself, the operator's choice, is not checked.
+    if (policy && (proxy || net.isIP(origin.hostname) !== 0)) {
+      const reason = policy.refusal(origin.hostname, net.isIP(origin.hostname) !== 0 ? [origin.hostname] : []);
+      if (reason !== undefined) return { socket: refusedSocket(reason) };
     }
+    if (proxy) return this.connectThrough(origin, proxy);
     const lookup = policy ? { lookup: lookupWithin(policy) } : {};
     if (!origin.https)
-      return net.connect({
-        host: origin.hostname,
-        port: origin.port,
-        noDelay: true,
-        keepAlive: true,
-        keepAliveInitialDelay: 1_000,
-        ...lookup,
-      });
+      return {
+        socket: net.connect({
+          host: origin.hostname,
+          port: origin.port,
+          noDelay: true,
+          keepAlive: true,
+          keepAliveInitialDelay: 1_000,
+          ...lookup,
+        }),
+      };
     const socket = tls.connect({
       host: origin.hostname,
       port: origin.port,
@@ -239,17 +295,54 @@ export class ConnectionPool {
     });
     socket.setNoDelay(true);
     socket.setKeepAlive(true, 1_000);
-    socket.on('session', (session: Buffer) => {
-      if (this.tlsSessions.size >= MAX_TLS_SESSIONS && !this.tlsSessions.has(origin.key)) this.tlsSessions.clear();
-      this.tlsSessions.set(origin.key, session);
+    this.keepSessions(socket, origin.key);
+    return { socket };
+  }
+
+  /**
+   * A connection through a proxy: to an HTTP target, the proxy's socket itself (the request names its
+   * absolute URL); to an HTTPS one, TLS with the target, through a CONNECT tunnel.
+   */
+  private connectThrough(origin: Origin, proxy: Proxy): { socket: Socket; carrier?: Socket } {
+    const carrier = connectToProxy(proxy, this.options.ca);
+    if (!origin.https) return { socket: carrier };
+    const key = routeKey(origin, proxy);
+    const authority = net.isIPv6(origin.hostname)
+      ? `[${origin.hostname}]:${origin.port}`
+      : `${origin.hostname}:${origin.port}`;
+    const tunnel = tunnelThrough(carrier, {
+      authority,
+      ...(proxy.authorization ? { authorization: proxy.authorization } : {}),
     });
-    return socket;
+    const socket = tls.connect({
+      socket: tunnel,
+      ...(net.isIP(origin.hostname) === 0 ? { servername: origin.hostname } : {}),
+      ALPNProtocols: ['http/1.1'],
+      session: this.tlsSessions.get(key),
+      ...(this.options.ca ? { ca: this.options.ca } : {}),
+    });
+    // The tunnel's failure (a refused CONNECT above all) is the connection's.
+    tunnel.once('error', (error: Error) => socket.destroy(error));
+    tunnel.once('close', () => socket.destroy());
+    this.keepSessions(socket, key);
+    return { socket, carrier };
+  }
+
+  /** Keeps the sessions the server gives `socket`, to resume the next connection to the same key. */
+  private keepSessions(socket: tls.TLSSocket, key: string): void {
+    socket.on('session', (session: Buffer) => {
+      if (this.tlsSessions.size >= MAX_TLS_SESSIONS && !this.tlsSessions.has(key)) this.tlsSessions.clear();
+      this.tlsSessions.set(key, session);
+    });
   }
 }
 
 /** The pool of the gateway's calls to its upstreams, within the upstream host policy. */
 export const upstreamPool = new ConnectionPool({
   hostPolicy: { active: upstreamHostPolicyActive, refusal: upstreamHostRefusal },
+  // Upstream calls go through the environment's proxy where Node's own client would send them
+  // (NODE_USE_ENV_PROXY=1); the store's and the credentials' calls go direct, as the AWS SDK's do.
+  envProxy: true,
 });
 
 /** Closes the upstream pool's idle connections. */

@@ -1,4 +1,5 @@
 import type { Connection, ConnectionPool, ConnectionUser, Origin } from './connection-pool.js';
+import type { Proxy } from './env-proxy.js';
 import { requestHead, type RequestHeadParts } from './request-head.js';
 import { ResponseParser, type ResponseHead, type ResponseListener } from './response-parser.js';
 import { ResponseBody, type BodySource } from './response-body.js';
@@ -30,6 +31,17 @@ export class ConnectionLostError extends Error {
   }
 }
 
+/**
+ * A request to an HTTP target as a proxy forwards it: its absolute URL as the request target, and the
+ * proxy's credentials (after the caller's headers, so that they are the ones sent).
+ */
+const forwarded = (request: ExchangeRequest, proxy: Proxy): RequestHeadParts => ({
+  method: request.method,
+  target: `${request.origin.key}${request.target}`,
+  host: request.host,
+  headers: proxy.authorization ? { ...request.headers, 'proxy-authorization': proxy.authorization } : request.headers,
+});
+
 /** A head of ASCII only (each character one byte in UTF-8) can share one string, and one write, with a UTF-8 body. */
 const isAscii = (text: string): boolean => Buffer.byteLength(text) === text.length;
 
@@ -53,12 +65,13 @@ export class Exchange implements ConnectionUser, ResponseListener, BodySource {
     private readonly listener: ExchangeListener,
   ) {
     const payload = request.body;
+    const proxy = request.pool.proxyFor(request.origin);
     const head = requestHead(
-      request,
+      proxy && !request.origin.https ? forwarded(request, proxy) : request,
       payload === undefined ? undefined : typeof payload === 'string' ? Buffer.byteLength(payload) : payload.length,
     );
     this.parser = new ResponseParser(this, request.method === 'HEAD');
-    this.connection = request.pool.acquire(request.origin, this);
+    this.connection = request.pool.acquire(request.origin, this, proxy);
     const socket = this.connection.socket;
     if (payload === undefined) socket.write(head, 'latin1');
     else if (typeof payload === 'string' && isAscii(head)) socket.write(head + payload);
