@@ -1,5 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { CliError, listAll, type AdminClient } from './admin-client.js';
+import { budgetColumn, budgetOption } from './budget-options.js';
+import { membersCommands } from './members-command.js';
 import { metricsCommand } from './metrics-command.js';
 import { listModelsCommand } from './models-command.js';
 import { formatRecord, formatTable, type Column } from './table.js';
@@ -66,6 +68,7 @@ const accountColumns: Column<any>[] = [
   { header: 'QUOTA USED/LIMIT', value: (row) => `${row.quota.used}/${row.quota.limit ?? '-'}` },
   { header: 'RPM', value: (row) => row.rateLimit?.rpm },
   { header: 'TPM', value: (row) => row.rateLimit?.tpm },
+  budgetColumn,
 ];
 
 const keyColumns: Column<any>[] = [
@@ -78,6 +81,7 @@ const keyColumns: Column<any>[] = [
   { header: 'MODELS', value: (row) => row.models ?? 'account' },
   { header: 'RPM', value: (row) => row.rateLimit?.rpm },
   { header: 'TPM', value: (row) => row.rateLimit?.tpm },
+  budgetColumn,
 ];
 
 const channelColumns: Column<any>[] = [
@@ -116,6 +120,18 @@ const accountBody = (options: Options) =>
     quota: text(options, 'quota') === undefined ? undefined : { limit: number(text(options, 'quota'), 'quota') },
     rateLimit: rateLimitOption(options),
     status: text(options, 'status'),
+    budget: budgetOption(options),
+  });
+
+/** The fields `keys create` and `keys update` share. */
+const keyBody = (options: Options) =>
+  withoutUndefined({
+    name: text(options, 'name'),
+    expiresAt: text(options, 'expires'),
+    models: list(text(options, 'models')),
+    rateLimit: rateLimitOption(options),
+    allowedIps: list(text(options, 'allowed-ips')),
+    budget: budgetOption(options),
   });
 
 export const commands: Readonly<Record<string, Readonly<Record<string, Command>>>> = {
@@ -167,16 +183,20 @@ export const commands: Readonly<Record<string, Readonly<Record<string, Command>>
     create: async (context) => {
       const body = withoutUndefined({
         accountId: required(text(context.options, 'account'), '--account'),
-        name: text(context.options, 'name'),
         role: text(context.options, 'role'),
-        expiresAt: text(context.options, 'expires'),
-        models: list(text(context.options, 'models')),
-        rateLimit: rateLimitOption(context.options),
-        allowedIps: list(text(context.options, 'allowed-ips')),
+        ...keyBody(context.options),
       });
       const issued = await context.client.request('POST', '/admin/v1/keys', body);
       show(context, issued, keyColumns);
       if (!context.json) context.print('\nThe key is shown once: store it now.');
+    },
+    update: async (context) => {
+      const id = required(context.args[0], 'the key id');
+      show(
+        context,
+        await context.client.request('PATCH', `/admin/v1/keys/${encodeURIComponent(id)}`, keyBody(context.options)),
+        keyColumns,
+      );
     },
     revoke: async (context) => {
       const id = required(context.args[0], 'the key id');
@@ -237,6 +257,7 @@ export const commands: Readonly<Record<string, Readonly<Record<string, Command>>
       );
     },
   },
+  members: membersCommands,
   usage: { '': usageCommand },
   metrics: { '': metricsCommand },
   apply: {

@@ -1,22 +1,29 @@
 import { parseArgs } from 'node:util';
 import { adminClient, CliError } from './admin-client.js';
+import { budgetValueOptions } from './budget-options.js';
 import { commands } from './commands.js';
 
 const USAGE = `gatewayctl: manage a model-gateway through its admin API
 
 Usage: gatewayctl <command> [subcommand] [arguments] [options]
 
-  accounts list | get <id> | create --name N [--models a,b] [--quota USD] [--rpm N] [--tpm N]
-           update <id> [--name N] [--status active|disabled] [--models a,b|all] [--quota USD|none] [--rpm N] [--tpm N]
+  accounts list | get <id> | create --name N [--models a,b] [--quota USD] [--rpm N] [--tpm N] [BUDGET]
+           update <id> [--name N] [--status active|disabled] [--models a,b|all] [--quota USD|none] [--rpm N] [--tpm N] [BUDGET]
            delete <id>   (the account and all its keys; its usage records stay until they expire)
   keys     list --account ID | create --account ID [--name N] [--role user|admin] [--expires ISO]
-           [--models a,b] [--rpm N] [--tpm N] [--allowed-ips CIDR,CIDR] | revoke <key id>
+           [--models a,b] [--rpm N] [--tpm N] [--allowed-ips CIDR,CIDR] [BUDGET] | update <key id> [same options]
+           revoke <key id>
+  members  list [--account ID] | put <email> [--account ID] [--role member|account-admin|admin] [BUDGET]
+           delete <email>   (their keys are revoked)
   channels list | put <id> (-f body.json | --type T --models a,b [--base-url U] [--api-key K]) | delete <id>
   models   list (served models, their channels and pricing) | put <model> [--input USD/MTok --output USD/MTok [--cached-input USD/MTok]] [--aliases a,b]
   usage    [--account ID] [--key-id ID] [--model M] [--from ISO] [--to ISO] [--limit N] [--cursor C]
            [--group-by model|account|key|day]   (records newest first, totals over the whole query)
   metrics  requests, errors, tokens, cost and times since the gateway started, per model and account
   apply    -f config.yaml
+
+  BUDGET   --budget USD --period day|week|month|total [--alert-at 0.5,0.8,1] sets a budget (periods in UTC),
+           --no-budget removes it. A member's budget covers the keys they create.
 
 Options:
   --url URL     the gateway's base URL (env GATEWAY_URL, default http://127.0.0.1:8787)
@@ -55,6 +62,7 @@ const optionNames = [
   'model',
   'cursor',
   'group-by',
+  ...budgetValueOptions,
 ] as const;
 
 const main = async (argv: readonly string[]): Promise<void> => {
@@ -67,6 +75,7 @@ const main = async (argv: readonly string[]): Promise<void> => {
         ...Object.fromEntries(optionNames.map((name) => [name, { type: 'string' as const }])),
         file: { type: 'string', short: 'f' },
         json: { type: 'boolean' },
+        'no-budget': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
     });
