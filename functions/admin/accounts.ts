@@ -5,7 +5,7 @@ import { newAccountRecord } from '../shared/config/resource-records.js';
 import { notFound } from '../shared/errors.js';
 import { json } from '../shared/http/response.js';
 import type { GatewayRequest } from '../shared/middleware/gateway-handler.js';
-import { unpricedWarnings } from '../shared/accounting/unpriced-warnings.js';
+import { unpricedWarnings } from '../shared/config/unpriced-warnings.js';
 import {
   accountBudget,
   createAccount,

@@ -13,7 +13,7 @@ import {
   type ApiKeyRecord,
 } from '../shared/store/keys.js';
 import { readEverySpend } from '../shared/accounting/spend.js';
-import { unpricedWarnings } from '../shared/accounting/unpriced-warnings.js';
+import { unpricedWarnings } from '../shared/config/unpriced-warnings.js';
 import { requireAccount } from './accounts.js';
 import { budgetViewFrom, readBudgetView } from './budget-spending.js';
 import { byCreation, pageOf, pageView } from './list-page.js';

@@ -1,4 +1,4 @@
-import { reasonsByDefault } from '../shared/catalog/model-reasoning.js';
+import { reasonsByDefault } from '../shared/providers/model-reasoning.js';
 import type { BudgetView } from '../shared/accounting/budgets.js';
 import type { Account } from '../shared/store/accounts.js';
 import type { Channel } from '../shared/store/channels.js';

@@ -42,6 +42,7 @@ const layers: readonly { readonly name: string; readonly paths: readonly string[
       'shared/errors.ts',
       'shared/log.ts',
       'shared/log-format.ts',
+      'shared/metrics-namespace.ts',
       'shared/promise-of.ts',
       'shared/version.ts',
     ],

@@ -1,4 +1,4 @@
-import { reasonsByDefault } from '../../functions/shared/catalog/model-reasoning.js';
+import { reasonsByDefault } from '../../functions/shared/providers/model-reasoning.js';
 import { usageCost } from '../../functions/shared/accounting/pricing.js';
 import { anthropicClientOptions } from '../../functions/shared/protocols/anthropic-messages/anthropic-client-options.js';
 import { anthropicMessagesRequestSchema } from '../../functions/shared/protocols/anthropic-messages/anthropic-messages-request.js';

@@ -1,7 +1,7 @@
 import { putItem } from '../store/documents.js';
 import { physicalTableName } from '../store/tables.js';
 import { log } from '../log.js';
-import { DEFAULT_METRICS_NAMESPACE, METRICS_NAMESPACE_VARIABLE } from '../observability/embedded-metrics.js';
+import { DEFAULT_METRICS_NAMESPACE, METRICS_NAMESPACE_VARIABLE } from '../metrics-namespace.js';
 import { publishAlert } from './alert-topic.js';
 import { roundUsd } from './pricing.js';
 import type { BudgetReservation } from './quota.js';

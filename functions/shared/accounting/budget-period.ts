@@ -1,11 +1,11 @@
+import { budgetPeriods, type BudgetPeriod } from '../store/budget-settings.js';
+
+export { budgetPeriods, type BudgetPeriod };
 /**
  * Budget periods: calendar periods in UTC (a day from 00:00Z, a week from Monday 00:00Z, a month from
  * the 1st 00:00Z) or `total`, which never resets. A period's spending is kept under its own items,
  * named by the period's start, so a new period starts from zero with no reset job.
  */
-
-export const budgetPeriods = ['day', 'week', 'month', 'total'] as const;
-export type BudgetPeriod = (typeof budgetPeriods)[number];
 
 const DAY_MS = 86_400_000;
 

@@ -1,4 +1,4 @@
-import type { CoveringBudget } from '../accounting/budgets.js';
+import type { CoveringBudget } from '../store/budget-settings.js';
 import { invalidApiKey } from '../errors.js';
 import { accountBudget, getAccount, type Account, type RateLimitSettings } from '../store/accounts.js';
 import { getAccountAndMember } from '../store/budget-owners.js';

@@ -10,7 +10,7 @@ import {
 } from '../accounting/catalog-prices.js';
 import { cacheTtlMs, TtlCache } from '../store/ttl-cache.js';
 import { servingChannels } from './built-in-demo.js';
-import { reasonsByDefault } from './model-reasoning.js';
+import { reasonsByDefault } from '../providers/model-reasoning.js';
 
 /** A public model id as clients see it: what serves it and what it can do. */
 export interface CatalogModel {

@@ -5,7 +5,7 @@ import { createAccount, getAccount, updateAccount } from '../store/accounts.js';
 import { getChannel, putChannel, type Channel } from '../store/channels.js';
 import { getKeyByHash, putKey, updateKey } from '../store/keys.js';
 import { accountBudget } from '../store/accounts.js';
-import { unpricedWarnings } from '../accounting/unpriced-warnings.js';
+import { unpricedWarnings } from './unpriced-warnings.js';
 import { getModelSettings, putModelSettings } from '../store/models.js';
 import { requireAllowedDestination } from './channel-destination.js';
 import { GatewayConfigError, type ConfigAccount, type GatewayConfig } from './gateway-config-schema.js';

@@ -1,4 +1,7 @@
+import { DEFAULT_METRICS_NAMESPACE, METRICS_NAMESPACE_VARIABLE } from '../metrics-namespace.js';
 import { errorCounters, type RequestMetrics } from './request-metrics.js';
+
+export { DEFAULT_METRICS_NAMESPACE, METRICS_NAMESPACE_VARIABLE };
 
 /**
  * CloudWatch embedded metric format (EMF): a log line whose `_aws` member tells CloudWatch Logs which
@@ -12,8 +15,7 @@ import { errorCounters, type RequestMetrics } from './request-metrics.js';
  * A metric costs the same each month whatever its traffic, so the per-model and per-account sets are
  * kept short (see docs/cost.md).
  */
-export const METRICS_NAMESPACE_VARIABLE = 'GATEWAY_METRICS_NAMESPACE';
-export const DEFAULT_METRICS_NAMESPACE = 'ModelGateway';
+
 /**
  * `off` leaves out the per-account set: 4 billed metrics per account add up once a gateway serves
  * hundreds of teams, whose usage the usage API reports anyway. The stack sets it from

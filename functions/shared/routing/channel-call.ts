@@ -2,7 +2,7 @@ import type { CatalogModel } from '../catalog/model-catalog.js';
 import type { ChannelCall } from '../providers/channel-call.js';
 import { noClientOptions, type ClientOptions } from '../protocols/client-options.js';
 import type { Channel } from '../store/channels.js';
-import { reasonsByDefault } from '../catalog/model-reasoning.js';
+import { reasonsByDefault } from '../providers/model-reasoning.js';
 import { upstreamModelName } from './order-channels.js';
 import { channelTimeouts } from '../upstream/upstream-http.js';
 

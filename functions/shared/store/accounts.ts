@@ -1,4 +1,4 @@
-import { quotaAsBudget, type BudgetSettings } from '../accounting/budgets.js';
+import { quotaAsBudget, type BudgetSettings } from './budget-settings.js';
 import { deleteItem, getItem, putItem, updateItem } from './documents.js';
 import { scanAll } from './scan-all.js';
 import { physicalTableName } from './tables.js';

@@ -1,4 +1,4 @@
-import type { BudgetSettings } from '../accounting/budgets.js';
+import type { BudgetSettings } from './budget-settings.js';
 import type { RateLimitSettings } from './accounts.js';
 import { deleteItem, getItem, putItem, queryPage, updateItem } from './documents.js';
 import { queryAllByIndex } from './query-all.js';

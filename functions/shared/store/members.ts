@@ -1,4 +1,4 @@
-import type { BudgetSettings } from '../accounting/budgets.js';
+import type { BudgetSettings } from './budget-settings.js';
 import { deleteItem, getItem, putItem } from './documents.js';
 import { queryAllByIndex } from './query-all.js';
 import { scanAll } from './scan-all.js';

@@ -28,7 +28,7 @@ import { fromAnthropicResponse } from './anthropic-response.js';
 import { anthropicStreamError, createAnthropicStreamTranslator } from './anthropic-stream.js';
 import { toAnthropicRequest } from './convert-to-anthropic-messages.js';
 import { withVerifiableThinking } from './verifiable-thinking.js';
-import { predatesThinking } from '../../catalog/model-reasoning.js';
+import { predatesThinking } from '../model-reasoning.js';
 
 /** Anthropic's Messages API: `x-api-key`, a pinned API version, `/v1/messages` under the API root. */
 export const ANTHROPIC_BASE_URL = 'https://api.anthropic.com';
