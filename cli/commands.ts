@@ -276,7 +276,7 @@ export const commands: Readonly<Record<string, Readonly<Record<string, Command>>
       const { applied } = await context.client.request('POST', '/admin/v1/apply', config);
       if (context.json) return context.print(JSON.stringify(applied, null, 2));
       context.print(
-        `Applied ${file}: ${applied.channels} channels, ${applied.models} models, ${applied.accounts} accounts, ${applied.keys} keys.`,
+        `Applied ${file}: ${applied.channels} channels, ${applied.models} models, ${applied.accounts} accounts, ${applied.keys} keys, ${applied.members} members.`,
       );
       for (const warning of (applied.warnings ?? []) as string[]) context.print(`Warning: ${warning}`);
     },

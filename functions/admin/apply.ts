@@ -7,9 +7,9 @@ import { json } from '../shared/http/response.js';
 import type { GatewayRequest } from '../shared/middleware/gateway-handler.js';
 import { parseWith } from './parse-with.js';
 
-/** What an apply brought in line, as the audit trail names its target: `channels:2,models:1,accounts:1,keys:3`. */
+/** What an apply brought in line, as the audit trail names its target: `channels:2,models:1,accounts:1,keys:3,members:2`. */
 const appliedSummary = (applied: AppliedConfig): string =>
-  `channels:${applied.channels},models:${applied.models},accounts:${applied.accounts},keys:${applied.keys}`;
+  `channels:${applied.channels},models:${applied.models},accounts:${applied.accounts},keys:${applied.keys},members:${applied.members}`;
 
 /**
  * POST /admin/v1/apply: applies a declarative config (the `GATEWAY_CONFIG` document, as JSON) the way

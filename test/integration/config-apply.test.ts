@@ -119,7 +119,7 @@ test('applying again keeps a revoked key revoked, and what the admin API set in 
 
     const counts = await applyGatewayConfig(await loadGatewayConfigFile(configPath));
 
-    expect(counts).toEqual({ channels: 1, models: 1, accounts: 1, keys: 1, warnings: [] });
+    expect(counts).toEqual({ channels: 1, models: 1, accounts: 1, keys: 1, members: 0, warnings: [] });
     const after = await snapshot(gateway);
     expect(after.keys).toEqual([expect.objectContaining({ id: declared.id, status: 'revoked' })]);
     expect(after.accounts[0]).toMatchObject({ quota: { limit: 100, used: 0 }, rateLimit: { rpm: 30 } });

@@ -8,6 +8,7 @@ import { accountBudget } from '../store/accounts.js';
 import { unpricedWarnings } from './unpriced-warnings.js';
 import { getModelSettings, putModelSettings } from '../store/models.js';
 import { requireAllowedDestination } from './channel-destination.js';
+import { applyMembers, requireMemberAccounts } from './apply-members.js';
 import { GatewayConfigError, type ConfigAccount, type GatewayConfig } from './gateway-config-schema.js';
 import { channelRecord, modelSettingsRecord, newAccountRecord, newKeyRecord } from './resource-records.js';
 
@@ -17,7 +18,8 @@ export interface AppliedConfig {
   readonly models: number;
   readonly accounts: number;
   readonly keys: number;
-  /** Budgeted accounts that can reach a model without a price (refused under the budget). */
+  readonly members: number;
+  /** Budgeted accounts and members that can reach a model without a price (refused under the budget). */
   readonly warnings: readonly string[];
 }
 
@@ -77,8 +79,8 @@ const applyKey = async (account: ConfigAccount, accountIndex: number, keyIndex: 
  * Brings the store in line with a parsed config file; safe to run again and again (every start of the
  * local runtime does). Channels and model settings are replaced by id, keeping their creation time,
  * and a channel declared without `apiKey` keeps the stored one; a declared key is stored as the admin
- * API stores it (in Secrets Manager when `UPSTREAM_SECRET_PREFIX` is set). Nothing the file does not
- * mention is deleted.
+ * API stores it (in Secrets Manager when `UPSTREAM_SECRET_PREFIX` is set); members are put as the
+ * admin API puts them (apply-members.ts). Nothing the file does not mention is deleted.
  */
 export const applyGatewayConfig = async (config: GatewayConfig): Promise<AppliedConfig> => {
   // Every channel's destination (host policy, key) is checked before any is written: a refused one leaves nothing half applied.
@@ -88,6 +90,7 @@ export const applyGatewayConfig = async (config: GatewayConfig): Promise<Applied
     stored.set(id, await getChannel(id));
     requireKeyForNewDestination(id, input.apiKey, stored.get(id), input);
   }
+  await requireMemberAccounts(config);
   const addedChannels: string[] = [];
   for (const { id, ...input } of config.channels) {
     const existing = stored.get(id);
@@ -109,11 +112,13 @@ export const applyGatewayConfig = async (config: GatewayConfig): Promise<Applied
       warnings.push(...(await unpricedWarnings(`Account '${account.id}'`, { accountModels: stored.models })));
     }
   }
+  warnings.push(...(await applyMembers(config)));
   return {
     channels: config.channels.length,
     models: config.models.length,
     accounts: config.accounts.length,
     keys,
+    members: config.members.length,
     warnings,
   };
 };

@@ -5,6 +5,7 @@ import { looksLikeApiKey } from '../auth/api-key.js';
 import {
   accountFields,
   accountStatus,
+  budget,
   channelFields,
   keyFields,
   modelFields,
@@ -16,7 +17,7 @@ import {
 
 /**
  * The declarative configuration (`GATEWAY_CONFIG`, DESIGN §3.1): channels, models, accounts and their
- * keys. Its entries take the same fields as the admin API's bodies. Only the schema lives here, so the
+ * keys, and members. Its entries take the same fields as the admin API's bodies. Only the schema lives here, so the
  * admin Lambda can validate a config without bundling the YAML parser; reading and parsing a file's
  * text (JSON or YAML) is in `gateway-config.ts`, used by the local runtime and the CLI.
  */
@@ -79,6 +80,23 @@ const configAccount = lazySchema(() =>
   ),
 );
 
+/**
+ * A person who may sign in to the console (DESIGN §11: their budget covers the keys they create).
+ * No password: a file is no place for one; deployed, the user pool keeps it.
+ */
+const configMember = lazySchema(() =>
+  z.strictObject({
+    id: z.pipe(
+      z.email().check(z.maxLength(254)),
+      z.transform((email) => email.trim().toLowerCase()),
+    ),
+    accountId: resourceId(),
+    role: z.enum(['member', 'account-admin', 'admin']),
+    /** Absent keeps the stored one, `null` removes it. */
+    budget: z.optional(budget()),
+  }),
+);
+
 type IdAtPath = readonly [id: string, path: readonly PropertyKey[]];
 
 /** Reports every entry whose id an earlier entry already took, at the path of the later one. */
@@ -96,9 +114,10 @@ export const gatewayConfigSchema = lazySchema(() =>
       channels: z._default(z.array(configChannel()).check(z.maxLength(1000)), []),
       models: z._default(z.array(configModel()).check(z.maxLength(10_000)), []),
       accounts: z._default(z.array(configAccount()).check(z.maxLength(10_000)), []),
+      members: z._default(z.array(configMember()).check(z.maxLength(10_000)), []),
     })
     .check(
-      z.superRefine(({ channels, models, accounts }, context) => {
+      z.superRefine(({ channels, models, accounts, members }, context) => {
         const at = (id: string, ...path: PropertyKey[]): IdAtPath => [id, path];
         rejectDuplicates(
           context,
@@ -119,9 +138,15 @@ export const gatewayConfigSchema = lazySchema(() =>
           account.keys.map(({ key }, keyIndex) => at(key, 'accounts', accountIndex, 'keys', keyIndex, 'key')),
         );
         rejectDuplicates(context, 'duplicate key', keys);
+        rejectDuplicates(
+          context,
+          'duplicate member (e-mail addresses are compared in lower case)',
+          members.map(({ id }, index) => at(id, 'members', index, 'id')),
+        );
       }),
     ),
 );
 
 export type GatewayConfig = LazyOutput<typeof gatewayConfigSchema>;
 export type ConfigAccount = GatewayConfig['accounts'][number];
+export type ConfigMember = GatewayConfig['members'][number];
