@@ -2,30 +2,21 @@ import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 import type { FunctionGroupDefinition } from '../functions/shared/routes.js';
 import { BudgetAlertTopic } from './constructs/budget-alert-topic.js';
-import { ConsoleAuth } from './constructs/console-auth.js';
+import { ConsoleAuth, type ConsoleSso } from './constructs/console-auth.js';
 import { EphemeralStage } from './constructs/ephemeral-stage.js';
 import { GatewayApi, type ApiRoute } from './constructs/gateway-api.js';
 import { GatewayFunctions } from './constructs/gateway-functions.js';
 import { GatewayMonitoring } from './constructs/gateway-monitoring.js';
 import { GatewaySecurity } from './constructs/gateway-security.js';
 import { GatewayTables } from './constructs/gateway-tables.js';
-import { parseCorsOrigins } from '../functions/shared/http/cors-policy.js';
+import { GatewayWaf } from './constructs/gateway-waf.js';
 import { scaleSettingsFrom } from './constructs/scale-settings.js';
-import { computeKindFrom, ManagedInstances } from './constructs/managed-instances.js';
-
-/**
- * A `-c` retention in whole days (0 to 3,650; 0 keeps no response), or undefined when not given;
- * anything else fails synthesis.
- */
-const retentionDaysFrom = (value: unknown): number | undefined => {
-  if (value === undefined || value === null || value === '') return undefined;
-  const days = Number(value);
-  if (!Number.isInteger(days) || days < 0 || days > 3650)
-    throw new Error(`-c responsesRetentionDays must be a whole number of days from 0 to 3650, not '${String(value)}'.`);
-  return days;
-};
+import { ManagedInstances } from './constructs/managed-instances.js';
+import { stackSetting } from './stack-settings.js';
 
 export interface ModelGatewayStackProps extends StackProps {
+  /** The stage: the API Gateway stage's name; `-c stage=…` (`prod`) by default. */
+  readonly stage?: string;
   /** The routes to serve; the shared route table by default. */
   readonly routes?: readonly ApiRoute[];
   /** The endpoint groups, one function each; the shared group table by default. */
@@ -36,11 +27,16 @@ export interface ModelGatewayStackProps extends StackProps {
   readonly ephemeral?: boolean;
 }
 
-/** The whole gateway: tables, one function per endpoint group, and the REST API in front. */
 /** The function groups whose requests wait on an upstream. */
 const RELAYING_GROUPS = ['chat', 'embeddings', 'images', 'audio'];
 
+/** The console's sign-in: it calls Cognito, whose account-wide quota a flood must not use up. */
+const isSignIn = (route: ApiRoute) => route.method === 'POST' && route.path === '/console/api/session';
+const isAdmin = (route: ApiRoute) => route.path.startsWith('/admin/');
+
+/** The whole gateway: tables, one function per endpoint group, and the REST API in front. */
 export class ModelGatewayStack extends Stack {
+  readonly stage: string;
   readonly tables: GatewayTables;
   readonly functions: GatewayFunctions;
   readonly api: GatewayApi;
@@ -48,17 +44,17 @@ export class ModelGatewayStack extends Stack {
   readonly monitoring: GatewayMonitoring;
   readonly security: GatewaySecurity;
   readonly budgetAlerts: BudgetAlertTopic;
+  readonly managedInstances?: ManagedInstances;
+  readonly waf?: GatewayWaf;
 
   constructor(scope: Construct, id: string, props: ModelGatewayStackProps = {}) {
     super(scope, id, props);
-    // `-c corsOrigins=https://app.example,https://other.example` (or `*`): CORS for browser clients.
-    const corsOrigins = parseCorsOrigins(this.node.tryGetContext('corsOrigins'));
+    this.stage = props.stage ?? stackSetting(this.node, 'stage');
+    const corsOrigins = stackSetting(this.node, 'corsOrigins');
     const scale = scaleSettingsFrom(this);
-    // `-c responsesRetentionDays=7`: how long stored Responses are kept (30 days by default).
-    const responsesRetentionDays = retentionDaysFrom(this.node.tryGetContext('responsesRetentionDays'));
     this.tables = new GatewayTables(this, 'Tables');
     this.budgetAlerts = new BudgetAlertTopic(this, 'BudgetAlerts', {
-      email: this.node.tryGetContext('budgetAlertEmail') as string | undefined,
+      email: stackSetting(this.node, 'budgetAlertEmail'),
     });
     this.functions = new GatewayFunctions(this, 'Functions', {
       tables: this.tables.tables,
@@ -66,33 +62,54 @@ export class ModelGatewayStack extends Stack {
       entryFor: props.entryFor,
       corsOrigins,
       reservedConcurrency: { admin: scale.adminReservedConcurrency },
-      responsesRetentionDays,
       alertTopicArn: this.budgetAlerts.topic.topicArn,
+      responsesRetentionDays: stackSetting(this.node, 'responsesRetentionDays'),
+      environment: operatorEnvironment(this),
     });
     // Upstream host policy, audit retention and the cursor signing secret (`-c` settings there).
     this.security = new GatewaySecurity(this, 'Security', { functions: this.functions.functions });
-    // `-c compute=managed-instances`: the relaying functions share multi-concurrency environments.
-    if (computeKindFrom(this.node.tryGetContext('compute')) === 'managed-instances') {
-      new ManagedInstances(this, 'ManagedInstances', {
+    if (stackSetting(this.node, 'compute') === 'managed-instances') {
+      this.managedInstances = new ManagedInstances(this, 'ManagedInstances', {
         functions: RELAYING_GROUPS.flatMap((group) => this.functions.functions[group] ?? []),
       });
     }
+    const waf = stackSetting(this.node, 'waf');
     this.api = new GatewayApi(this, 'Api', {
       functions: this.functions.functions,
       groups: this.functions.groups,
       routes: props.routes,
+      restApiName: this.stackName,
+      stageName: this.stage,
       throttle: scale.throttle,
+      methodThrottles: [
+        { ...scale.adminThrottle, applies: isAdmin },
+        { ...scale.signInThrottle, applies: isSignIn },
+      ],
       corsOrigins,
       createAccountLogRole: !props.ephemeral,
+      waf,
     });
+    if (waf) {
+      this.waf = new GatewayWaf(this, 'Waf', {
+        api: this.api.api,
+        rateLimit: stackSetting(this.node, 'wafRateLimit')!,
+        adminRateLimit: stackSetting(this.node, 'wafAdminRateLimit')!,
+      });
+    }
     this.monitoring = new GatewayMonitoring(this, 'Monitoring', {
       functions: this.functions.functions,
       api: this.api.api,
     });
 
     // The console's sign-in, read by the console's API and by the admin API (operators' sessions).
+    const consoleUrl = `${this.api.url}/console/`;
     this.consoleAuth = new ConsoleAuth(this, 'ConsoleAuth', {
       functions: ['console', 'admin'].flatMap((group) => this.functions.functions[group] ?? []),
+      userPoolName: this.stackName,
+      kept: !props.ephemeral,
+      adminMfa: stackSetting(this.node, 'consoleAdminMfa') as 'required' | 'optional',
+      consoleUrl,
+      sso: consoleSsoFrom(this),
     });
     if (props.ephemeral)
       new EphemeralStage(this, 'Ephemeral', { upstreamSecretPrefix: this.functions.upstreamSecretPrefix });
@@ -108,7 +125,44 @@ export class ModelGatewayStack extends Stack {
     // `npm run admin-key` writes the first admin key straight into these two tables.
     new CfnOutput(this, 'KeysTableName', { value: this.tables.tables.keys.tableName });
     new CfnOutput(this, 'AccountsTableName', { value: this.tables.tables.accounts.tableName });
-    new CfnOutput(this, 'ConsoleUrl', { description: 'The console', value: `${this.api.url}/console/` });
+    new CfnOutput(this, 'ConsoleUrl', { description: 'The console', value: consoleUrl });
     new CfnOutput(this, 'ConsoleUserPoolId', { value: this.consoleAuth.userPool.userPoolId });
   }
 }
+
+/** The operator settings that reach the functions as environment variables, where given. */
+const operatorEnvironment = (stack: Stack): Record<string, string> => {
+  const logLevel = stackSetting(stack.node, 'logLevel');
+  const usageRetentionDays = stackSetting(stack.node, 'usageRetentionDays');
+  const spendShards = stackSetting(stack.node, 'spendShards');
+  return {
+    ...(logLevel ? { GATEWAY_LOG_LEVEL: logLevel } : {}),
+    ...(usageRetentionDays ? { GATEWAY_USAGE_RETENTION_DAYS: String(usageRetentionDays) } : {}),
+    ...(spendShards ? { GATEWAY_SPEND_SHARDS: String(spendShards) } : {}),
+  };
+};
+
+/** `-c ssoProvider=oidc|saml` with the settings that kind needs; each one missing is named. */
+const consoleSsoFrom = (stack: Stack): ConsoleSso | undefined => {
+  const kind = stackSetting(stack.node, 'ssoProvider');
+  if (!kind) return undefined;
+  const required = (
+    name: 'ssoIssuer' | 'ssoClientId' | 'ssoClientSecretName' | 'ssoMetadataUrl' | 'ssoDomainPrefix',
+  ) => {
+    const value = stackSetting(stack.node, name);
+    if (!value) throw new Error(`-c ssoProvider=${kind} needs -c ${name}=…`);
+    return value;
+  };
+  const name = stackSetting(stack.node, 'ssoName');
+  const domainPrefix = required('ssoDomainPrefix');
+  return kind === 'oidc'
+    ? {
+        kind,
+        name,
+        domainPrefix,
+        issuer: required('ssoIssuer'),
+        clientId: required('ssoClientId'),
+        clientSecretName: required('ssoClientSecretName'),
+      }
+    : { kind, name, domainPrefix, metadataUrl: required('ssoMetadataUrl') };
+};

@@ -1,7 +1,7 @@
-import type { App } from 'aws-cdk-lib';
+import { type App, Tags } from 'aws-cdk-lib';
 import type { Node } from 'constructs';
-import { contextFlag } from './context-flag.js';
 import { ModelGatewayStack } from './gateway-stack.js';
+import { stackSetting, stackSettingGiven } from './stack-settings.js';
 
 /**
  * Which stage a `cdk` command works on: `-c stage=<name>` (default `prod`). The stack name comes from
@@ -21,27 +21,39 @@ export const defaultStage = 'prod';
 /** Stage names that CI creates per run, and that the scheduled clean-up may delete. */
 export const ciStagePrefix = 'ci-';
 
-/** A stage becomes part of a stack name and a secret path: lower-case letters, digits and hyphens. */
-const stagePattern = /^[a-z][a-z0-9-]{0,38}[a-z0-9]$|^[a-z]$/;
+/**
+ * The tag every resource of a stage carries (`model-gateway:stage` = `ci-1234`): the CI clean-up may
+ * delete only user pools whose tag names a CI stage, since a pool's ARN carries no name.
+ */
+export const stageTagKey = 'model-gateway:stage';
 
 /** The stack name of a stage: `ModelGateway-prod`, `ModelGateway-ci-1234`. */
 export const stackNameForStage = (stage: string): string => `ModelGateway-${stage}`;
 
 /** The stage settings from the app's context (`-c stage=…`, `-c ephemeral=…`). */
 export const stageFromContext = (node: Node): StageSettings => {
-  const stage = String(node.tryGetContext('stage') ?? defaultStage);
-  if (!stagePattern.test(stage)) {
-    throw new Error(`-c stage='${stage}': use 1 to 40 lower-case letters, digits and hyphens, starting with a letter.`);
-  }
-  const ephemeral = contextFlag(node, 'ephemeral') ?? stage.startsWith(ciStagePrefix);
+  const stage = stackSetting(node, 'stage');
+  const ephemeral = stackSetting(node, 'ephemeral') ?? stage.startsWith(ciStagePrefix);
   return { stage, stackName: stackNameForStage(stage), ephemeral };
 };
+
+/**
+ * What a command without `-c stage=` is told: it works on the prod stage. `cdk destroy` takes the
+ * same default, so a destroy meant for a dev stage would otherwise remove prod's functions and API.
+ */
+export const missingStageWarning = (node: Node): string | undefined =>
+  !stackSettingGiven(node, 'stage')
+    ? `model-gateway: no -c stage=<name> given, so this command works on the '${defaultStage}' stage (${stackNameForStage(defaultStage)}). Pass -c stage=<name> to work on another.`
+    : undefined;
 
 /** Adds the gateway stack of the context's stage to an app: what `cdk synth` and `cdk deploy` build. */
 export const addStageStack = (app: App): ModelGatewayStack => {
   const stage = stageFromContext(app.node);
-  return new ModelGatewayStack(app, stage.stackName, {
+  const stack = new ModelGatewayStack(app, stage.stackName, {
     description: `model-gateway ${stage.stage}: OpenAI-compatible model gateway (API Gateway, Lambda, DynamoDB)`,
+    stage: stage.stage,
     ephemeral: stage.ephemeral,
   });
+  Tags.of(stack).add(stageTagKey, stage.stage);
+  return stack;
 };

@@ -1,16 +1,18 @@
-import { CfnOutput, RemovalPolicy, Stack, type StackProps, Validations } from 'aws-cdk-lib';
+import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps, Validations } from 'aws-cdk-lib';
 import * as apigateway from 'aws-cdk-lib/aws-apigateway';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type { Construct } from 'constructs';
-import { ciStagePrefix, stackNameForStage } from '../stage.js';
+import { ciStagePrefix, stackNameForStage, stageTagKey } from '../stage.js';
 
 /**
  * The one-time setup of an AWS account for the CI workflows (docs/ci.md): GitHub's OIDC provider and
  * a deploy role that only the repository's main branch can assume, with no long-lived key. The role
- * can do four things, each for CI stages only:
- * - deploy and destroy them, by assuming the CDK bootstrap roles (which CloudFormation acts through);
+ * can do these things, each for CI stages only:
+ * - deploy and destroy their stacks: CloudFormation calls on `ModelGateway-ci-*` stacks, passing the
+ *   CDK bootstrap execution role, and publishing assets through the bootstrap publishing role. It
+ *   may not assume the bootstrap deploy role, which can change any stack in the account;
  * - register an admin key in a CI stage's tables (`npm run admin-key`);
- * - list stacks, to find the CI stages a run left behind.
+ * - list stacks and user pools, and delete a CI stage's pool a run left behind.
  * It also sets API Gateway's account-level CloudWatch role, which the stages' access and execution
  * logs need: CI stages do not create one each, since a role kept after every destroy would pile up.
  */
@@ -28,6 +30,26 @@ export interface CiSetupStackProps extends StackProps {
 }
 
 const githubIssuer = 'token.actions.githubusercontent.com';
+
+/** What `cdk deploy` and `cdk destroy` do with a stack through CloudFormation. */
+export const ciStackActions = [
+  'cloudformation:CreateChangeSet',
+  'cloudformation:DescribeChangeSet',
+  'cloudformation:ExecuteChangeSet',
+  'cloudformation:DeleteChangeSet',
+  'cloudformation:DescribeStacks',
+  'cloudformation:DescribeStackEvents',
+  'cloudformation:GetTemplate',
+  'cloudformation:GetTemplateSummary',
+  'cloudformation:ListStackResources',
+  'cloudformation:DeleteStack',
+] as const;
+
+/**
+ * A CI run's job lasts at most an hour, and its destroy step takes fresh credentials: two hours of
+ * session leave room for a slow destroy after a long test run.
+ */
+export const CI_SESSION_HOURS = 2;
 
 /** What `npm run admin-key` does in a stage's tables: reads and puts the admin account and key. */
 export const adminKeyTableActions = ['dynamodb:GetItem', 'dynamodb:PutItem'] as const;
@@ -56,30 +78,81 @@ export class CiSetupStack extends Stack {
           [`${githubIssuer}:sub`]: `repo:${props.githubRepository}:ref:${props.githubRef ?? 'refs/heads/main'}`,
         },
       }),
+      maxSessionDuration: Duration.hours(CI_SESSION_HOURS),
     });
 
     const ciStacks = stackNameForStage(ciStagePrefix);
-    this.deployRole.addToPrincipalPolicy(
-      new iam.PolicyStatement({
-        sid: 'DeployThroughCdkBootstrapRoles',
-        actions: ['sts:AssumeRole'],
-        resources: ['deploy', 'file-publishing'].map(
-          (role) =>
-            `arn:${this.partition}:iam::${this.account}:role/cdk-${qualifier}-${role}-role-${this.account}-${this.region}`,
-        ),
-      }),
-    );
-    this.deployRole.addToPrincipalPolicy(
-      new iam.PolicyStatement({
+    const bootstrapRole = (name: string) =>
+      `arn:${this.partition}:iam::${this.account}:role/cdk-${qualifier}-${name}-role-${this.account}-${this.region}`;
+    const ciStackArn = `arn:${this.partition}:cloudformation:${this.region}:${this.account}:stack/${ciStacks}*/*`;
+    const cdkChangeSetArn = `arn:${this.partition}:cloudformation:${this.region}:${this.account}:changeSet/cdk-deploy-change-set/*`;
+    const assetsBucket = `arn:${this.partition}:s3:::cdk-${qualifier}-assets-${this.account}-${this.region}/*`;
+    const userPools = `arn:${this.partition}:cognito-idp:${this.region}:${this.account}:userpool/*`;
+    const statements: iam.PolicyStatementProps[] = [
+      {
+        // The role calls CloudFormation itself, on CI stacks only, rather than through the bootstrap
+        // deploy role, which may change any stack; `cdk` uses these credentials when it cannot assume
+        // that role ("could not be used to assume …, but are for the right account. Proceeding anyway").
+        sid: 'DeployCiStacksOnly',
+        actions: [...ciStackActions],
+        resources: [ciStackArn, cdkChangeSetArn],
+      },
+      {
+        // CloudFormation creates and deletes a CI stack's resources with the bootstrap execution role.
+        sid: 'PassExecutionRoleToCloudFormation',
+        actions: ['iam:PassRole'],
+        resources: [bootstrapRole('cfn-exec')],
+        conditions: { StringEquals: { 'iam:PassedToService': 'cloudformation.amazonaws.com' } },
+      },
+      { sid: 'PublishAssets', actions: ['sts:AssumeRole'], resources: [bootstrapRole('file-publishing')] },
+      {
+        sid: 'ReadBootstrapVersion',
+        actions: ['ssm:GetParameter', 'ssm:GetParameters'],
+        resources: [
+          `arn:${this.partition}:ssm:${this.region}:${this.account}:parameter/cdk-bootstrap/${qualifier}/version`,
+        ],
+      },
+      {
+        // CloudFormation reads a template given by URL with the caller's permissions.
+        sid: 'ReadTemplatesFromStagingBucket',
+        actions: ['s3:GetObject'],
+        resources: [assetsBucket],
+      },
+      {
         sid: 'RegisterAdminKeyInCiStages',
         actions: [...adminKeyTableActions],
         resources: [`arn:${this.partition}:dynamodb:${this.region}:${this.account}:table/${ciStacks}*`],
-      }),
-    );
-    this.deployRole.addToPrincipalPolicy(
-      new iam.PolicyStatement({ sid: 'FindStaleCiStages', actions: ['cloudformation:ListStacks'], resources: ['*'] }),
-    );
+      },
+      {
+        sid: 'FindStaleCiStages',
+        actions: ['cloudformation:ListStacks', 'cognito-idp:ListUserPools'],
+        resources: ['*'],
+      },
+      {
+        // A pool an interrupted run left behind: only pools tagged as a CI stage's.
+        sid: 'DeleteLeftoverCiUserPools',
+        actions: ['cognito-idp:UpdateUserPool', 'cognito-idp:DeleteUserPool'],
+        resources: [userPools],
+        conditions: { StringLike: { [`aws:ResourceTag/${stageTagKey}`]: `${ciStagePrefix}*` } },
+      },
+    ];
+    for (const statement of statements) this.deployRole.addToPrincipalPolicy(new iam.PolicyStatement(statement));
     Validations.of(this.deployRole).acknowledge(
+      {
+        id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:cloudformation:<AWS::Region>:<AWS::AccountId>:stack/${ciStacks}*/*]`,
+        reason:
+          'CI stacks are named ModelGateway-ci-<run id> (and -fixtures), so the wildcard covers the stacks of CI stages and nothing else; the trailing /* is the stack id CloudFormation appends.',
+      },
+      {
+        id: 'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:cloudformation:<AWS::Region>:<AWS::AccountId>:changeSet/cdk-deploy-change-set/*]',
+        reason:
+          "The change set cdk creates for each deploy has this name and a generated id; creating or executing one also needs the CI stack's own ARN above, so no other stack can be changed.",
+      },
+      {
+        id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:s3:::cdk-${qualifier}-assets-<AWS::AccountId>-<AWS::Region>/*]`,
+        reason:
+          "Read only, in the CDK staging bucket: CloudFormation fetches each template cdk uploaded there with the caller's permissions; object keys are content hashes.",
+      },
       {
         id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:dynamodb:<AWS::Region>:<AWS::AccountId>:table/${ciStacks}*]`,
         reason:
@@ -88,7 +161,11 @@ export class CiSetupStack extends Stack {
       {
         id: 'AwsSolutions-IAM5[Resource::*]',
         reason:
-          'cloudformation:ListStacks has no resource-level permission. It returns stack names, statuses and creation times, which the scheduled clean-up needs to find CI stages left behind.',
+          'cloudformation:ListStacks and cognito-idp:ListUserPools have no resource-level permission. They return names, statuses and creation times, which the scheduled clean-up needs to find CI stages and user pools left behind.',
+      },
+      {
+        id: 'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:cognito-idp:<AWS::Region>:<AWS::AccountId>:userpool/*]',
+        reason: `A user pool ARN carries only its generated id: the condition on the ${stageTagKey} tag limits the clean-up to the pools of CI stages.`,
       },
     );
 

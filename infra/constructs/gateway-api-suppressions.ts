@@ -5,7 +5,14 @@ import type * as apigateway from 'aws-cdk-lib/aws-apigateway';
  * The cdk-nag findings the REST API accepts, each with its reason. Acknowledged on the API, so they
  * cover its methods, stage and CloudWatch role, and nothing outside it.
  */
-export const acknowledgeApiFindings = (api: apigateway.RestApi): void => {
+export const acknowledgeApiFindings = (api: apigateway.RestApi, options: { readonly waf: boolean }): void => {
+  if (!options.waf) {
+    Validations.of(api).acknowledge({
+      id: 'AwsSolutions-APIG3',
+      reason:
+        'A WAF web ACL has a fixed monthly cost, so it is a per-deployment choice (`-c waf=true` adds one with per-address rate rules), not a default for a pay-per-request gateway. Without it, API Gateway method throttles cap the admin API and the console sign-in, and keys, rate limits and quotas are enforced per request in the functions.',
+    });
+  }
   Validations.of(api).acknowledge(
     {
       id: 'AwsSolutions-APIG4',
@@ -21,11 +28,6 @@ export const acknowledgeApiFindings = (api: apigateway.RestApi): void => {
       id: 'AwsSolutions-APIG2',
       reason:
         "Request bodies are validated in the functions (zod schemas) so that errors come back in the OpenAI envelope with the failing field in 'param' (DESIGN §3.4); an API Gateway request validator would answer first, in another shape.",
-    },
-    {
-      id: 'AwsSolutions-APIG3',
-      reason:
-        'A WAF web ACL is a per-deployment choice with a fixed monthly cost, not a default for a pay-per-request gateway. Keys, rate limits and quotas are enforced per request in the functions; an operator can associate a web ACL with the stage, and WAF_FILTERED answers already use the error envelope.',
     },
     {
       id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]',

@@ -3,6 +3,7 @@ import * as apigateway from 'aws-cdk-lib/aws-apigateway';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
+import type { Throttle } from './scale-settings.js';
 import { routes as sharedRoutes, type FunctionGroupDefinition } from '../../functions/shared/routes.js';
 import { addGatewayErrorResponses } from './gateway-error-responses.js';
 import { acknowledgeApiFindings } from './gateway-api-suppressions.js';
@@ -29,10 +30,17 @@ export interface GatewayApiProps {
   readonly routes?: readonly ApiRoute[];
   /** The group answering health, unknown paths (404) and wrong methods (405). */
   readonly fallbackGroup?: string;
-  /** The stage, the first path segment after the host: `https://…/<stage>/v1/...`. */
-  readonly stageName?: string;
+  /** The REST API's name, which the 5xx alarm's dimension names too: the stack name, so stages differ. */
+  readonly restApiName: string;
+  /** The API Gateway stage, the first path segment after the host: `https://…/<stage>/v1/...`. */
+  readonly stageName: string;
   /** The stage's request rate and burst (see scale-settings.ts); the account's limit when absent. */
-  readonly throttle?: { readonly rateLimit: number; readonly burstLimit: number };
+  readonly throttle?: Throttle;
+  /**
+   * Method throttles: each route whose path starts with a key gets that key's rate and burst (the
+   * admin API, the console's sign-in), ahead of the stage's own.
+   */
+  readonly methodThrottles?: readonly MethodThrottle[];
   readonly logRetention?: logs.RetentionDays;
   /** Browser origins allowed (CORS): API Gateway then answers their preflight requests. */
   readonly corsOrigins?: readonly string[];
@@ -41,6 +49,13 @@ export interface GatewayApiProps {
    * account setting outlives the stack). Off for ephemeral stages, which use the one already set.
    */
   readonly createAccountLogRole?: boolean;
+  /** Whether a WAF web ACL is attached to the stage (`-c waf=true`). */
+  readonly waf?: boolean;
+}
+
+/** A rate and burst for the routes a predicate picks (`/admin/v1/…`, `POST /console/api/session`). */
+export interface MethodThrottle extends Throttle {
+  readonly applies: (route: ApiRoute) => boolean;
 }
 
 /** API Gateway's answer to a browser's preflight; the functions add the headers to every response. */
@@ -76,11 +91,12 @@ export class GatewayApi extends Construct {
     private readonly props: GatewayApiProps,
   ) {
     super(scope, id);
-    const stageName = props.stageName ?? 'prod';
+    const stageName = props.stageName;
     const retention = props.logRetention ?? logs.RetentionDays.ONE_MONTH;
     this.accessLogs = new logs.LogGroup(this, 'AccessLogs', { retention });
 
     this.api = new apigateway.RestApi(this, 'RestApi', {
+      restApiName: props.restApiName,
       description: 'model-gateway: OpenAI-compatible model gateway',
       // Regional: a streamed response may idle 5 minutes between chunks here, 30 s at the edge.
       endpointTypes: [apigateway.EndpointType.REGIONAL],
@@ -95,6 +111,7 @@ export class GatewayApi extends Construct {
         dataTraceEnabled: false,
         throttlingRateLimit: props.throttle?.rateLimit,
         throttlingBurstLimit: props.throttle?.burstLimit,
+        methodOptions: methodThrottleOptions(props.routes ?? sharedRoutes, props.methodThrottles ?? []),
       },
       ...(props.corsOrigins?.length ? { defaultCorsPreflightOptions: corsPreflightOptions(props.corsOrigins) } : {}),
     });
@@ -103,7 +120,7 @@ export class GatewayApi extends Construct {
     this.keepExecutionLogsBounded(stageName, retention);
     this.addRoutes(props.routes ?? sharedRoutes, props.fallbackGroup ?? 'fallback');
     addGatewayErrorResponses(this.api);
-    acknowledgeApiFindings(this.api);
+    acknowledgeApiFindings(this.api, { waf: props.waf ?? false });
 
     const stack = Stack.of(this);
     this.url = `https://${this.api.restApiId}.execute-api.${stack.region}.${stack.urlSuffix}/${stageName}`;
@@ -170,6 +187,28 @@ export class GatewayApi extends Construct {
     this.api.deploymentStage.node.addDependency(executionLogs);
   }
 }
+
+/**
+ * Method settings of the throttled routes. A method's own settings replace the stage's for it, so
+ * each also keeps the stage's logging: errors only, never request data.
+ */
+const methodThrottleOptions = (
+  routes: readonly ApiRoute[],
+  throttles: readonly MethodThrottle[],
+): Record<string, apigateway.MethodDeploymentOptions> => {
+  const options: Record<string, apigateway.MethodDeploymentOptions> = {};
+  for (const route of routes) {
+    const throttle = throttles.find((candidate) => candidate.applies(route));
+    if (!throttle) continue;
+    options[`${route.path}/${route.method}`] = {
+      throttlingRateLimit: throttle.rateLimit,
+      throttlingBurstLimit: throttle.burstLimit,
+      loggingLevel: apigateway.MethodLoggingLevel.ERROR,
+      dataTraceEnabled: false,
+    };
+  }
+  return options;
+};
 
 /** One JSON line per request: who, what, how it ended and how long it took. Never the query string (`?key=`). */
 const accessLogFormat = (): apigateway.AccessLogFormat => {

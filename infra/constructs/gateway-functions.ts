@@ -38,6 +38,8 @@ export interface GatewayFunctionsProps {
   readonly responsesRetentionDays?: number;
   /** The topic the functions that settle spending send budget alerts to (`GATEWAY_ALERT_TOPIC_ARN`). */
   readonly alertTopicArn: string;
+  /** Operator settings every function gets (`GATEWAY_LOG_LEVEL`, …; see stack-settings.ts). */
+  readonly environment?: Readonly<Record<string, string>>;
 }
 
 /** How long a function trusts a cached key, account or catalogue read (revocation delay, DESIGN §3.2). */
@@ -75,6 +77,7 @@ export class GatewayFunctions extends Construct {
       ...(props.responsesRetentionDays === undefined
         ? {}
         : { GATEWAY_RESPONSES_RETENTION_DAYS: String(props.responsesRetentionDays) }),
+      ...props.environment,
     };
 
     const functions: Record<string, nodejs.NodejsFunction> = {};

@@ -6,7 +6,7 @@ import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as sns from 'aws-cdk-lib/aws-sns';
 import * as subscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
 import { Construct } from 'constructs';
-import { contextFlag } from '../context-flag.js';
+import { stackSetting } from '../stack-settings.js';
 import {
   ACCOUNT_METRICS_VARIABLE,
   METRICS_NAMESPACE_VARIABLE,
@@ -51,7 +51,7 @@ export class GatewayMonitoring extends Construct {
     super(scope, id);
     const stack = Stack.of(this);
     this.namespace = `ModelGateway/${stack.stackName}`;
-    const accountMetrics = props.accountMetrics ?? contextFlag(this.node, 'accountMetrics') ?? true;
+    const accountMetrics = props.accountMetrics ?? stackSetting(this.node, 'accountMetrics');
     for (const handler of Object.values(props.functions)) {
       handler.addEnvironment(METRICS_NAMESPACE_VARIABLE, this.namespace);
       if (!accountMetrics) handler.addEnvironment(ACCOUNT_METRICS_VARIABLE, 'off');
@@ -79,7 +79,7 @@ export class GatewayMonitoring extends Construct {
       displayName: `model-gateway ${stack.stackName} alarms`,
       enforceSSL: true,
     });
-    const alarmEmail = props.alarmEmail ?? (this.node.tryGetContext('alarmEmail') as string | undefined);
+    const alarmEmail = props.alarmEmail ?? stackSetting(this.node, 'alarmEmail');
     if (alarmEmail) this.alarmTopic.addSubscription(new subscriptions.EmailSubscription(alarmEmail));
     Validations.of(this.alarmTopic).acknowledge({
       id: 'AwsSolutions-SNS2',

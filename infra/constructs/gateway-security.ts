@@ -3,15 +3,13 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
-import {
-  AUDIT_RETENTION_VARIABLE,
-  DEFAULT_AUDIT_RETENTION_DAYS,
-} from '../../functions/shared/audit/audit-retention.js';
+import { AUDIT_RETENTION_VARIABLE } from '../../functions/shared/audit/audit-retention.js';
 import { CURSOR_SECRET_ARN_VARIABLE } from '../../functions/shared/secrets/cursor-secret.js';
 import {
   ALLOWED_HOSTS_VARIABLE,
   PRIVATE_ADDRESSES_VARIABLE,
 } from '../../functions/shared/security/upstream-host-policy.js';
+import { stackSetting } from '../stack-settings.js';
 
 export interface GatewaySecurityProps {
   /** Every function of the stack, by endpoint group. */
@@ -65,24 +63,12 @@ export class GatewaySecurity extends Construct {
   }
 }
 
-const contextValue = (scope: Construct, name: string): string | undefined => {
-  const raw: unknown = scope.node.tryGetContext(name);
-  if (raw === undefined || raw === null || String(raw).trim() === '') return undefined;
-  return String(raw).trim();
-};
-
-/** The functions' environment for the `-c` settings above; fails synthesis on a value it cannot use. */
+/** The functions' environment for the `-c` settings above (parsed and checked in stack-settings.ts). */
 export const securityEnvironment = (scope: Construct): Record<string, string> => {
-  const privateAddresses = (contextValue(scope, 'upstreamPrivateAddresses') ?? 'deny').toLowerCase();
-  if (privateAddresses !== 'deny' && privateAddresses !== 'allow')
-    throw new Error(`Context 'upstreamPrivateAddresses' must be 'deny' or 'allow'; got '${privateAddresses}'.`);
-  const retention = contextValue(scope, 'auditRetentionDays') ?? String(DEFAULT_AUDIT_RETENTION_DAYS);
-  if (!/^[1-9]\d*$/.test(retention))
-    throw new Error(`Context 'auditRetentionDays' must be a positive whole number of days; got '${retention}'.`);
-  const allowedHosts = contextValue(scope, 'upstreamAllowedHosts');
+  const allowedHosts = stackSetting(scope.node, 'upstreamAllowedHosts');
   return {
-    [PRIVATE_ADDRESSES_VARIABLE]: privateAddresses,
-    [AUDIT_RETENTION_VARIABLE]: retention,
+    [PRIVATE_ADDRESSES_VARIABLE]: stackSetting(scope.node, 'upstreamPrivateAddresses'),
+    [AUDIT_RETENTION_VARIABLE]: String(stackSetting(scope.node, 'auditRetentionDays')),
     ...(allowedHosts ? { [ALLOWED_HOSTS_VARIABLE]: allowedHosts } : {}),
   };
 };

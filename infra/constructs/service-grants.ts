@@ -74,6 +74,18 @@ export const invokeBedrockModels: ServiceGrant = {
     'Bedrock channels name their models and inference profiles in configuration at run time, a channel may call Bedrock in another region, and cross-region inference profiles route to foundation models in other regions; only invocation is allowed, and inference profiles only of this account.',
 };
 
+/**
+ * A third-party model's first use in an account subscribes the account to it through AWS
+ * Marketplace, with the caller's permissions: without these, Bedrock answers AccessDeniedException
+ * until someone with them invokes the model once. The actions take no resource-level permission.
+ */
+export const subscribeBedrockModels: ServiceGrant = {
+  actions: ['aws-marketplace:ViewSubscriptions', 'aws-marketplace:Subscribe', 'aws-marketplace:Unsubscribe'],
+  resources: [() => '*'],
+  wildcardReason:
+    "AWS Marketplace subscription actions support no resource-level permission. Bedrock needs them on the caller's role to subscribe the account to a third-party model at its first invocation (model access is automatic since the Model access page was retired); the function never calls Marketplace itself.",
+};
+
 /** Settling a request's spending may cross a budget's alert threshold: the alert goes to the stack's topic. */
 export const publishBudgetAlerts: ServiceGrant = {
   actions: ['sns:Publish'],
@@ -87,7 +99,7 @@ export const relayServiceGrants: readonly ServiceGrant[] = [readUpstreamKeys, pu
 export const serviceGrantsByGroup: Readonly<Record<string, readonly ServiceGrant[]>> = {
   admin: [manageUpstreamKeys],
   // Chat completions, messages and responses: the only group with Bedrock channels (DESIGN §4).
-  chat: [readUpstreamKeys, invokeBedrockModels, publishBudgetAlerts],
+  chat: [readUpstreamKeys, invokeBedrockModels, subscribeBedrockModels, publishBudgetAlerts],
   models: [],
   fallback: [],
   // The console's "test this channel" call: one request to a channel, with its upstream key.

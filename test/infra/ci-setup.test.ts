@@ -3,7 +3,14 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { generateApiKey } from '../../functions/shared/auth/api-key.js';
 import { observeAwsCalls, type AwsCall } from '../../functions/shared/aws/aws-call-observer.js';
-import { adminKeyTableActions, CiSetupStack, type CiSetupStackProps } from '../../infra/ci-setup/ci-setup-stack.js';
+import {
+  adminKeyTableActions,
+  CI_SESSION_HOURS,
+  ciStackActions,
+  CiSetupStack,
+  type CiSetupStackProps,
+} from '../../infra/ci-setup/ci-setup-stack.js';
+import { flattenArn } from './granted-permissions.js';
 import { bootstrapAdminKey } from '../../infra/local/bootstrap.js';
 import { startTestGateway } from '../support/test-gateway.js';
 import { requiredPermissions } from './required-permissions.js';
@@ -62,26 +69,53 @@ describe('the deploy role', () => {
     expect(ofType(resources, 'AWS::IAM::AccessKey')).toEqual([]);
   });
 
-  it('may only assume the CDK deploy and publishing roles, put admin keys into CI stages and list stacks', () => {
+  it('deploys CI stacks only: CloudFormation on ModelGateway-ci-* stacks, never the bootstrap deploy role', () => {
     const granted = statements(resources).map((statement) => ({
       sid: statement.Sid,
       actions: [statement.Action].flat().sort(),
     }));
     expect(granted).toEqual([
-      { sid: 'DeployThroughCdkBootstrapRoles', actions: ['sts:AssumeRole'] },
+      { sid: 'DeployCiStacksOnly', actions: [...ciStackActions].sort() },
+      { sid: 'PassExecutionRoleToCloudFormation', actions: ['iam:PassRole'] },
+      { sid: 'PublishAssets', actions: ['sts:AssumeRole'] },
+      { sid: 'ReadBootstrapVersion', actions: ['ssm:GetParameter', 'ssm:GetParameters'] },
+      { sid: 'ReadTemplatesFromStagingBucket', actions: ['s3:GetObject'] },
       { sid: 'RegisterAdminKeyInCiStages', actions: [...adminKeyTableActions].sort() },
-      { sid: 'FindStaleCiStages', actions: ['cloudformation:ListStacks'] },
+      { sid: 'FindStaleCiStages', actions: ['cloudformation:ListStacks', 'cognito-idp:ListUserPools'] },
+      { sid: 'DeleteLeftoverCiUserPools', actions: ['cognito-idp:DeleteUserPool', 'cognito-idp:UpdateUserPool'] },
     ]);
-    const tables = JSON.stringify(
-      statements(resources).find((statement) => statement.Sid === 'RegisterAdminKeyInCiStages')!.Resource,
-    );
-    expect(tables).toContain(':table/ModelGateway-ci-*');
-    const roles = JSON.stringify(
-      statements(resources).find((statement) => statement.Sid === 'DeployThroughCdkBootstrapRoles')!.Resource,
-    );
-    expect(roles).toContain('cdk-hnb659fds-deploy-role-');
-    expect(roles).toContain('cdk-hnb659fds-file-publishing-role-');
-    expect(roles).not.toContain('*');
+    const resourcesOf = (sid: string) =>
+      [statements(resources).find((statement) => statement.Sid === sid)!.Resource].flat().map(flattenArn);
+
+    // Every CloudFormation action that changes or reads a stack names CI stacks (or cdk's change set).
+    expect(resourcesOf('DeployCiStacksOnly')).toEqual([
+      'arn:<AWS::Partition>:cloudformation:<AWS::Region>:<AWS::AccountId>:stack/ModelGateway-ci-*/*',
+      'arn:<AWS::Partition>:cloudformation:<AWS::Region>:<AWS::AccountId>:changeSet/cdk-deploy-change-set/*',
+    ]);
+    // The bootstrap deploy role may change any stack: the role may not assume it, only publish assets.
+    const assumable = statements(resources)
+      .filter((statement) => [statement.Action].flat().includes('sts:AssumeRole'))
+      .flatMap((statement) => [statement.Resource].flat().map(flattenArn));
+    expect(assumable).toEqual([
+      'arn:<AWS::Partition>:iam::<AWS::AccountId>:role/cdk-hnb659fds-file-publishing-role-<AWS::AccountId>-<AWS::Region>',
+    ]);
+    const passRole = statements(resources).find((statement) => statement.Sid === 'PassExecutionRoleToCloudFormation')!;
+    expect(resourcesOf('PassExecutionRoleToCloudFormation')).toEqual([
+      'arn:<AWS::Partition>:iam::<AWS::AccountId>:role/cdk-hnb659fds-cfn-exec-role-<AWS::AccountId>-<AWS::Region>',
+    ]);
+    expect(passRole.Condition).toEqual({ StringEquals: { 'iam:PassedToService': 'cloudformation.amazonaws.com' } });
+    expect(resourcesOf('RegisterAdminKeyInCiStages').join()).toContain(':table/ModelGateway-ci-*');
+    // Pools carry no name in their ARN: only those tagged as a CI stage's.
+    const pools = statements(resources).find((statement) => statement.Sid === 'DeleteLeftoverCiUserPools')!;
+    expect(pools.Condition).toEqual({ StringLike: { 'aws:ResourceTag/model-gateway:stage': 'ci-*' } });
+    // Nothing else is granted on every resource than the two list calls.
+    const onEverything = statements(resources).filter((statement) => [statement.Resource].flat().includes('*'));
+    expect(onEverything.map((statement) => statement.Sid)).toEqual(['FindStaleCiStages']);
+  });
+
+  it('keeps a session long enough for the destroy at the end of a long job', () => {
+    expect(role!.Properties.MaxSessionDuration).toBe(CI_SESSION_HOURS * 3600);
+    expect(CI_SESSION_HOURS * 3600).toBeGreaterThanOrEqual(7200);
   });
 
   it("sets API Gateway's account-level log role, which CI stages do not create, and keeps it on destroy", () => {

@@ -1,5 +1,4 @@
 import { Match, Template } from 'aws-cdk-lib/assertions';
-import { DEFAULT_ADMIN_RESERVED_CONCURRENCY } from '../../infra/constructs/scale-settings.js';
 import { synthesizeGatewayStack } from './synthesize.js';
 
 const template = (context: Record<string, unknown> = {}) => Template.fromStack(synthesizeGatewayStack({}, { context }));
@@ -17,10 +16,9 @@ const reservedByGroup = (synthesized: Template) =>
   );
 
 describe('capacity settings from context', () => {
-  test('the admin function has reserved concurrency by default, and no other function has any', () => {
+  test('no function reserves concurrency by default: a new account keeps too few to reserve any', () => {
     const reserved = reservedByGroup(template());
-    expect(reserved.admin).toBe(DEFAULT_ADMIN_RESERVED_CONCURRENCY);
-    expect(Object.entries(reserved).filter(([group, value]) => group !== 'admin' && value !== undefined)).toEqual([]);
+    expect(Object.entries(reserved).filter(([, value]) => value !== undefined)).toEqual([]);
   });
 
   test('adminReservedConcurrency sets it, and 0 removes it', () => {
@@ -30,7 +28,9 @@ describe('capacity settings from context', () => {
 
   test('without throttle context the stage sets no throttle of its own', () => {
     template().hasResourceProperties('AWS::ApiGateway::Stage', {
-      MethodSettings: Match.not(Match.arrayWith([Match.objectLike({ ThrottlingRateLimit: Match.anyValue() })])),
+      MethodSettings: Match.not(
+        Match.arrayWith([Match.objectLike({ ResourcePath: '/*', ThrottlingRateLimit: Match.anyValue() })]),
+      ),
     });
   });
 
@@ -51,6 +51,7 @@ describe('capacity settings from context', () => {
     [{ adminReservedConcurrency: 'many' }, /adminReservedConcurrency/],
     [{ adminReservedConcurrency: '-1' }, /adminReservedConcurrency/],
     [{ throttleRps: '100' }, /go together/],
+    [{ adminThrottleBurst: '0' }, /adminThrottleBurst/],
     [{ throttleRps: '100', throttleBurst: '1.5' }, /throttleBurst/],
   ])('refuses %j at synthesis', (context, message) => {
     expect(() => template(context)).toThrow(message);

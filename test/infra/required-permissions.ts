@@ -79,6 +79,13 @@ const secretsManagerPermissions = (call: AwsCall, secretPrefix: string): Permiss
 /** A system-defined cross-region inference profile id: a geography prefix before the model id. */
 const inferenceProfileId = /^(?:us|us-gov|eu|apac|jp|au|ca|global)\.[a-z0-9-]+\.[^/]+$/;
 
+/** What Bedrock checks on the caller to subscribe the account to a third-party model (no resource level). */
+const marketplaceSubscription: readonly Permission[] = [
+  'aws-marketplace:ViewSubscriptions *',
+  'aws-marketplace:Subscribe *',
+  'aws-marketplace:Unsubscribe *',
+];
+
 /**
  * Bedrock: Converse authorises as InvokeModel, ConverseStream as InvokeModelWithResponseStream, on the
  * model it names; an inference profile needs the profile and the foundation models it routes to.
@@ -90,7 +97,11 @@ const bedrockPermissions = (call: AwsCall): Permission[] => {
     ] ?? call.operation;
   const modelId = String((call.input as { modelId?: string }).modelId);
   const resources = inferenceProfileId.test(modelId) ? ['inference-profile', 'foundation-model'] : ['foundation-model'];
-  return resources.map((resource) => `bedrock:${action} ${resource}`);
+  return [
+    ...resources.map((resource) => `bedrock:${action} ${resource}`),
+    // A model's first use subscribes the account through AWS Marketplace, on the caller's permissions.
+    ...marketplaceSubscription,
+  ];
 };
 
 /** SNS: the gateway publishes budget alerts to its own topic, and to no other. */

@@ -169,3 +169,36 @@ it('synthesizes `cdk synth -c stage=ci-123` offline, bundles and cdk-nag include
     rmSync(output, { recursive: true, force: true });
   }
 }, 300_000);
+
+describe('a command without -c stage=', () => {
+  /** Runs the CDK app as the CLI does (context and output folder in the environment), without esbuild. */
+  const runApp = async (context: Record<string, string>) => {
+    const output = mkdtempSync(path.join(tmpdir(), 'cdk-app-'));
+    try {
+      const { stderr } = await promisify(execFile)(
+        path.join(projectRoot, 'node_modules', '.bin', 'node'),
+        ['--import', 'tsx', path.join(projectRoot, 'infra', 'app.ts')],
+        {
+          cwd: projectRoot,
+          env: {
+            ...process.env,
+            CDK_OUTDIR: output,
+            CDK_CONTEXT_JSON: JSON.stringify({ ...cdkContext, ...context, 'aws:cdk:bundling-stacks': [] }),
+          },
+          timeout: 170_000,
+        },
+      );
+      return stderr;
+    } finally {
+      rmSync(output, { recursive: true, force: true });
+    }
+  };
+
+  it('warns that it works on prod, as `cdk destroy` would', async () => {
+    expect(await runApp({})).toMatch(/WARNING .*no -c stage=<name> given.*'prod' stage \(ModelGateway-prod\)/);
+  }, 180_000);
+
+  it('says nothing when the stage is given', async () => {
+    expect(await runApp({ stage: 'dev' })).not.toContain('WARNING');
+  }, 180_000);
+});

