@@ -30,8 +30,9 @@ export interface ModelGatewayStackProps extends StackProps {
 /** The function groups whose requests wait on an upstream. */
 const RELAYING_GROUPS = ['chat', 'embeddings', 'images', 'audio'];
 
-/** The console's sign-in: it calls Cognito, whose account-wide quota a flood must not use up. */
-const isSignIn = (route: ApiRoute) => route.method === 'POST' && route.path === '/console/api/session';
+/** The console's sign-in and MFA steps: they call Cognito, whose account-wide quota a flood must not use up. */
+const SIGN_IN_PATHS: ReadonlySet<string> = new Set(['/console/api/session', '/console/api/mfa']);
+const isSignIn = (route: ApiRoute) => route.method === 'POST' && SIGN_IN_PATHS.has(route.path);
 const isAdmin = (route: ApiRoute) => route.path.startsWith('/admin/');
 
 /** The whole gateway: tables, one function per endpoint group, and the REST API in front. */

@@ -141,7 +141,7 @@ export const stackSettings = {
   },
   signInThrottleRps: {
     defaultText: String(DEFAULT_SIGN_IN_THROTTLE.rateLimit),
-    description: "Requests per second to the console's sign-in (POST /console/api/session).",
+    description: "Requests per second to the console's sign-in and MFA steps (POST /console/api/session, /mfa).",
     parse: number({ integer: false, min: 1, fallback: DEFAULT_SIGN_IN_THROTTLE.rateLimit }),
   },
   signInThrottleBurst: {

@@ -55,7 +55,13 @@ export class GatewayWaf extends Construct {
               limit: props.adminRateLimit,
               evaluationWindowSec: 300,
               scopeDownStatement: {
-                orStatement: { statements: [pathContains('/admin/v1/'), pathContains('/console/api/session')] },
+                orStatement: {
+                  statements: [
+                    pathContains('/admin/v1/'),
+                    pathContains('/console/api/session'),
+                    pathContains('/console/api/mfa'),
+                  ],
+                },
               },
             },
           },

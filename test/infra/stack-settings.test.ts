@@ -263,10 +263,11 @@ const rows: readonly Row[] = [
     settings: ['signInThrottleRps', 'signInThrottleBurst'],
     context: { signInThrottleRps: '2', signInThrottleBurst: '3' },
     check: ({ resources }) => {
-      expect(settingFor(resources, '/~1console~1api~1session', 'POST')).toMatchObject({
-        ThrottlingRateLimit: 2,
-        ThrottlingBurstLimit: 3,
-      });
+      for (const resourcePath of ['/~1console~1api~1session', '/~1console~1api~1mfa'])
+        expect(settingFor(resources, resourcePath, 'POST')).toMatchObject({
+          ThrottlingRateLimit: 2,
+          ThrottlingBurstLimit: 3,
+        });
     },
   },
   {
