@@ -2,6 +2,8 @@ import { parseArgs } from 'node:util';
 import { adminClient, CliError } from './admin-client.js';
 import { budgetValueOptions } from './budget-options.js';
 import { commands } from './commands.js';
+import { DOCTOR_USAGE, doctorCommand, doctorOptionsFrom } from './doctor-command.js';
+import { doctorClients } from './doctor-checks.js';
 
 const USAGE = `gatewayctl: manage a model-gateway through its admin API
 
@@ -21,6 +23,8 @@ Usage: gatewayctl <command> [subcommand] [arguments] [options]
            [--group-by model|account|key|day]   (records newest first, totals over the whole query)
   metrics  requests, errors, tokens, cost and times since the gateway started, per model and account
   apply    -f config.yaml
+  doctor   [--stage S] [--compute K] [--config F] ...   before a deploy: can this AWS account take the stack?
+           (gatewayctl doctor --help lists each check; needs AWS credentials, no admin key)
 
   BUDGET   --budget USD --period day|week|month|total [--alert-at 0.5,0.8,1] sets a budget (periods in UTC),
            --no-budget removes it. A member's budget covers the keys they create.
@@ -63,6 +67,12 @@ const optionNames = [
   'cursor',
   'group-by',
   ...budgetValueOptions,
+  'stage',
+  'compute',
+  'admin-reserved-concurrency',
+  'config',
+  'region',
+  'qualifier',
 ] as const;
 
 const main = async (argv: readonly string[]): Promise<void> => {
@@ -85,6 +95,18 @@ const main = async (argv: readonly string[]): Promise<void> => {
   const { positionals } = parsed;
   const values = parsed.values as Record<string, string | boolean | undefined>;
   const [group, ...rest] = positionals;
+  if (group === 'doctor') {
+    if (values.help) {
+      process.stdout.write(DOCTOR_USAGE);
+      return;
+    }
+    const options = await doctorOptionsFrom(values, process.env);
+    const passed = await doctorCommand(doctorClients(options.region), options, (line) =>
+      process.stdout.write(`${line}\n`),
+    );
+    if (!passed) process.exitCode = 1;
+    return;
+  }
   if (values.help || !group) {
     process.stdout.write(USAGE);
     return;
