@@ -76,7 +76,8 @@ export const stackSettings = {
     defaultText: 'prod',
     description: 'The stage: names the stack (ModelGateway-<stage>), its API, API Gateway stage and user pool.',
     parse: (raw: unknown): string => {
-      const stage = absent(raw) ? 'prod' : String(raw);
+      // `-c stage=` with nothing after it is a mistake, not a request for prod.
+      const stage = raw === undefined || raw === null ? 'prod' : String(raw);
       if (!stagePattern.test(stage))
         throw new Error(
           `-c stage='${stage}': use 1 to 40 lower-case letters, digits and hyphens, starting with a letter.`,
