@@ -4,7 +4,7 @@ import { stackSettings } from '../stack-settings.js';
 export const settingsBlockStart = '<!-- stack-settings:start -->';
 export const settingsBlockEnd = '<!-- stack-settings:end -->';
 
-const cell = (text: string): string => text.replaceAll('|', '\\|').replaceAll('\n', ' ');
+const cell = (text: string): string => text.replaceAll('|', '\\|').replaceAll('<', '&lt;').replaceAll('\n', ' ');
 
 /** The `-c` settings table, from the one table the stack reads its context through. */
 export const stackSettingsTable = (): string =>

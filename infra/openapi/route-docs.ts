@@ -223,6 +223,11 @@ export const routeDocs: Readonly<Record<string, RouteDoc>> = {
     access: 'admin',
     body: { name: 'GatewayConfig', schema: gatewayConfigSchema },
   },
+  'GET /admin/v1/audit': {
+    summary: 'The audit trail, newest first (limit, cursor, action, actorId, from, to)',
+    tag: 'admin: audit',
+    access: 'admin',
+  },
   'GET /admin/v1/members': { summary: 'List console members', tag: 'admin: members', access: 'admin' },
   'PUT /admin/v1/members/{id}': {
     summary: 'Create or change a console member',
@@ -246,6 +251,32 @@ export const routeDocs: Readonly<Record<string, RouteDoc>> = {
     access: 'console',
   },
   'GET /console/api/usage': { summary: 'Usage for a period', tag: 'console', access: 'console' },
+  'PATCH /console/api/keys/{id}': {
+    summary: "Change a key's name, models, limits or expiry",
+    tag: 'console',
+    access: 'console',
+  },
+  'GET /console/api/audit': { summary: 'The audit trail (operators)', tag: 'console', access: 'console' },
+  'GET /console/api/overview': {
+    summary: 'Requests, tokens and spend per day, account, model and key (operators see every account)',
+    tag: 'console',
+    access: 'console',
+  },
+  'GET /console/api/requests': {
+    summary: 'The request log: filters, a cursor, and CSV with format=csv',
+    tag: 'console',
+    access: 'console',
+  },
+  'GET /console/api/channels/health': {
+    summary: "Channels' recent failures and cool-downs (operators)",
+    tag: 'console',
+    access: 'console',
+  },
+  'POST /console/api/channels/{id}/test': {
+    summary: 'Send a small request through one channel (operators)',
+    tag: 'console',
+    access: 'console',
+  },
   'GET /console/api/members': {
     summary: "The members of the person's account (account admins)",
     tag: 'console',

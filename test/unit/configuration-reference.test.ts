@@ -8,7 +8,8 @@ import { stackSettings } from '../../infra/stack-settings.js';
 const reference = readFileSync('docs/configuration.md', 'utf8');
 
 /** Whether the reference names a setting as code: `NAME`, or inside a code span such as `-c name`. */
-const documented = (name: string): boolean => new RegExp(`\`[^\`\\n]*\\b${name.replace(/[[\].]/g, '\\$&')}\\b[^\`\\n]*\``).test(reference);
+const documented = (name: string): boolean =>
+  new RegExp(`\`[^\`\\n]*\\b${name.replace(/[[\].]/g, '\\$&')}\\b[^\`\\n]*\``).test(reference);
 
 const sourceFiles = (folder: string): string[] =>
   readdirSync(folder, { withFileTypes: true }).flatMap((entry) => {
@@ -35,7 +36,8 @@ const environmentVariables = (): Map<string, string> => {
   ];
   for (const file of productFiles) {
     const text = readFileSync(file, 'utf8');
-    for (const pattern of patterns) for (const [, name] of text.matchAll(pattern)) if (!found.has(name!)) found.set(name!, file);
+    for (const pattern of patterns)
+      for (const [, name] of text.matchAll(pattern)) if (!found.has(name!)) found.set(name!, file);
   }
   return found;
 };
@@ -77,7 +79,9 @@ const setByPlatform = (name: string): boolean => name.startsWith('AWS_') || name
 describe('docs/configuration.md', () => {
   it('finds the variables the code reads, so that the scan itself can be trusted', () => {
     const names = [...environmentVariables().keys()];
-    expect(names).toEqual(expect.arrayContaining(['GATEWAY_LOG_LEVEL', 'GATEWAY_TABLE_KEYS', 'UPSTREAM_SECRET_PREFIX', 'PORT']));
+    expect(names).toEqual(
+      expect.arrayContaining(['GATEWAY_LOG_LEVEL', 'GATEWAY_TABLE_KEYS', 'UPSTREAM_SECRET_PREFIX', 'PORT']),
+    );
   });
 
   it('lists every environment variable the code reads', () => {
@@ -93,7 +97,9 @@ describe('docs/configuration.md', () => {
   });
 
   it('lists every context key read outside the settings table', () => {
-    const missing = [...otherContextKeys()].filter(([name]) => !documented(name)).map(([name, file]) => `${name} (${file})`);
+    const missing = [...otherContextKeys()]
+      .filter(([name]) => !documented(name))
+      .map(([name, file]) => `${name} (${file})`);
     expect(missing).toEqual([]);
   });
 
