@@ -1,4 +1,5 @@
 import { call, endSession, session, whenSignedOut, type ConsoleUser } from './api.js';
+import { budgetBanner } from './budget-view.js';
 import { h, replaceChildren } from './dom.js';
 import { navigation, type Role } from './navigation.js';
 import { signInPage } from './pages/sign-in.js';
@@ -84,6 +85,8 @@ const render = async (): Promise<void> => {
     ),
     main,
   );
+  // Over every page: the person's budgets past their first alert threshold.
+  void budgetBanner().then((banner) => banner && thisRender === renders && main.before(banner));
   document.title = `${active.label} · model-gateway console`;
   try {
     await active.page(main, me, () => void render());

@@ -1,3 +1,4 @@
+import { budgetsPage } from './budget-view.js';
 import type { Me } from './main.js';
 import { accountsPage } from './pages/accounts.js';
 import { auditPage } from './pages/audit.js';
@@ -32,6 +33,7 @@ export const navigation: readonly NavEntry[] = [
   { path: 'requests', label: 'Requests', page: requestsPage, roles: everyone },
   { path: 'keys', label: 'API keys', page: keysPage, roles: everyone },
   { path: 'models', label: 'Models', page: modelsPage, roles: everyone },
+  { path: 'budgets', label: 'Budgets', page: budgetsPage, roles: everyone },
   // One's own sign-in (TOTP), and for account admins their account's members.
   { path: 'account', label: 'Account', page: accountPage, roles: everyone },
   // Operators: the members of any account, with the account picker.

@@ -16,6 +16,7 @@ const overview = routesIn(() => import('./overview.js'));
 const requests = routesIn(() => import('./requests.js'));
 const channelChecks = routesIn(() => import('./channel-checks.js'));
 const audit = routesIn(() => import('./audit.js'));
+const budgets = routesIn(() => import('./budgets.js'));
 
 /**
  * The console: its page and the API it calls. The API authenticates each request itself (a console
@@ -48,5 +49,7 @@ export const handler = gatewayHandler(
     'GET /console/api/channels/health': channelChecks('health'),
     'POST /console/api/channels/{id}/test': channelChecks('test'),
     'GET /console/api/audit': paged(audit('list')),
+    'GET /console/api/budgets': budgets('list'),
+    'PUT /console/api/budgets/{level}/{id}': budgets('put'),
   }),
 );

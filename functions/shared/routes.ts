@@ -67,6 +67,8 @@ const consoleRoutes: readonly RouteDefinition[] = [
       ['GET', '/console/api/channels/health'],
       ['POST', '/console/api/channels/{id}/test'],
       ['GET', '/console/api/audit'],
+      ['GET', '/console/api/budgets'],
+      ['PUT', '/console/api/budgets/{level}/{id}'],
     ] as const
   ).map(([method, path]) => ({ method, path, group: 'console' as const })),
 ];

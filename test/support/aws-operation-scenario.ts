@@ -413,6 +413,13 @@ const driveConsole = async (gateway: TestGateway): Promise<void> => {
     body: { role: 'member' },
   });
   await send('GET', '/console/api/members', 200, { key: member.token });
+  // Budgets: the person's own and the account's keys and members, and an account admin setting them.
+  const budget = { budget: { limitUsd: 5, period: 'week' } };
+  await send('PUT', '/console/api/budgets/member/colleague@scenario.example', 200, { key: member.token, body: budget });
+  const budgeted = (await send('POST', '/console/api/keys', 201, { key: member.token, body: { name: 'budgeted' } }))
+    .body as { id: string };
+  await send('PUT', `/console/api/budgets/key/${budgeted.id}`, 200, { key: member.token, body: budget });
+  await send('GET', '/console/api/budgets', 200, { key: member.token });
   await send('DELETE', '/console/api/members/colleague@scenario.example', 200, { key: member.token });
   await send('GET', '/console/api/overview', 200, { key: member.token });
   await send('GET', '/console/api/requests?format=csv', 200, { key: member.token });
