@@ -76,7 +76,7 @@ describe('gateway tables', () => {
     expect(indexNames('usage')).toEqual(['byKey', 'byDay']);
   });
 
-  it.each(['counters', 'usage'] as const)('expires %s items by TTL on expiresAt', (name) => {
+  it.each(['counters', 'usage', 'spend'] as const)('expires %s items by TTL on expiresAt', (name) => {
     expect(tableResource(name).Properties.TimeToLiveSpecification).toEqual({
       AttributeName: 'expiresAt',
       Enabled: true,

@@ -1,7 +1,9 @@
 import { generateApiKey } from '../../functions/shared/auth/api-key.js';
 import { useBudgetClock } from '../../functions/shared/accounting/budget-period.js';
 import { budgetSpendId } from '../../functions/shared/accounting/budgets.js';
-import { readSpend } from '../../functions/shared/accounting/spend.js';
+import { readSpend, spendKey } from '../../functions/shared/accounting/spend.js';
+import { getItem } from '../../functions/shared/store/documents.js';
+import { physicalTableName } from '../../functions/shared/store/tables.js';
 import { newKeyRecord } from '../../functions/shared/config/resource-records.js';
 import { putKey } from '../../functions/shared/store/keys.js';
 import { captureLogLines, type CapturedLogLines } from '../support/captured-log-lines.js';
@@ -124,6 +126,30 @@ describeInProcess('sets the budgets clock of this process')('budgets', () => {
       expect(refused.body.error.message).toContain('does not reset');
     });
   });
+
+  test.each<[Period, string | null]>([
+    ['day', '2025-06-05T00:00:00Z'],
+    ['week', '2025-06-09T00:00:00Z'],
+    ['month', '2025-07-01T00:00:00Z'],
+    ['total', null],
+  ])(
+    "a %s budget's spend items and alert markers expire 35 days after its period ends (never for total)",
+    async (period, end) => {
+      now = Date.parse('2025-06-04T12:00:00Z');
+      // $7 of $10 passes the alert at half the limit.
+      const { key, ownerId, accountId } = await keyUnderBudget('key', period, [0.5]);
+      expect((await chat(key)).status).toBe(200);
+      await settled('key', ownerId, accountId, period, 7);
+      const spendId = budgetSpendId({ level: 'key', ownerId, accountId, period }, now);
+      const item = async (id: string) =>
+        (await getItem({ TableName: physicalTableName('spend'), Key: { id }, ConsistentRead: true })).Item;
+      await waitFor(async () => (await item(`${spendId}!alert!0.5`)) !== undefined);
+
+      const expected = end === null ? undefined : Date.parse(end) / 1000 + 35 * 86_400;
+      expect((await item(spendKey(spendId, 0).id))?.expiresAt).toBe(expected);
+      expect((await item(`${spendId}!alert!0.5`))?.expiresAt).toBe(expected);
+    },
+  );
 
   test('reading a budget shows its spending, what remains and its period', async () => {
     now = Date.parse('2025-06-04T12:00:00Z');

@@ -1,4 +1,5 @@
 import { putItem } from '../store/documents.js';
+import { spendExpiry } from './budget-period.js';
 import { physicalTableName } from '../store/tables.js';
 import { log } from '../log.js';
 import { DEFAULT_METRICS_NAMESPACE, METRICS_NAMESPACE_VARIABLE } from '../metrics-namespace.js';
@@ -41,10 +42,17 @@ const isConditionFailure = (error: unknown) => (error as Error).name === 'Condit
 
 /** Marks the alert sent; `true` for the one caller whose write created the marker. */
 const claim = async (reservation: Granted, threshold: number): Promise<boolean> => {
+  const { period } = reservation.budget;
+  const expiresAt = period === 'total' ? undefined : spendExpiry(period, Date.parse(reservation.periodLabel));
   try {
     await putItem({
       TableName: physicalTableName('spend'),
-      Item: { id: `${reservation.spendId}!alert!${threshold}`, sentAt: new Date().toISOString() },
+      Item: {
+        id: `${reservation.spendId}!alert!${threshold}`,
+        sentAt: new Date().toISOString(),
+        // Kept as long as the period's spend items, so that the period cannot alert twice meanwhile.
+        ...(expiresAt === undefined ? {} : { expiresAt }),
+      },
       // Only the first writer of the marker sends the alert.
       ConditionExpression: 'attribute_not_exists(id)',
     });

@@ -56,6 +56,20 @@ export const periodEnd = (period: BudgetPeriod, at: number): number | null => {
   }
 };
 
+/** Days a period's spend items and alert markers are kept after the period ends (then DynamoDB's TTL removes them). */
+export const SPEND_KEPT_AFTER_PERIOD_DAYS = 35;
+
+/**
+ * When the spend items of the period holding `at` may go (epoch seconds, the table's TTL attribute
+ * `expiresAt`): some weeks after the period ends, so that a finished period's spending can still be
+ * looked at, and the table does not grow with every period. `undefined` for `total`, whose items
+ * hold the budget's whole spending.
+ */
+export const spendExpiry = (period: BudgetPeriod, at: number): number | undefined => {
+  const end = periodEnd(period, at);
+  return end === null ? undefined : Math.floor(end / 1000) + SPEND_KEPT_AFTER_PERIOD_DAYS * 86_400;
+};
+
 /** The period's name in item ids and alerts: its start's date (`2025-06-02`), or `total`. */
 export const periodLabel = (period: BudgetPeriod, at: number): string => {
   const start = periodStart(period, at);

@@ -2,7 +2,7 @@ import { getItem } from '../store/documents.js';
 import { physicalTableName } from '../store/tables.js';
 import { addToItem } from '../store/item-additions.js';
 import { retryThrottledOrBusy } from '../store/throttle-retry.js';
-import { periodLabel } from './budget-period.js';
+import { periodLabel, spendExpiry } from './budget-period.js';
 import { budgetSpendId, quotaAsBudget, type BudgetSettings, type CoveringBudget } from './budgets.js';
 import { roundUsd } from './pricing.js';
 import { spendShards } from './shard-count.js';
@@ -47,12 +47,19 @@ export type BudgetReservation =
 /** The account quota's reservation: a total budget's. */
 export type QuotaReservation = BudgetReservation;
 
-const makeSpendBudget = (spendId: string, limit: number, shards: number): SlicedBudget => ({
+const makeSpendBudget = (
+  spendId: string,
+  limit: number,
+  shards: number,
+  expiresAt: number | undefined,
+): SlicedBudget => ({
   table: physicalTableName('spend'),
   key: (index) => spendKey(spendId, index),
   shards,
   limit,
   attribute: 'committed',
+  // A period's items expire some weeks after it ends (budget-period.ts); a total budget's never do.
+  ...(expiresAt === undefined ? {} : { setIfAbsent: { expiresAt } }),
   // A spent budget (committed = slice) refuses even a free request.
   refuseWhenFull: true,
   round: roundUsd,
@@ -65,11 +72,12 @@ const makeSpendBudget = (spendId: string, limit: number, shards: number): Sliced
 const SPEND_BUDGETS_KEPT = 1000;
 const spendBudgets = new Map<string, SlicedBudget>();
 
-const spendBudget = (spendId: string, limit: number, shards: number): SlicedBudget => {
+/** The id names the period, so its expiry is the same for every write of one kept budget. */
+const spendBudget = (spendId: string, limit: number, shards: number, expiresAt: number | undefined): SlicedBudget => {
   const kept = spendBudgets.get(spendId);
   if (kept && kept.limit === limit && kept.shards === shards) return kept;
   if (spendBudgets.size >= SPEND_BUDGETS_KEPT) spendBudgets.clear();
-  const budget = makeSpendBudget(spendId, limit, shards);
+  const budget = makeSpendBudget(spendId, limit, shards, expiresAt);
   spendBudgets.set(spendId, budget);
   return budget;
 };
@@ -105,7 +113,8 @@ export const reserveBudget = async (
 ): Promise<BudgetReservation> => {
   const shards = spendShards(rpm);
   const spendId = budgetSpendId(budget, at);
-  const first = await chargeBudget(spendBudget(spendId, budget.limitUsd, shards), estimate);
+  const expiresAt = spendExpiry(budget.period, at);
+  const first = await chargeBudget(spendBudget(spendId, budget.limitUsd, shards, expiresAt), estimate);
   const granted = (shard: number, committed: number) =>
     ({
       granted: true,
@@ -122,7 +131,7 @@ export const reserveBudget = async (
   const stored = await storedAccountBudget(budget.accountId);
   if (stored === null) return { ...granted(0, 0), reserved: 0 };
   if (stored.limitUsd !== budget.limitUsd && stored.period === budget.period) {
-    const again = await chargeBudget(spendBudget(spendId, stored.limitUsd, shards), estimate);
+    const again = await chargeBudget(spendBudget(spendId, stored.limitUsd, shards, expiresAt), estimate);
     if (again.granted) return granted(again.shard, again.used);
     return { granted: false, budget, limit: stored.limitUsd, committed: again.used };
   }

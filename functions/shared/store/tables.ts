@@ -3,16 +3,7 @@
  * local runtime creates the same tables in the embedded engine, so the two cannot drift.
  */
 export type TableName =
-  | 'keys'
-  | 'accounts'
-  | 'channels'
-  | 'models'
-  | 'counters'
-  | 'usage'
-  | 'members'
-  | 'spend'
-  | 'audit'
-  | 'responses';
+  'keys' | 'accounts' | 'channels' | 'models' | 'counters' | 'usage' | 'members' | 'spend' | 'audit' | 'responses';
 
 export interface IndexDefinition {
   readonly name: string;
@@ -73,7 +64,13 @@ export const tableDefinitions: Readonly<Record<TableName, TableDefinition>> = {
     environmentVariable: 'GATEWAY_TABLE_MEMBERS',
   },
   // An account's USD spending, split into shards that each own a slice of its quota (quota.ts).
-  spend: { partitionKey: 'id', pointInTimeRecovery: true, environmentVariable: 'GATEWAY_TABLE_SPEND' },
+  // A period budget's items and alert markers expire some weeks after the period ends (budget-period.ts).
+  spend: {
+    partitionKey: 'id',
+    pointInTimeRecovery: true,
+    environmentVariable: 'GATEWAY_TABLE_SPEND',
+    ttlAttribute: 'expiresAt',
+  },
   // The audit trail: one partition per month, newest first by the time-led sort key; the indexes
   // answer "what did this actor do" and "every change of this kind" without reading other records.
   // Changes are rare (admins and sign-ins), so one partition taking all of a month's writes is far
