@@ -46,11 +46,13 @@ export const moduleAliases: Readonly<Record<string, string>> = {
 };
 
 /**
- * The groups whose functions decode event streams: Bedrock's ConverseStream, reached only from the
- * chat group (chat, messages and responses are Bedrock's endpoints). The others leave the SDK's
- * event-stream decoder out; it is about 19 KB.
+ * The groups whose bundles hold the Bedrock client, and so the SDK's event-stream decoder it imports:
+ * chat (chat, messages and responses are Bedrock's endpoints, ConverseStream among them), and the
+ * console, whose channel check reaches the same adapter registry (Bedrock's adapter is a chunk loaded
+ * on first use, and the check refuses Bedrock channels before any call). The others leave the
+ * decoder out; it is about 19 KB.
  */
-export const eventStreamGroups: readonly string[] = ['chat'];
+export const eventStreamGroups: readonly string[] = ['chat', 'console'];
 
 /** The module replacements of one group's bundle. */
 export const moduleAliasesFor = (group: string): Readonly<Record<string, string>> =>
