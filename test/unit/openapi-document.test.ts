@@ -25,9 +25,9 @@ describe('the OpenAPI document', () => {
   });
 
   it('refuses a route that has no description, so a new route is documented when it is added', () => {
-    expect(() => buildOpenApiDocument([...routes, { method: 'GET', path: '/v1/undocumented', group: 'models' }])).toThrow(
-      /GET \/v1\/undocumented has no entry/,
-    );
+    expect(() =>
+      buildOpenApiDocument([...routes, { method: 'GET', path: '/v1/undocumented', group: 'models' }]),
+    ).toThrow(/GET \/v1\/undocumented has no entry/);
   });
 
   it('describes request bodies from the same schemas the handlers validate with', () => {
