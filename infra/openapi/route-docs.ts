@@ -277,6 +277,16 @@ export const routeDocs: Readonly<Record<string, RouteDoc>> = {
     tag: 'console',
     access: 'console',
   },
+  'GET /console/api/budgets': {
+    summary: "The budgets that cover the signed-in person's requests, with spending and reset",
+    tag: 'console',
+    access: 'console',
+  },
+  'PUT /console/api/budgets/{level}/{id}': {
+    summary: 'Set or remove a key, member or account budget (within the role)',
+    tag: 'console',
+    access: 'console',
+  },
   'GET /console/api/members': {
     summary: "The members of the person's account (account admins)",
     tag: 'console',
