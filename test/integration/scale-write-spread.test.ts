@@ -55,6 +55,10 @@ describe('hot writes of one busy account', () => {
           1,
         );
       }
+      // The key's and the member's monthly budgets are sharded like the account's spend.
+      for (const level of ['|key|', '|member|']) {
+        expect([...recorder.writes.keys()].filter((partition) => partition.includes(level)).length).toBeGreaterThan(1);
+      }
       const [hottest, writes] = [...recorder.writes.entries()].sort((a, b) => b[1] - a[1])[0]!;
       expect({ hottest, writes, total, share: writes / total <= 0.1 }).toEqual({ hottest, writes, total, share: true });
     } finally {

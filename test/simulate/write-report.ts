@@ -34,6 +34,8 @@ const kindOf = (partition: string): string => {
   let kind = partition
     .replace(/acct_[A-Za-z0-9]+/g, '<account>')
     .replace(/key_[A-Za-z0-9]+/g, '<key>')
+    .replace(/\b[0-9a-f]{64}\b/g, '<key hash>')
+    .replace(/[^|:#\s]+@[^|#\s]+/g, '<member>')
     .replace(/\d{4}-\d{2}-\d{2}/g, '<day>')
     .replace(/#\d+$/, '#<n>');
   // Shard 0 of a sliced budget keeps the unsharded id.
