@@ -5,12 +5,13 @@ import { hashApiKey } from '../shared/auth/api-key.js';
 import { assertIpAllowed } from '../shared/auth/ip-allow-list.js';
 import { resolvePrincipal } from '../shared/auth/principal.js';
 import { cognitoSignIn, type CognitoSignIn } from '../shared/console/cognito-sign-in.js';
-import { cognitoSettings, consoleAuthMode, type ConsoleUser } from '../shared/console/console-user.js';
+import { cognitoSettings, consoleAuthMode, ssoSettings, type ConsoleUser } from '../shared/console/console-user.js';
 import { decoyHash, hashPassword, needsRehash, verifyPassword } from '../shared/console/local-passwords.js';
 import { localSessions } from '../shared/console/local-sessions.js';
 import { adminMfaRequired, recordMfaSignIn } from '../shared/console/mfa-sign-ins.js';
 import { ADMIN_KEY_USER_PREFIX } from '../shared/console/resolve-console-user.js';
 import { localSignInLimits } from '../shared/console/sign-in-limits.js';
+import { ssoSignIn, type SsoCode } from '../shared/console/sso-sign-in.js';
 import { GatewayError, forbidden, invalidApiKey } from '../shared/errors.js';
 import { json } from '../shared/http/response.js';
 import type { GatewayRequest } from '../shared/middleware/gateway-handler.js';
@@ -21,7 +22,10 @@ import { totpSetupView } from './totp-setup.js';
 const password = lazySchema(() => z.string().check(z.minLength(1), z.maxLength(256)));
 const totpCode = lazySchema(() => z.string().check(z.regex(/^\d{6}$/)));
 
-/** Sign in with an e-mail address and password (and a TOTP code), or (operators, locally) with an admin key. */
+/**
+ * Sign in with an e-mail address and password (and a TOTP code), with the code of a federated sign-in
+ * (and its PKCE verifier), or (operators, locally) with an admin key.
+ */
 const signInBody = lazySchema(() =>
   z.union([
     z.strictObject({
@@ -32,6 +36,11 @@ const signInBody = lazySchema(() =>
       mfaSession: z.optional(z.string().check(z.minLength(1), z.maxLength(4096))),
     }),
     z.strictObject({ key: z.string().check(z.minLength(1), z.maxLength(300)) }),
+    z.strictObject({
+      code: z.string().check(z.minLength(1), z.maxLength(2048)),
+      // RFC 7636: 43 to 128 characters of [A-Za-z0-9-._~].
+      codeVerifier: z.string().check(z.regex(/^[A-Za-z0-9\-._~]{43,128}$/)),
+    }),
   ]),
 );
 
@@ -42,8 +51,15 @@ const wrongCredentials = () => invalidApiKey('The e-mail address or password is 
 
 const userView = (user: ConsoleUser) => ({ id: user.id, accountId: user.accountId, role: user.role });
 
-/** GET /console/api/config: what the sign-in page needs to know; nothing secret. */
-export const config = async () => json(200, { auth: consoleAuthMode() ?? 'disabled' });
+/**
+ * GET /console/api/config: what the sign-in page needs to know; nothing secret. `sso` (deployed
+ * stages with `-c ssoProvider`) holds the parts of the pool's authorize URL.
+ */
+export const config = async () => {
+  const mode = consoleAuthMode();
+  const sso = mode === 'cognito' ? ssoSettings() : undefined;
+  return json(200, { auth: mode ?? 'disabled', ...(sso ? { sso } : {}) });
+};
 
 const signInWithKey = async (
   key: string,
@@ -87,6 +103,7 @@ const signInLocally = async (input: SignInBody, sourceIp: string | undefined) =>
       const { user, keyHash } = await signInWithKey(input.key, sourceIp);
       return { user, session: localSessions.issue(user, keyHash) };
     }
+    if ('code' in input) throw forbidden('This console has no single sign-on: sign in with a password.');
     const user = await signInWithPassword(input);
     localSignInLimits.recordSuccess(user.id);
     return { user, session: localSessions.issue(user) };
@@ -150,6 +167,29 @@ const signInWithCognito = async (input: PasswordSignIn) => {
 };
 
 /**
+ * A federated sign-in opens the same session as a password. Operators held to MFA pass only when
+ * the ID token's `amr` says the provider used more than one factor; otherwise they sign in with a
+ * password and TOTP, or the stack relaxes `consoleAdminMfa`.
+ */
+const signInWithSso = async (input: SsoCode) => {
+  const { identity, idToken, expiresInSeconds } = await ssoSignIn(cognitoSettings()!, ssoSettings()!, input);
+  const member = await getMember(identity.email);
+  if (!member) throw forbidden('This user is not a member of any gateway account. Ask an operator to add you.');
+  if (member.role === 'admin' && adminMfaRequired()) {
+    if (!identity.mfa)
+      throw forbidden(
+        'Operators sign in with their password and an authenticator code: the identity provider did not report a second factor. An operator may relax this with -c consoleAdminMfa=optional.',
+      );
+    await recordMfaSignIn(member.id, idToken);
+  }
+  return json(201, {
+    token: idToken,
+    expiresAt: new Date(Date.now() + expiresInSeconds * 1000).toISOString(),
+    user: userView({ id: member.id, accountId: member.accountId, role: member.role }),
+  });
+};
+
+/**
  * POST /console/api/session → 201 `{token, expiresAt, user}` (the token goes in `Authorization:
  * Bearer`), or 200 `{mfaSetup: {secret, otpauthUri, session?}}` when TOTP must be set up first: the
  * page shows the secret and sends the same body again with the first `mfaCode` (and `mfaSession`).
@@ -166,6 +206,7 @@ export const signIn = async (request: GatewayRequest<unknown>) => {
     });
   }
   if (mode === 'cognito' && 'email' in input) return signInWithCognito(input);
+  if (mode === 'cognito' && 'code' in input && ssoSettings()) return signInWithSso(input);
   throw forbidden(
     mode === 'cognito' ? 'Sign in with your e-mail address and password.' : 'The console has no sign-in configured.',
   );

@@ -17,12 +17,14 @@ const FAILED_SIGN_IN_STATUSES = new Set([401, 403, 429]);
 const CHALLENGE_CODE = /_required$/;
 
 /**
- * Who tried to sign in, as far as the body says without holding a secret: the e-mail address, or for
- * an admin key only that it was one (a key is never recorded, and a mistyped one may be a password).
+ * Who tried to sign in, as far as the body says without holding a secret: the e-mail address, for a
+ * federated sign-in only that it was one, or for an admin key only that it was one (a key is never recorded, and a mistyped one may be a password).
  */
 const claimedActor = (body: unknown): AuditActor => {
-  const email = (body as { email?: unknown } | undefined)?.email;
+  const { email, code } = (body ?? {}) as { email?: unknown; code?: unknown };
   if (typeof email === 'string') return { kind: 'console-user', id: memberId(email) };
+  // A federated sign-in names no one until its code is exchanged; a refused one is recorded as such.
+  if (typeof code === 'string') return { kind: 'console-user', id: 'sso:unknown' };
   return { kind: 'admin-key', id: 'unknown' };
 };
 

@@ -129,6 +129,8 @@ export class ConsoleAuth extends Construct {
         handler.addEnvironment('GATEWAY_CONSOLE_SSO_CLIENT_ID', this.ssoClient.userPoolClientId);
         handler.addEnvironment('GATEWAY_CONSOLE_SSO_DOMAIN', this.domain.baseUrl());
         handler.addEnvironment('GATEWAY_CONSOLE_SSO_PROVIDER', props.sso.name);
+        // The callback the client registered: the token endpoint wants the same redirect_uri back.
+        handler.addEnvironment('GATEWAY_CONSOLE_SSO_REDIRECT_URI', props.consoleUrl);
       }
     }
 

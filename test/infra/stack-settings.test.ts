@@ -365,6 +365,13 @@ const rows: readonly Row[] = [
       expect(sso.AllowedOAuthFlows).toEqual(['code']);
       expect(sso.AllowedOAuthScopes).not.toContain('aws.cognito.signin.user.admin');
       expect(JSON.stringify(sso.CallbackURLs)).toContain('/console/');
+      // The console sends the token endpoint the same redirect_uri the client registered.
+      const ssoFunctions = ofType(resources, 'AWS::Lambda::Function')
+        .map((fn) => fn.Properties.Environment?.Variables ?? {})
+        .filter((variables) => variables.GATEWAY_CONSOLE_SSO_CLIENT_ID);
+      expect(ssoFunctions.length).toBeGreaterThan(0);
+      for (const variables of ssoFunctions)
+        expect(variables.GATEWAY_CONSOLE_SSO_REDIRECT_URI).toEqual(sso.CallbackURLs[0]);
       // The password client still cannot write the e-mail.
       expect(clients.find((client) => !client.AllowedOAuthFlows)!.WriteAttributes).not.toContain('email');
     },

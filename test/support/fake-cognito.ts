@@ -1,4 +1,12 @@
-import { createHmac, generateKeyPairSync, randomBytes, randomUUID, sign, type KeyObject } from 'node:crypto';
+import {
+  createHash,
+  createHmac,
+  generateKeyPairSync,
+  randomBytes,
+  randomUUID,
+  sign,
+  type KeyObject,
+} from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 
@@ -7,7 +15,9 @@ import type { AddressInfo, Socket } from 'node:net';
  * `x-amz-target: AWSCognitoIdentityProviderService.<Operation>`, JSON 1.1) with its challenge rules,
  * and serving the pool's JWKS at `/<pool id>/.well-known/jwks.json`. ID tokens are RS256 JWTs with
  * Cognito's claims, signed by a key made at start. Point the console at it through
- * `GATEWAY_CONSOLE_COGNITO_ENDPOINT`.
+ * `GATEWAY_CONSOLE_COGNITO_ENDPOINT`. It is also the pool's sign-in domain for the SSO client: codes
+ * from `authorizationCode` are redeemed at `POST /oauth2/token` (form-encoded, PKCE S256), as
+ * Cognito's token endpoint does.
  */
 
 export interface FakeCognitoUser {
@@ -38,8 +48,28 @@ export interface FakeCognito {
   /** An ID token as Cognito would sign it, with any claim overridden (`undefined` removes it). */
   idToken(email: string, overrides?: Record<string, unknown>): string;
   readonly calls: CognitoCallRecord[];
+  /** The federated sign-in's app client. */
+  readonly ssoClientId: string;
+  /**
+   * A code, as the sign-in domain gives it after the identity provider signed `email` in; redeeming
+   * it gives an ID token for `clientId` (the SSO client unless told) with `claims` overridden.
+   */
+  authorizationCode(email: string, grant: SsoGrant): string;
+  /** The bodies `POST /oauth2/token` was given. */
+  readonly tokenRequests: Record<string, string>[];
   close(): Promise<void>;
 }
+
+export interface SsoGrant {
+  readonly redirectUri: string;
+  /** `base64url(sha256(verifier))`, as the authorize request carried it. */
+  readonly codeChallenge: string;
+  readonly clientId?: string;
+  readonly claims?: Record<string, unknown>;
+}
+
+/** The S256 challenge of a PKCE verifier (RFC 7636). */
+export const pkceChallenge = (verifier: string): string => createHash('sha256').update(verifier).digest('base64url');
 
 const base32 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
 
@@ -78,6 +108,9 @@ export const startFakeCognito = async (region = 'us-east-1'): Promise<FakeCognit
   const sessions = new Map<string, { email: string; step: string }>();
   const accessTokens = new Map<string, string>();
   const calls: CognitoCallRecord[] = [];
+  const ssoClientId = 'fakessoclient';
+  const codes = new Map<string, SsoGrant & { email: string }>();
+  const tokenRequests: Record<string, string>[] = [];
 
   const idToken = (email: string, overrides: Record<string, unknown> = {}): string => {
     const user = users.get(email);
@@ -205,12 +238,44 @@ export const startFakeCognito = async (region = 'us-east-1'): Promise<FakeCognit
     response.writeHead(status, { 'content-type': 'application/x-amz-json-1.1' });
     response.end(JSON.stringify(body));
   };
+  /** Cognito's token endpoint: a code is good once, for its client, redirect URI and verifier. */
+  const redeem = (response: ServerResponse, form: Record<string, string>) => {
+    tokenRequests.push(form);
+    const grant = codes.get(form.code ?? '');
+    if (form.code) codes.delete(form.code);
+    const send400 = (error: string) => {
+      response.writeHead(400, { 'content-type': 'application/json' });
+      response.end(JSON.stringify({ error }));
+    };
+    if (form.grant_type !== 'authorization_code') return send400('unsupported_grant_type');
+    if (form.client_id !== ssoClientId) return send400('invalid_client');
+    if (
+      !grant ||
+      grant.redirectUri !== form.redirect_uri ||
+      !form.code_verifier ||
+      pkceChallenge(form.code_verifier) !== grant.codeChallenge
+    )
+      return send400('invalid_grant');
+    response.writeHead(200, { 'content-type': 'application/json' });
+    response.end(
+      JSON.stringify({
+        id_token: idToken(grant.email, { aud: grant.clientId ?? ssoClientId, ...grant.claims }),
+        access_token: randomBytes(24).toString('base64url'),
+        refresh_token: randomBytes(24).toString('base64url'),
+        expires_in: 3600,
+        token_type: 'Bearer',
+      }),
+    );
+  };
   const handle = async (request: IncomingMessage, response: ServerResponse) => {
     if (request.method === 'GET' && request.url === `/${userPoolId}/.well-known/jwks.json`) {
       return send(response, 200, { keys: [{ ...publicKey.export({ format: 'jwk' }), kid, alg: 'RS256', use: 'sig' }] });
     }
     const chunks: Buffer[] = [];
     for await (const chunk of request) chunks.push(chunk as Buffer);
+    if (request.method === 'POST' && request.url === '/oauth2/token') {
+      return redeem(response, Object.fromEntries(new URLSearchParams(Buffer.concat(chunks).toString())));
+    }
     const operation = String(request.headers['x-amz-target'] ?? '').replace('AWSCognitoIdentityProviderService.', '');
     const handler = operations[operation];
     if (request.method !== 'POST' || !handler) return send(response, 400, { __type: 'UnknownOperationException' });
@@ -254,6 +319,13 @@ export const startFakeCognito = async (region = 'us-east-1'): Promise<FakeCognit
     user: (email) => users.get(email),
     idToken,
     calls,
+    ssoClientId,
+    authorizationCode: (email, grant) => {
+      const code = randomUUID();
+      codes.set(code, { ...grant, email });
+      return code;
+    },
+    tokenRequests,
     close: () =>
       new Promise<void>((resolve) => {
         for (const socket of sockets) socket.destroy();

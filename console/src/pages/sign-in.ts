@@ -1,5 +1,6 @@
 import { ApiError, call, session, type ConsoleUser } from '../api.js';
 import { h, replaceChildren } from '../dom.js';
+import { ssoReturn, startSso, type SsoConfig } from '../sso.js';
 
 interface SignedIn {
   readonly token: string;
@@ -30,7 +31,7 @@ export const totpSetupPanel = (setup: TotpSetup): HTMLElement =>
   );
 
 /**
- * E-mail and password for everyone, then a TOTP code where the account has one (or must set one up:
+ * "Sign in with <provider>" where the stack offers single sign-on; e-mail and password for everyone, then a TOTP code where the account has one (or must set one up:
  * operators on deployed stages); locally, operators may also sign in with an admin key. Each step
  * sends the whole form again, so nothing but the pool's own setup session is kept between steps.
  */
@@ -93,12 +94,29 @@ export const signInPage = (root: HTMLElement, signedIn: () => void): void => {
     h('button', { type: 'submit' }, 'Sign in with key'),
   );
 
+  const ssoSlot = h('div', { id: 'sso' });
+  const offerSso = (sso: SsoConfig): void => {
+    replaceChildren(
+      ssoSlot,
+      h(
+        'button',
+        {
+          type: 'button',
+          id: 'sso-sign-in',
+          onclick: () => void startSso(sso).catch((error: Error) => (message.textContent = error.message)),
+        },
+        `Sign in with ${sso.provider}`,
+      ),
+    );
+  };
+
   replaceChildren(
     root,
     h(
       'main',
       { class: 'sign-in' },
       h('h1', {}, 'model-gateway console'),
+      ssoSlot,
       h(
         'form',
         {
@@ -125,7 +143,12 @@ export const signInPage = (root: HTMLElement, signedIn: () => void): void => {
       message,
     ),
   );
-  void call<{ auth: string }>('GET', '/console/api/config').then((config) => {
+  void call<{ auth: string; sso?: SsoConfig }>('GET', '/console/api/config').then((config) => {
     localKeyForm.hidden = config.auth !== 'local';
+    if (config.sso) offerSso(config.sso);
   });
+  // Back from the identity provider: the code and this tab's verifier open the session.
+  const returned = ssoReturn();
+  if (returned.kind === 'refused') message.textContent = returned.message;
+  if (returned.kind === 'code') void submit({ code: returned.code, codeVerifier: returned.codeVerifier });
 };

@@ -13,6 +13,8 @@ export interface VerifiedIdentity {
    * sign-in), else the token's own `jti`.
    */
   readonly signInId: string | undefined;
+  /** Whether the token's `amr` claim says the sign-in used more than one factor (RFC 8176 `mfa`). */
+  readonly mfa: boolean;
 }
 
 /**
@@ -44,6 +46,7 @@ export const verifiedIdentity = async (
   settings: CognitoSettings,
   token: string,
 ): Promise<VerifiedIdentity | undefined> => {
+  // `settings.clientId` is the audience: the console's client, or the SSO client for federated sign-ins.
   const cacheKey = `${cognitoEndpoint(settings)}/${settings.userPoolId}/${settings.clientId}`;
   let verifier = verifiers.get(cacheKey);
   if (!verifier) {
@@ -61,7 +64,8 @@ export const verifiedIdentity = async (
     const payload = await verifier.verify(token);
     if (typeof payload.email !== 'string' || !isVerified(payload.email_verified)) return undefined;
     const signInId = [payload.origin_jti, payload.jti].find((value) => typeof value === 'string') as string | undefined;
-    return { email: payload.email, signInId };
+    const mfa = Array.isArray(payload.amr) && payload.amr.includes('mfa');
+    return { email: payload.email, signInId, mfa };
   } catch {
     return undefined;
   }

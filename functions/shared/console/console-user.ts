@@ -35,3 +35,25 @@ export const consoleAuthMode = (): ConsoleAuthMode | undefined => {
   if (process.env.GATEWAY_CONSOLE_AUTH === 'local') return 'local';
   return cognitoSettings() ? 'cognito' : undefined;
 };
+
+/** The federated sign-in the stack added to the pool (`-c ssoProvider`): nothing here is secret. */
+export interface SsoSettings {
+  /** The identity provider's name in the pool, passed as `identity_provider` to skip Cognito's own page. */
+  readonly provider: string;
+  /** The SSO app client (authorization code flow with PKCE, no secret). */
+  readonly clientId: string;
+  /** The pool's sign-in domain, as a base URL (`https://<prefix>.auth.<region>.amazoncognito.com`). */
+  readonly domain: string;
+  /** The console's URL as the stack registered it as the client's callback. */
+  readonly redirectUri: string;
+}
+
+/** Set by the stack with `-c ssoProvider`; SSO is offered only when every part is there. */
+export const ssoSettings = (): SsoSettings | undefined => {
+  const provider = process.env.GATEWAY_CONSOLE_SSO_PROVIDER;
+  const clientId = process.env.GATEWAY_CONSOLE_SSO_CLIENT_ID;
+  const domain = process.env.GATEWAY_CONSOLE_SSO_DOMAIN?.replace(/\/+$/, '');
+  const redirectUri = process.env.GATEWAY_CONSOLE_SSO_REDIRECT_URI;
+  if (!provider || !clientId || !domain || !redirectUri || !cognitoSettings()) return undefined;
+  return { provider, clientId, domain: /^https?:\/\//.test(domain) ? domain : `https://${domain}`, redirectUri };
+};

@@ -2,7 +2,13 @@ import { principalOfKeyHash } from '../auth/principal.js';
 import { forbidden, invalidApiKey } from '../errors.js';
 import { getMember } from '../store/members.js';
 import { verifiedIdentity } from './cognito-tokens.js';
-import { cognitoSettings, consoleAuthMode, type ConsoleUser } from './console-user.js';
+import {
+  cognitoSettings,
+  consoleAuthMode,
+  ssoSettings,
+  type CognitoSettings,
+  type ConsoleUser,
+} from './console-user.js';
 import { localSessions, looksLikeSessionToken } from './local-sessions.js';
 import { adminMfaRequired, passedMfa } from './mfa-sign-ins.js';
 
@@ -39,6 +45,13 @@ const currentKeyHolder = async (user: ConsoleUser, keyHash: string): Promise<Con
   return { ...user, accountId: principal.accountId, allowedIps: principal.allowedIps ?? null };
 };
 
+/** A token of the console's own client, or of the SSO client when the stack offers SSO. */
+const identityOf = async (pool: CognitoSettings, token: string) => {
+  const identity = await verifiedIdentity(pool, token);
+  const sso = identity ? undefined : ssoSettings();
+  return sso ? verifiedIdentity({ ...pool, clientId: sso.clientId }, token) : identity;
+};
+
 /** The console user behind a bearer token (a local session, or a Cognito ID token when deployed); 401 otherwise. */
 export const resolveConsoleUser = async (token: string): Promise<ConsoleUser> => {
   const mode = consoleAuthMode();
@@ -51,7 +64,7 @@ export const resolveConsoleUser = async (token: string): Promise<ConsoleUser> =>
       return currentRights(session.user.id);
     }
     case 'cognito': {
-      const identity = await verifiedIdentity(cognitoSettings()!, token);
+      const identity = await identityOf(cognitoSettings()!, token);
       if (!identity) throw signInAgain();
       return currentRights(identity.email, { signInId: identity.signInId });
     }
