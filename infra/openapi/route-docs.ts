@@ -283,7 +283,7 @@ export const routeDocs: Readonly<Record<string, RouteDoc>> = {
     access: 'console',
   },
   'PUT /console/api/budgets/{level}/{id}': {
-    summary: 'Set or remove a key, member or account budget (within the role)',
+    summary: "Set or remove a key's or member's budget (account admins, operators)",
     tag: 'console',
     access: 'console',
   },
@@ -299,14 +299,4 @@ export const routeDocs: Readonly<Record<string, RouteDoc>> = {
     access: 'console',
   },
   'POST /console/api/mfa': { summary: 'Set up or verify a TOTP authenticator', tag: 'console', access: 'console' },
-  'GET /console/api/budgets': {
-    summary: "The budgets covering the person, and (account admins) the account's key and member budgets",
-    tag: 'console',
-    access: 'console',
-  },
-  'PUT /console/api/budgets/{level}/{id}': {
-    summary: "Set or remove a key's or member's budget (account admins)",
-    tag: 'console',
-    access: 'console',
-  },
 };
