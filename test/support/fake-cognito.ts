@@ -57,6 +57,13 @@ export interface FakeCognito {
   authorizationCode(email: string, grant: SsoGrant): string;
   /** The bodies `POST /oauth2/token` was given. */
   readonly tokenRequests: Record<string, string>[];
+  /**
+   * Who the identity provider signs in at `GET /oauth2/authorize`, which then sends the browser back
+   * to `redirect_uri` with a code and the request's `state`, as the hosted sign-in does.
+   */
+  ssoUser: string | undefined;
+  /** The queries `GET /oauth2/authorize` was given. */
+  readonly authorizeRequests: Record<string, string>[];
   close(): Promise<void>;
 }
 
@@ -111,6 +118,7 @@ export const startFakeCognito = async (region = 'us-east-1'): Promise<FakeCognit
   const ssoClientId = 'fakessoclient';
   const codes = new Map<string, SsoGrant & { email: string }>();
   const tokenRequests: Record<string, string>[] = [];
+  const authorizeRequests: Record<string, string>[] = [];
 
   const idToken = (email: string, overrides: Record<string, unknown> = {}): string => {
     const user = users.get(email);
@@ -267,10 +275,35 @@ export const startFakeCognito = async (region = 'us-east-1'): Promise<FakeCognit
       }),
     );
   };
+  const authorize = (request: IncomingMessage, response: ServerResponse) => {
+    const query = Object.fromEntries(new URL(request.url!, 'http://fake').searchParams);
+    authorizeRequests.push(query);
+    const good =
+      fake.ssoUser &&
+      query.response_type === 'code' &&
+      query.client_id === ssoClientId &&
+      query.redirect_uri &&
+      query.code_challenge &&
+      query.code_challenge_method === 'S256';
+    if (!good) {
+      response.writeHead(400, { 'content-type': 'text/plain' });
+      return response.end('invalid_request');
+    }
+    const code = fake.authorizationCode(fake.ssoUser!, {
+      redirectUri: query.redirect_uri!,
+      codeChallenge: query.code_challenge!,
+    });
+    const back = new URL(query.redirect_uri!);
+    back.searchParams.set('code', code);
+    if (query.state) back.searchParams.set('state', query.state);
+    response.writeHead(302, { location: back.toString() });
+    return response.end();
+  };
   const handle = async (request: IncomingMessage, response: ServerResponse) => {
     if (request.method === 'GET' && request.url === `/${userPoolId}/.well-known/jwks.json`) {
       return send(response, 200, { keys: [{ ...publicKey.export({ format: 'jwk' }), kid, alg: 'RS256', use: 'sig' }] });
     }
+    if (request.method === 'GET' && request.url?.startsWith('/oauth2/authorize?')) return authorize(request, response);
     const chunks: Buffer[] = [];
     for await (const chunk of request) chunks.push(chunk as Buffer);
     if (request.method === 'POST' && request.url === '/oauth2/token') {
@@ -326,6 +359,8 @@ export const startFakeCognito = async (region = 'us-east-1'): Promise<FakeCognit
       return code;
     },
     tokenRequests,
+    ssoUser: undefined,
+    authorizeRequests,
     close: () =>
       new Promise<void>((resolve) => {
         for (const socket of sockets) socket.destroy();
