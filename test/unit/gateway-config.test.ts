@@ -100,7 +100,7 @@ describe('parseGatewayConfig', () => {
   });
 
   test('an empty file declares nothing', () => {
-    expect(parseGatewayConfig('', 'gateway.yaml')).toEqual({ channels: [], models: [], accounts: [] });
+    expect(parseGatewayConfig('', 'gateway.yaml')).toEqual({ channels: [], models: [], accounts: [], members: [] });
   });
 
   test('an apiKey of the form ${NAME} is read from the environment', () => {
