@@ -75,7 +75,7 @@ export const budgetBanner = async (): Promise<HTMLElement | null> => {
       const budget = entry.budget!;
       const percent = Math.floor(spentShare(budget) * 100);
       const whose =
-        entry.level === 'member' ? 'Your' : `The ${entry.level === 'key' ? 'API key' : 'account'} '${entry.label}'`;
+        entry.level === 'member' ? 'Your' : `${entry.level === 'key' ? 'API key' : 'Account'} '${entry.label}': its`;
       return h(
         'p',
         { 'data-level': entry.level },

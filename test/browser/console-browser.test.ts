@@ -35,6 +35,7 @@ describeInBrowser('the console in a browser', () => {
     ['requests', '#request-log'],
     ['keys', '#keys'],
     ['models', '#models'],
+    ['budgets', '#my-budgets'],
     ['account', 'main h1:text("Account")'],
     ['members', '#members'],
     ['accounts', '#accounts'],
@@ -373,6 +374,32 @@ describeInBrowser('the console in a browser', () => {
     await page.unroute('**/console/api/session');
     const stale = await fetch(`${gateway.url}/console/api/me`, { headers: { authorization: `Bearer ${token}` } });
     expect(stale.status).toBe(401);
+  }, 60_000);
+
+  it("shows a banner over every page once a budget covering the person passes its first alert, and the budget's numbers", async () => {
+    // The account's spending so far (its total budget's), then a budget it has passed half of.
+    const spent = (await gateway.admin('GET', `/admin/v1/accounts/${accountId}`)).body.quota.used as number;
+    expect(spent).toBeGreaterThan(0);
+    await gateway.admin('PATCH', `/admin/v1/accounts/${accountId}`, {
+      budget: { limitUsd: spent * 1.5, period: 'total', alertAt: [0.5, 1] },
+    });
+    if ((await page.locator('header button.link').count()) > 0) await page.click('header button.link');
+    await signIn(MEMBER);
+    const banner = page.locator('#budget-banner');
+    await banner.waitFor();
+    expect(await banner.textContent()).toContain("Account 'team-a': its total budget is 66% spent");
+    await open('budgets', '#my-budgets');
+    await rowsMentioning('#my-budgets', formatCost(spent * 1.5), 1);
+    await page.locator('#budget-banner').waitFor();
+    await shoot('budget-banner');
+
+    // Below its first threshold, no banner.
+    await gateway.admin('PATCH', `/admin/v1/accounts/${accountId}`, {
+      budget: { limitUsd: spent * 10, period: 'total', alertAt: [0.5, 1] },
+    });
+    await open('budgets', '#my-budgets');
+    await rowsMentioning('#my-budgets', formatCost(spent * 10), 1);
+    expect(await page.locator('#budget-banner').count()).toBe(0);
   }, 60_000);
 
   it('loads every page without a script error or a blocked resource', () => {
