@@ -60,13 +60,15 @@ beforeAll(() => {
 });
 
 describe('upstream key secrets', () => {
-  it('lets the admin function create, rotate, restore and delete secrets under the prefix, and not read them', () => {
+  it('lets the admin function create, rotate, restore and delete secrets under the prefix, and read only the cursor secret', () => {
     expect(serviceGrantsOf('admin')).toEqual({
       'secretsmanager:CreateSecret': [UPSTREAM_SECRETS],
       'secretsmanager:PutSecretValue': [UPSTREAM_SECRETS],
       'secretsmanager:DeleteSecret': [UPSTREAM_SECRETS],
       'secretsmanager:RestoreSecret': [UPSTREAM_SECRETS],
       'secretsmanager:TagResource': [UPSTREAM_SECRETS],
+      // The secret that signs page cursors: never an upstream key.
+      'secretsmanager:GetSecretValue': [expect.stringMatching(/CursorSecret/)],
     });
   });
 

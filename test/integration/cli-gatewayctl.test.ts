@@ -108,7 +108,8 @@ describe('gatewayctl', () => {
     expect(usage.stdout).toMatch(/1 requests/);
 
     expect((await json(['keys', 'revoke', issued.id])).status).toBe('revoked');
-  });
+    // Some twenty CLI processes, each starting Node and tsx: well over jest's default on a busy machine.
+  }, 120_000);
 
   test('apply -f applies a YAML config through the admin API, again and again', async () => {
     const file = join(folder, 'gateway.yaml');
