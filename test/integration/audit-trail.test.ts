@@ -1,5 +1,6 @@
 import { auditActions } from '../../functions/shared/store/audit-entry.js';
 import { captureLogLines } from '../support/captured-log-lines.js';
+import { itInProcess } from '../support/gateway-target.js';
 import { startTestGateway, type TestGateway } from '../support/test-gateway.js';
 
 /**
@@ -195,22 +196,25 @@ describe('the audit trail', () => {
     expect(asAccountAdmin.status).toBe(403);
   });
 
-  it('names the actor in the request log line', async () => {
-    const logs = captureLogLines();
-    try {
-      const answer = await gateway.admin('PUT', '/admin/v1/models/logged', { ownedBy: 'log' });
-      const line = await logs.next(
-        (entry) => entry.message === 'request' && entry.requestId === answer.headers.get('x-request-id'),
-      );
-      expect(line.actor).toEqual({ kind: 'admin-key', id: adminKeyId });
-      const operator = await gateway.request('POST', '/console/api/session', { body: { key: gateway.adminKey } });
-      const read = await gateway.request('GET', '/console/api/me', { key: operator.body.token });
-      const consoleLine = await logs.next(
-        (entry) => entry.message === 'request' && entry.requestId === read.headers.get('x-request-id'),
-      );
-      expect(consoleLine.actor).toEqual({ kind: 'admin-key', id: adminKeyId });
-    } finally {
-      logs.restore();
-    }
-  });
+  itInProcess('reads the log lines of the gateway in this process')(
+    'names the actor in the request log line',
+    async () => {
+      const logs = captureLogLines();
+      try {
+        const answer = await gateway.admin('PUT', '/admin/v1/models/logged', { ownedBy: 'log' });
+        const line = await logs.next(
+          (entry) => entry.message === 'request' && entry.requestId === answer.headers.get('x-request-id'),
+        );
+        expect(line.actor).toEqual({ kind: 'admin-key', id: adminKeyId });
+        const operator = await gateway.request('POST', '/console/api/session', { body: { key: gateway.adminKey } });
+        const read = await gateway.request('GET', '/console/api/me', { key: operator.body.token });
+        const consoleLine = await logs.next(
+          (entry) => entry.message === 'request' && entry.requestId === read.headers.get('x-request-id'),
+        );
+        expect(consoleLine.actor).toEqual({ kind: 'admin-key', id: adminKeyId });
+      } finally {
+        logs.restore();
+      }
+    },
+  );
 });

@@ -18,6 +18,13 @@ export const DEFAULT_RETENTION_DAYS = 30;
 
 const table = () => physicalTableName('responses');
 const partitionOf = (accountId: string, responseId: string) => `${accountId}/${responseId}`;
+
+/**
+ * Whether an id can name a stored response at all: the gateway mints `resp_` and 40 base62
+ * characters. Anything else (a client's guess, a hostile id past DynamoDB's 2 KB key limit) is simply
+ * not found, without a store call that would refuse it.
+ */
+const mintable = (responseId: string): boolean => /^resp_[0-9A-Za-z]{40}$/.test(responseId);
 const partName = (index: number) => String(index).padStart(3, '0');
 
 /**
@@ -68,6 +75,7 @@ interface StoredPart {
  * it has the response.
  */
 export const getStoredDocument = async (accountId: string, responseId: string): Promise<unknown> => {
+  if (!mintable(responseId)) return undefined;
   const found: StoredPart[] = [];
   let startKey: Record<string, unknown> | undefined;
   do {
@@ -92,6 +100,7 @@ export const getStoredDocument = async (accountId: string, responseId: string): 
 
 /** Deletes a document kept for `accountId`; `false` when there was none to delete. */
 export const deleteStoredDocument = async (accountId: string, responseId: string): Promise<boolean> => {
+  if (!mintable(responseId)) return false;
   const id = partitionOf(accountId, responseId);
   // The first part goes first: without it the rest reads as absent.
   const { Attributes } = await deleteItem({
