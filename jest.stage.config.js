@@ -32,6 +32,11 @@ const inProcessOnly = [
   'store-calls-per-request', // counts the AWS calls of the functions in the test's process
   'bookkeeping-after-waiting-io', // watches the store calls of the test's process
   'concurrent-invocations', // waits on the local runtime's invocation-end events
+  'console-operator-views', // waits on the local runtime's invocation-end events
+  'upstream-host-policy', // sets the host policy in the environment of the functions in this process
+  'cursor-secret', // points the functions in this process at a fake Secrets Manager
+  'console-sso', // runs the console in Cognito mode against a fake Cognito, through this process's environment
+  'console-cognito-mfa', // the same, for the TOTP steps
 ];
 
 /**

@@ -25,7 +25,7 @@ describe('DELETE /admin/v1/accounts/{id}', () => {
     const deleted = await gateway.admin('DELETE', `/admin/v1/accounts/${account.id}`);
 
     expect(deleted.status).toBe(200);
-    expect(deleted.body).toEqual({ id: account.id, deleted: true, keysDeleted: 2 });
+    expect(deleted.body).toEqual({ id: account.id, deleted: true, keysDeleted: 2, membersDeleted: 0 });
     expect((await gateway.admin('GET', `/admin/v1/accounts/${account.id}`)).status).toBe(404);
     expect((await gateway.admin('GET', `/admin/v1/keys/${keyId}`)).status).toBe(404);
     expect((await gateway.admin('GET', `/admin/v1/keys/${second.body.id}`)).status).toBe(404);
