@@ -1,32 +1,6 @@
+import { auditActions, type AuditEntry } from '../../../functions/shared/store/audit-entry.js';
 import { call, query } from '../api.js';
 import { dataTable, formatTime, h, replaceChildren } from '../dom.js';
-
-interface AuditEntry {
-  at: string;
-  actor: { kind: string; id: string };
-  action: string;
-  target: { kind: string; id: string };
-  sourceIp: string | null;
-  requestId: string;
-}
-
-const actions = [
-  'key.create',
-  'key.update',
-  'key.revoke',
-  'account.create',
-  'account.update',
-  'account.delete',
-  'channel.put',
-  'channel.delete',
-  'model.put',
-  'model.delete',
-  'member.put',
-  'member.delete',
-  'config.apply',
-  'console.sign-in',
-  'console.sign-in-failed',
-] as const;
 
 const PAGE_SIZE = 50;
 
@@ -36,7 +10,7 @@ export const auditPage = async (root: HTMLElement): Promise<void> => {
     'select',
     { id: 'audit-action' },
     h('option', { value: '' }, 'any'),
-    actions.map((value) => h('option', { value }, value)),
+    auditActions.map((value) => h('option', { value }, value)),
   );
   const actor = h('input', { id: 'audit-actor', placeholder: 'an e-mail address or admin key id' });
   const results = h('div', { id: 'audit-results' });
