@@ -1,7 +1,6 @@
 import { usageGroups, usageTotals, type UsageGroup } from '../shared/accounting/usage-query.js';
 import type { UsageRecord } from '../shared/accounting/usage-records.js';
 import { dateTime, modelId, resourceId } from '../shared/config/resource-schemas.js';
-import { invalidValue } from '../shared/errors.js';
 import { json } from '../shared/http/response.js';
 import type { GatewayRequest } from '../shared/middleware/gateway-handler.js';
 import * as z from '../shared/schemas/zod.js';
@@ -10,10 +9,7 @@ import { getAccount, listAccounts, type Account } from '../shared/store/accounts
 import { listKeysOfAccount, type ApiKeyRecord } from '../shared/store/keys.js';
 import { parseWith } from '../admin/parse-with.js';
 import { requireUser } from './console-request.js';
-import { readScopedUsage, usageScopeOf } from './usage-scope.js';
-
-const DAY_MS = 86_400_000;
-const DEFAULT_DAYS = 30;
+import { readScopedUsage, usageRangeOf, usageScopeOf } from './usage-scope.js';
 
 const overviewQuery = lazySchema(() =>
   z.object({
@@ -48,9 +44,7 @@ const namesOf = async (accountIds: readonly string[], everyAccount: boolean) => 
 export const overview = async (request: GatewayRequest<unknown>) => {
   const user = await requireUser(request);
   const query = parseWith(overviewQuery, request.query);
-  const to = query.to ?? new Date().toISOString();
-  const from = query.from ?? new Date(Date.parse(to) - DEFAULT_DAYS * DAY_MS).toISOString();
-  if (from > to) throw invalidValue('from must not be later than to.', 'from');
+  const { from, to } = usageRangeOf(query);
   const scope = await usageScopeOf(user, query.accountId, query.keyId);
   const records: UsageRecord[] = await readScopedUsage(scope, { ...query, from, to });
   const byAccount = usageGroups(records, 'account');

@@ -3,7 +3,27 @@ import type { UsageRecord, UsageStatus } from '../shared/accounting/usage-record
 import type { ConsoleUser } from '../shared/console/console-user.js';
 import { getKeyById, listKeysOfAccount } from '../shared/store/keys.js';
 import { requireAccount } from '../admin/accounts.js';
+import { invalidValue } from '../shared/errors.js';
 import { accountInScope, isOperator, mayTouchKey, requireTouchableKey, seesWholeAccount } from './authorize.js';
+
+const DAY_MS = 86_400_000;
+/** Without `from`, the console reads the last 30 days up to `to`. */
+export const DEFAULT_USAGE_DAYS = 30;
+/** One console query covers at most 92 days (a quarter): the store reads only the range asked for. */
+export const MAX_USAGE_DAYS = 92;
+
+/**
+ * The range a console usage read covers (the usage page and the overview alike):  `to` defaults to
+ * now, `from` to 30 days before `to`; never longer than 92 days, so no request reads a whole history.
+ */
+export const usageRangeOf = (query: { from?: string; to?: string }, now = Date.now()): { from: string; to: string } => {
+  const to = query.to === undefined ? now : Date.parse(query.to);
+  const from = query.from === undefined ? to - DEFAULT_USAGE_DAYS * DAY_MS : Date.parse(query.from);
+  if (from > to) throw invalidValue('`from` must not be later than `to`.', 'from');
+  if (to - from > MAX_USAGE_DAYS * DAY_MS)
+    throw invalidValue(`A usage query covers at most ${MAX_USAGE_DAYS} days; narrow from/to.`, 'from');
+  return { from: new Date(from).toISOString(), to: new Date(to).toISOString() };
+};
 
 /**
  * Which usage records a console user may read, decided in one place for the overview and the request

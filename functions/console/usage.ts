@@ -4,12 +4,12 @@ import { lazySchema } from '../shared/schemas/lazy-schema.js';
 import { requireAccount } from '../admin/accounts.js';
 import { parseWith } from '../admin/parse-with.js';
 import { dateTime, modelId, resourceId } from '../shared/config/resource-schemas.js';
-import { invalidValue } from '../shared/errors.js';
 import { json } from '../shared/http/response.js';
 import type { GatewayRequest } from '../shared/middleware/gateway-handler.js';
 import { listKeysOfAccount } from '../shared/store/keys.js';
 import { accountInScope, mayTouchKey, seesWholeAccount } from './authorize.js';
 import { requireUser } from './console-request.js';
+import { usageRangeOf } from './usage-scope.js';
 import { consoleUsage } from './console-usage.js';
 
 const usageQuery = lazySchema(() =>
@@ -23,22 +23,6 @@ const usageQuery = lazySchema(() =>
     limit: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(1000)), 50),
   }),
 );
-
-const DAY_MS = 86_400_000;
-/** Without `from`, the console reads the last 30 days up to `to`. */
-export const DEFAULT_USAGE_DAYS = 30;
-/** One console query covers at most 92 days (a quarter): the store reads only the range asked for. */
-export const MAX_USAGE_DAYS = 92;
-
-/** The range a query reads: `to` defaults to now, `from` to 30 days before `to`; never longer than 92 days. */
-const rangeOf = (query: { from?: string; to?: string }, now = Date.now()): { from: string; to: string } => {
-  const to = query.to === undefined ? now : Date.parse(query.to);
-  const from = query.from === undefined ? to - DEFAULT_USAGE_DAYS * DAY_MS : Date.parse(query.from);
-  if (from > to) throw invalidValue('`from` must not be later than `to`.', 'from');
-  if (to - from > MAX_USAGE_DAYS * DAY_MS)
-    throw invalidValue(`A usage query covers at most ${MAX_USAGE_DAYS} days; narrow from/to.`, 'from');
-  return { from: new Date(from).toISOString(), to: new Date(to).toISOString() };
-};
 
 const recordView = (record: Awaited<ReturnType<typeof consoleUsage>>['data'][number]) => ({
   requestId: record.requestId,
@@ -66,7 +50,7 @@ const recordView = (record: Awaited<ReturnType<typeof consoleUsage>>['data'][num
 export const list = async (request: GatewayRequest<unknown>) => {
   const user = await requireUser(request);
   const query = parseWith(usageQuery, request.query);
-  const range = rangeOf(query);
+  const range = usageRangeOf(query);
   const account = await requireAccount(accountInScope(user, query.accountId));
   const keyIds = seesWholeAccount(user)
     ? undefined
