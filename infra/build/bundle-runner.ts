@@ -7,6 +7,7 @@
 import { execFile } from 'node:child_process';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
+import { EXEC_WRAPPER_ON_LAMBDA } from './exec-wrapper.js';
 
 const run = promisify(execFile);
 
@@ -79,6 +80,12 @@ export const lambdaLikeEnvironment = (functionName: string): NodeJS.ProcessEnv =
   AWS_SECRET_ACCESS_KEY: 'bundle-runner-secret',
   AWS_SESSION_TOKEN: 'bundle-runner-session',
   AWS_LAMBDA_FUNCTION_NAME: functionName,
+});
+
+/** A gateway function's environment as the stack sets what the runtime reads: its name and its exec wrapper. */
+export const functionEnvironment = (group: string): NodeJS.ProcessEnv => ({
+  ...lambdaLikeEnvironment(`model-gateway-${group}`),
+  AWS_LAMBDA_EXEC_WRAPPER: EXEC_WRAPPER_ON_LAMBDA,
 });
 
 const runChild = async (

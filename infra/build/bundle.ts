@@ -20,6 +20,7 @@ import { lambdaLikeEnvironment, measureInit } from './bundle-runner.js';
 import { bundleSizeLimitBytes, esbuildOptions, projectRoot } from './esbuild-options.js';
 import { measureHelloWorldColdStart, measurePairedColdStart, type PairedColdStart } from './runtime-client-runner.js';
 import { inTemporaryDirectory } from './temporary-directory.js';
+import { writeExecWrapper } from './exec-wrapper.js';
 
 export interface BundleResult {
   readonly group: FunctionGroup;
@@ -53,6 +54,7 @@ export const bundleGroup = async (
   const { size } = await stat(outfile);
   if (size !== metafile.outputs[chunks.atInit[0]!]!.bytes) throw new Error(`${outfile}: the metafile disagrees`);
   await assertNoDynamicRequire(metafile);
+  await writeExecWrapper(path.dirname(outfile));
   const loaded = chunks.atInitBytes;
   return {
     group,

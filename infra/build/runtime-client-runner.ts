@@ -10,6 +10,7 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { median, type InvocationResult } from './bundle-runner.js';
 import { startRuntimeApi } from './lambda-runtime-api.js';
+import { wrappedCommand } from './exec-wrapper.js';
 import { inTemporaryDirectory } from './temporary-directory.js';
 import { nativeClientHooks, runtimeClientEnvironment, runtimeInterfaceClientSync } from './runtime-interface-client.js';
 
@@ -31,7 +32,13 @@ export const startUnderRuntimeClient = async (
   const client = runtimeInterfaceClientSync();
   const api = await startRuntimeApi(environment.AWS_LAMBDA_FUNCTION_NAME);
   const started = performance.now();
-  const child = spawn(process.execPath, ['--import', nativeClientHooks, client], {
+  // Through the function's exec wrapper when its environment names one, as Lambda's bootstrap starts it.
+  const [command, ...args] = wrappedCommand(
+    [process.execPath, '--import', nativeClientHooks, client],
+    environment,
+    path.dirname(outfile),
+  );
+  const child = spawn(command!, args, {
     env: {
       ...runtimeClientEnvironment(api.address, path.dirname(outfile), environment.AWS_LAMBDA_FUNCTION_NAME),
       ...environment,

@@ -3,7 +3,7 @@
  * splitting, the entry as `index.mjs` and its chunks beside it. `NodejsFunction` always runs esbuild
  * with `--outfile`, which code splitting cannot use; the stack runs this right after that bundling
  * step, into the same directory, so what is deployed is the split bundle that `npm run build` and the
- * bundle test measure.
+ * bundle test measure, with the wrapper the function starts through (`exec-wrapper.ts`).
  */
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
@@ -11,6 +11,7 @@ import { pathToFileURL } from 'node:url';
 import { build, type Metafile } from 'esbuild';
 import { assertNoDynamicRequire } from './builtins-from-process.js';
 import { chunkDirectory, esbuildOptions } from './esbuild-options.js';
+import { writeExecWrapper } from './exec-wrapper.js';
 
 /** Writes the bundle; its metafile says what it wrote. */
 export const writeSplitBundle = async (group: string, directory: string, entry?: string): Promise<Metafile> => {
@@ -20,6 +21,7 @@ export const writeSplitBundle = async (group: string, directory: string, entry?:
     metafile: true,
   });
   await assertNoDynamicRequire(metafile);
+  await writeExecWrapper(directory);
   return metafile;
 };
 

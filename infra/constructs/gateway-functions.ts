@@ -13,6 +13,7 @@ import {
 } from '../../functions/shared/secrets/upstream-secret-prefix.js';
 import { tableDefinitions, tableNames, type TableName } from '../../functions/shared/store/tables.js';
 import { functionEntry, projectRoot } from '../build/esbuild-options.js';
+import { EXEC_WRAPPER_ON_LAMBDA } from '../build/exec-wrapper.js';
 import { lambdaBundlingOptions } from './lambda-bundling.js';
 import { pascalCase } from './names.js';
 import { publishesBudgetAlerts, serviceGrantsFor, usesUpstreamKeys, type ArnContext } from './service-grants.js';
@@ -105,6 +106,8 @@ export class GatewayFunctions extends Construct {
         logGroup,
         environment: {
           ...environment,
+          // Node starts with V8 tiering flags (infra/build/exec-wrapper.ts: the bundle carries the script).
+          AWS_LAMBDA_EXEC_WRAPPER: EXEC_WRAPPER_ON_LAMBDA,
           ...(usesUpstreamKeys(group) ? { [upstreamSecretPrefixVariable]: this.upstreamSecretPrefix } : {}),
           ...(publishesBudgetAlerts(group) ? { [ALERT_TOPIC_VARIABLE]: props.alertTopicArn } : {}),
         },

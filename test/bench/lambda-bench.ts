@@ -8,7 +8,9 @@
  * from the cgroup's CPU accounting, which other work on the host does not change; latencies do
  * change with it, so on a shared host compare several runs.
  *
- * `BENCH_LAMBDA_GROUPS` (comma-separated) and `BENCH_LAMBDA_SIZES` (MB) narrow the run.
+ * `BENCH_LAMBDA_GROUPS` (comma-separated) and `BENCH_LAMBDA_SIZES` (MB) narrow the run. Each function
+ * starts through its exec wrapper, as deployed; `BENCH_LAMBDA_EXEC_WRAPPER=off` starts it without
+ * (Node's own tiering), to weigh what the wrapper's flags do.
  */
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -16,7 +18,7 @@ import path from 'node:path';
 import { generateApiKey } from '../../functions/shared/auth/api-key.js';
 import { functionGroups, type FunctionGroup } from '../../functions/shared/routes.js';
 import { bundleAll } from '../../infra/build/bundle.js';
-import { lambdaLikeEnvironment } from '../../infra/build/bundle-runner.js';
+import { functionEnvironment, lambdaLikeEnvironment } from '../../infra/build/bundle-runner.js';
 import { startLocalGateway } from '../../infra/local/local-gateway.js';
 import { startFakeUpstream } from '../support/fake-upstream/fake-upstream.js';
 import { openAiEmbeddingsRoutes } from '../support/fake-upstream/openai-embeddings-wire.js';
@@ -103,8 +105,10 @@ try {
     return { p50Ms: percentile(whole, 50), p99Ms: percentile(whole, 99), firstByteMs: median(firstBytes) };
   };
 
-  const environmentOf = (name: string): NodeJS.ProcessEnv => ({
-    ...lambdaLikeEnvironment(name),
+  const withWrapper = process.env.BENCH_LAMBDA_EXEC_WRAPPER !== 'off';
+  const environmentOf = (group: FunctionGroup | 'hello-world'): NodeJS.ProcessEnv => ({
+    ...(group === 'hello-world' ? lambdaLikeEnvironment(group) : functionEnvironment(group)),
+    ...(!withWrapper && { AWS_LAMBDA_EXEC_WRAPPER: undefined }),
     DYNAMODB_ENDPOINT: store.url,
     GATEWAY_CACHE_TTL_MS: '30000',
   });
@@ -125,7 +129,7 @@ try {
         support,
         memoryMb,
         outfile: bundles.get(group)!,
-        environment: environmentOf(`model-gateway-${group}`),
+        environment: environmentOf(group),
         events: groupEvents(group, userKey, adminKey, models),
       });
       if (firstError) firstErrors[`${group}@${memoryMb}`] = firstError;
@@ -156,6 +160,7 @@ try {
     const out = {
       measuredAt: new Date().toISOString(),
       host: { cpus: os.cpus().length, cgroupVersion: support.version, node: process.version },
+      execWrapper: withWrapper,
       counts: defaultCounts,
       groups: Object.fromEntries(
         [...rows].map(([group, groupRows]) => [

@@ -23,7 +23,8 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { generateApiKey } from '../../functions/shared/auth/api-key.js';
 import { bundleAll } from '../../infra/build/bundle.js';
-import { lambdaLikeEnvironment } from '../../infra/build/bundle-runner.js';
+import { functionEnvironment } from '../../infra/build/bundle-runner.js';
+import { wrappedCommand } from '../../infra/build/exec-wrapper.js';
 import { startLocalGateway } from '../../infra/local/local-gateway.js';
 import { startFakeUpstream } from '../support/fake-upstream/fake-upstream.js';
 import { proxyEvent } from '../support/proxy-event.js';
@@ -118,16 +119,17 @@ try {
       `${join} && shift ${cgroup.procsFiles.length} && exec "$@"`,
       'sh',
       ...cgroup.procsFiles,
-      process.execPath,
-      ...heapFlagsOf(MEMORY_MB),
-      HARNESS,
-      bundle!.outfile,
-      planFile,
+      // Through the function's exec wrapper, as deployed.
+      ...wrappedCommand(
+        [process.execPath, ...heapFlagsOf(MEMORY_MB), HARNESS, bundle!.outfile, planFile],
+        functionEnvironment('chat'),
+        path.dirname(bundle!.outfile),
+      ),
     ],
     {
       env: {
         ...process.env,
-        ...lambdaLikeEnvironment('model-gateway-chat'),
+        ...functionEnvironment('chat'),
         AWS_LAMBDA_FUNCTION_MEMORY_SIZE: String(MEMORY_MB),
         AWS_LAMBDA_MAX_CONCURRENCY: String(STREAMS),
         DYNAMODB_ENDPOINT: store.url,

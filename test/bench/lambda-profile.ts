@@ -6,7 +6,8 @@
  * summary (samples before the first invocation).
  *
  * Same set-up as `bench:lambda` (store stand-in, fake upstream, keys); `BENCH_PROFILE_INVOCATIONS`
- * sets how many invocations are profiled (default 400), `BENCH_PROFILE_TOP` how many rows print.
+ * sets how many invocations are profiled (default 400), `BENCH_PROFILE_WARM_UP` how many come before
+ * them (default 20), `BENCH_PROFILE_TOP` how many rows print.
  */
 import { copyFile, mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -15,7 +16,8 @@ import { build } from 'esbuild';
 import type { FunctionGroup } from '../../functions/shared/routes.js';
 import { generateApiKey } from '../../functions/shared/auth/api-key.js';
 import { esbuildOptions } from '../../infra/build/esbuild-options.js';
-import { lambdaLikeEnvironment } from '../../infra/build/bundle-runner.js';
+import { writeExecWrapper } from '../../infra/build/exec-wrapper.js';
+import { functionEnvironment } from '../../infra/build/bundle-runner.js';
 import { startLocalGateway } from '../../infra/local/local-gateway.js';
 import { startFakeUpstream } from '../support/fake-upstream/fake-upstream.js';
 import { benchAdmin } from './bench-setup.js';
@@ -28,6 +30,8 @@ import { startStoreStandIn } from './store-stand-in-process.js';
 const group = (process.argv[2] ?? 'chat') as FunctionGroup;
 const memoryMb = Number(process.argv[3] ?? 256);
 const INVOCATIONS = Number(process.env.BENCH_PROFILE_INVOCATIONS ?? 400);
+/** Invocations before the profiled ones: V8 optimizes a function after some hundreds of calls. */
+const WARM_UP = Number(process.env.BENCH_PROFILE_WARM_UP ?? 20);
 const support = cgroupSupport();
 if (support.version === undefined) {
   console.log(`lambda-profile skipped: ${support.reason}.`);
@@ -38,6 +42,7 @@ const work = await mkdtemp(path.join(os.tmpdir(), 'gateway-lambda-profile-'));
 try {
   const outfile = path.join(work, 'dist', 'index.mjs');
   await build({ ...esbuildOptions(group, outfile), minify: false, minifySyntax: true });
+  await writeExecWrapper(path.dirname(outfile));
   const store = await startStoreStandIn(0);
   const upstream = await startFakeUpstream(undefined, { keepAliveTimeoutMs: 600_000 });
   const adminKey = generateApiKey().key;
@@ -55,10 +60,10 @@ try {
     support,
     memoryMb,
     outfile,
-    environment: { ...lambdaLikeEnvironment(`model-gateway-${group}`), DYNAMODB_ENDPOINT: store.url },
+    environment: { ...functionEnvironment(group), DYNAMODB_ENDPOINT: store.url },
     cpuProfileDirectory: profiles,
   });
-  for (let index = 0; index < 20; index += 1) await sandbox.invoke(events.whole);
+  for (let index = 0; index < WARM_UP; index += 1) await sandbox.invoke(events.whole);
   const before = sandbox.cgroup.cpuNanos();
   // V8 stamps samples with the monotonic clock in microseconds, the clock hrtime reads.
   const measuredFrom = Number(process.hrtime.bigint() / 1000n);

@@ -2,7 +2,8 @@
  * One Lambda execution environment of a memory size: a fresh Node process running AWS's runtime
  * interface client (as the managed Node.js runtime does) on a bundle, inside its own cgroup, polling
  * the bench's Runtime API. Node gets the heap flags the managed runtime's bootstrap gives it for the
- * memory size, and the environment variables Lambda sets.
+ * memory size, and the environment variables Lambda sets; it starts through the function's exec
+ * wrapper when its environment names one (`AWS_LAMBDA_EXEC_WRAPPER`), as the bootstrap starts it.
  */
 import { spawn } from 'node:child_process';
 import path from 'node:path';
@@ -11,6 +12,7 @@ import {
   runtimeClientEnvironment,
   runtimeInterfaceClientSync,
 } from '../../infra/build/runtime-interface-client.js';
+import { wrappedCommand } from '../../infra/build/exec-wrapper.js';
 import { concurrentClientHooks } from './concurrent-client-hooks.js';
 import { makeCgroup, type Cgroup, type CgroupSupport } from './lambda-cgroup.js';
 import { startRuntimeApi, type Invocation } from './lambda-runtime-api.js';
@@ -67,19 +69,14 @@ export const startSandbox = async (options: SandboxOptions): Promise<Sandbox> =>
     concurrent ? concurrentClientHooks : nativeClientHooks,
     client,
   ];
+  // Through the function's exec wrapper when its environment names one, as Lambda's bootstrap starts it.
+  const command = wrappedCommand([process.execPath, ...nodeArgs], options.environment, path.dirname(options.outfile));
   // The shell joins the cgroup, then becomes Node: everything the process does is counted from its start.
   const join = cgroup.procsFiles.map((_, index) => `echo $$ > "$${index + 1}"`).join(' && ');
   const started = performance.now();
   const child = spawn(
     '/bin/sh',
-    [
-      '-c',
-      `${join} && shift ${cgroup.procsFiles.length} && exec "$@"`,
-      'sh',
-      ...cgroup.procsFiles,
-      process.execPath,
-      ...nodeArgs,
-    ],
+    ['-c', `${join} && shift ${cgroup.procsFiles.length} && exec "$@"`, 'sh', ...cgroup.procsFiles, ...command],
     {
       env: {
         ...runtimeClientEnvironment(api.address, path.dirname(options.outfile), functionName),

@@ -7,6 +7,8 @@
 export interface InstanceFigures {
   /** Median of the fresh instances' `Init Duration`, in ms. */
   readonly initMs: number;
+  /** cgroup CPU time per invocation over an instance's first invocations (the warm-up), in ms. */
+  readonly warmUpCpuPerInvocationMs: number;
   /** Invocation time of requests paced 50 ms apart (delivery to the response's last byte), in ms. */
   readonly pacedP50Ms: number;
   readonly pacedP99Ms: number;
@@ -16,7 +18,7 @@ export interface InstanceFigures {
   readonly streamFirstByteMs?: number;
   /** A 1 MB prompt, delivery to the response's last byte, median, in ms (chat only). */
   readonly largePromptMs?: number;
-  /** cgroup CPU time over back-to-back invocations, per invocation, in ms. */
+  /** cgroup CPU time over back-to-back invocations of the warm instance, per invocation, in ms. */
   readonly cpuPerInvocationMs: number;
   /** Back-to-back invocations per second. */
   readonly backToBackPerSecond: number;
@@ -53,7 +55,7 @@ const signed = (value: number) => `${value < 0 ? '−' : '+'}${Math.abs(value).t
 const rate = (value: number) => Math.round(value).toLocaleString('en-US');
 
 export const TABLE_HEADER =
-  '| memory | CPU share | init (hello) | added p50 / p99, paced | stream first byte | 1 MB prompt | CPU per invocation (hello) | billed p50 (hello) | back-to-back req/s (hello) | peak memory | errors / OOM |';
+  '| memory | CPU share | init (hello) | added p50 / p99, paced | stream first byte | 1 MB prompt | CPU per invocation (hello) | warming CPU per invocation (hello) | billed p50 (hello) | back-to-back req/s (hello) | peak memory | errors / OOM |';
 
 /** One row of the table, as markdown. */
 export const tableRow = (row: SizeRow): string => {
@@ -66,6 +68,7 @@ export const tableRow = (row: SizeRow): string => {
     added.firstByteMs === undefined ? '–' : `${signed(added.firstByteMs)} ms`,
     row.fn.largePromptMs === undefined ? '–' : ms(row.fn.largePromptMs, 0),
     `${ms(row.fn.cpuPerInvocationMs, 2)} (${row.hello.cpuPerInvocationMs.toFixed(2)})`,
+    `${ms(row.fn.warmUpCpuPerInvocationMs, 2)} (${row.hello.warmUpCpuPerInvocationMs.toFixed(2)})`,
     `${ms(row.fn.billedP50Ms)} (${row.hello.billedP50Ms.toFixed(1)})`,
     `${rate(row.fn.backToBackPerSecond)} (${rate(row.hello.backToBackPerSecond)})`,
     `${Math.round(row.fn.peakMemoryMb)} MB`,

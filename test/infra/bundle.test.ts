@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { builtinModules } from 'node:module';
@@ -7,9 +7,21 @@ import path from 'node:path';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import type { App, CfnElement } from 'aws-cdk-lib';
 import type { FunctionGroup } from '../../functions/shared/routes.js';
-import { invokeBundle, lambdaLikeEnvironment, type InvocationResult } from '../../infra/build/bundle-runner.js';
+import {
+  functionEnvironment,
+  invokeBundle,
+  lambdaLikeEnvironment,
+  type InvocationResult,
+} from '../../infra/build/bundle-runner.js';
+import {
+  EXEC_WRAPPER_FILE,
+  EXEC_WRAPPER_ON_LAMBDA,
+  execWrapperScript,
+  V8_TIERING_FLAGS,
+  writeExecWrapper,
+} from '../../infra/build/exec-wrapper.js';
 import { invokeUnderRuntimeClient, startUnderRuntimeClient } from '../../infra/build/runtime-client-runner.js';
-import { runtimeInterfaceClientSync } from '../../infra/build/runtime-interface-client.js';
+import { nativeClientHooks, runtimeInterfaceClientSync } from '../../infra/build/runtime-interface-client.js';
 import { allGroups, bundleAll, type BundleResult } from '../../infra/build/bundle.js';
 import { DYNAMIC_REQUIRE_SHIM } from '../../infra/build/builtins-from-process.js';
 import { bundleSizeLimitBytes, chunkDirectory, eventStreamGroups } from '../../infra/build/esbuild-options.js';
@@ -40,7 +52,7 @@ if (runtimeClientMissing) console.warn(`skipping the runtime interface client ca
 const itUnderRuntimeClient = runtimeClientMissing ? it.skip : it;
 
 let outputDirectory: string;
-/** `allCode` is every file of the bundle, the entry and its chunks. */
+/** `allCode` is every code file of the bundle, the entry and its chunks (its exec wrapper is beside them). */
 const bundles = new Map<
   FunctionGroup,
   { readonly result: BundleResult; readonly allCode: string; readonly files: string[] }
@@ -66,7 +78,7 @@ beforeAll(async () => {
   for (const result of await bundleAll(allGroups, outputDirectory)) {
     const directory = path.dirname(result.outfile);
     const files = (await readdir(directory, { recursive: true, withFileTypes: true }))
-      .filter((entry) => entry.isFile())
+      .filter((entry) => entry.isFile() && entry.name.endsWith('.mjs'))
       .map((entry) => path.relative(directory, path.join(entry.parentPath, entry.name)))
       .sort();
     const allCode = (await Promise.all(files.map((file) => readFile(path.join(directory, file), 'utf8')))).join('\n');
@@ -355,7 +367,7 @@ describe('the bundles on the paths the gateway takes', () => {
     'under AWS’s runtime interface client, the chat bundle streams through its response stream, on a route loaded at its first request',
     async () => {
       const environment = {
-        ...lambdaLikeEnvironment('model-gateway-chat'),
+        ...functionEnvironment('chat'),
         DYNAMODB_ENDPOINT: process.env.DYNAMODB_ENDPOINT,
         SECRETS_MANAGER_ENDPOINT: secrets.endpoint,
         UPSTREAM_SECRET_PREFIX: SECRET_PREFIX,
@@ -422,12 +434,34 @@ describe('the bundles on the paths the gateway takes', () => {
   );
 
   itUnderRuntimeClient(
+    'under AWS’s runtime interface client, a function starts through its exec wrapper: Node gets the V8 flags, and the runtime’s own command line after them',
+    () =>
+      inTemporaryDirectory('gateway-exec-wrapper-', async (directory) => {
+        const handler = path.join(directory, 'index.mjs');
+        await writeFile(
+          handler,
+          'export const handler = async () => ({ statusCode: 200, body: JSON.stringify(process.execArgv) });\n',
+        );
+        await writeExecWrapper(directory);
+        const [answer] = await invokeUnderRuntimeClient(
+          handler,
+          [apiEvent('GET', '/health', { key: 'sk-unused' })],
+          functionEnvironment('fallback'),
+        );
+        const execArgv = JSON.parse(answer!.body) as string[];
+        expect(execArgv.slice(0, V8_TIERING_FLAGS.length)).toEqual([...V8_TIERING_FLAGS]);
+        // The runtime's own arguments follow, untouched: here the stand-in's hooks.
+        expect(execArgv.slice(V8_TIERING_FLAGS.length)).toEqual(['--import', nativeClientHooks]);
+      }),
+  );
+
+  itUnderRuntimeClient(
     'under AWS’s runtime interface client, the models bundle answers with its buffered response',
     async () => {
       const [listed, refused] = await invokeUnderRuntimeClient(
         bundleOf('models').result.outfile,
         [apiEvent('GET', '/v1/models', { key: userKey }), apiEvent('GET', '/v1/models', { key: 'sk-not-a-key' })],
-        { ...lambdaLikeEnvironment('model-gateway-models'), DYNAMODB_ENDPOINT: process.env.DYNAMODB_ENDPOINT },
+        { ...functionEnvironment('models'), DYNAMODB_ENDPOINT: process.env.DYNAMODB_ENDPOINT },
       );
 
       expect(listed!.statusCode).toBe(200);
@@ -487,12 +521,19 @@ describe('the deployed bundles', () => {
         .map((entry) => path.relative(directory, path.join(entry.parentPath, entry.name)))
         .sort();
       const contents = await Promise.all(files.map((file) => readFile(path.join(directory, file), 'utf8')));
-      return { files, allCode: contents.join('\n') };
+      return { directory, files, allCode: contents.join('\n') };
     };
     for (const group of allGroups) {
       const asset = await deployed(group);
-      expect([group, asset.files]).toEqual([group, bundleOf(group).files.filter((file) => file.endsWith('.mjs'))]);
+      expect([group, asset.files]).toEqual([group, bundleOf(group).files]);
       expect([group, asset.allCode === bundleOf(group).allCode]).toEqual([group, true]);
+      // The exec wrapper the function's environment names is in its asset, executable (the zip keeps modes).
+      const functionId = stack.getLogicalId(stack.functions.functionFor(group).node.defaultChild as CfnElement);
+      const variables = template.Resources[functionId].Properties.Environment.Variables as Record<string, string>;
+      expect([group, variables.AWS_LAMBDA_EXEC_WRAPPER]).toEqual([group, EXEC_WRAPPER_ON_LAMBDA]);
+      const wrapper = path.join(asset.directory, EXEC_WRAPPER_FILE);
+      expect([group, await readFile(wrapper, 'utf8')]).toEqual([group, execWrapperScript()]);
+      expect([group, (await stat(wrapper)).mode & 0o111]).toEqual([group, 0o111]);
     }
   }, 240_000);
 });

@@ -56,6 +56,7 @@ describe('the cgroup of a memory size', () => {
 
 const figures = (overrides: Partial<InstanceFigures> = {}): InstanceFigures => ({
   initMs: 150,
+  warmUpCpuPerInvocationMs: 3.1,
   pacedP50Ms: 3,
   pacedP99Ms: 8,
   billedP50Ms: 3.2,
@@ -73,14 +74,20 @@ const row = (memoryMb: number, fn: Partial<InstanceFigures> = {}): SizeRow => ({
   memoryMb,
   cpuShare: cpuShareOf(memoryMb),
   fn: figures(fn),
-  hello: figures({ initMs: 80, cpuPerInvocationMs: 0.96, backToBackPerSecond: 335, billedP50Ms: 1 }),
+  hello: figures({
+    initMs: 80,
+    cpuPerInvocationMs: 0.96,
+    warmUpCpuPerInvocationMs: 1.2,
+    backToBackPerSecond: 335,
+    billedP50Ms: 1,
+  }),
   upstream: { p50Ms: 1, p99Ms: 2, firstByteMs: 1 },
 });
 
 describe('the table', () => {
   it('prints what is added over the upstream, and hello’s figures in brackets', () => {
     expect(tableRow(row(1024))).toBe(
-      '| 1,024 MB | 0.579 | 150 ms (80) | +2.0 / +6.0 ms | +1.5 ms | 120 ms | 2.40 ms (0.96) | 3.2 ms (1.0) | 74 (335) | 38 MB | 0 / 0 |',
+      '| 1,024 MB | 0.579 | 150 ms (80) | +2.0 / +6.0 ms | +1.5 ms | 120 ms | 2.40 ms (0.96) | 3.10 ms (1.20) | 3.2 ms (1.0) | 74 (335) | 38 MB | 0 / 0 |',
     );
   });
 
