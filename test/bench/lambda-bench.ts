@@ -5,8 +5,8 @@
  * one table per group and writes every figure as JSON to `BENCH_OUT` (if set).
  *
  * Needs root and cgroups (v1 or v2): without them it says so and exits 0. CPU per invocation comes
- * from the cgroup's CPU accounting, which other work on the host does not change; latencies do
- * change with it, so on a shared host compare several runs.
+ * from the cgroup's CPU accounting (`lambda-measure.ts` says how it is kept from the host's noise);
+ * latencies change with other work on the host, so on a shared host compare several runs.
  *
  * `BENCH_LAMBDA_GROUPS` (comma-separated) and `BENCH_LAMBDA_SIZES` (MB) narrow the run. Each function
  * starts through its exec wrapper, as deployed; `BENCH_LAMBDA_EXEC_WRAPPER=off` starts it without
@@ -18,6 +18,7 @@ import path from 'node:path';
 import { generateApiKey } from '../../functions/shared/auth/api-key.js';
 import { functionGroups, type FunctionGroup } from '../../functions/shared/routes.js';
 import { bundleAll } from '../../infra/build/bundle.js';
+import { EXEC_WRAPPER_ON_LAMBDA, writeExecWrapper } from '../../infra/build/exec-wrapper.js';
 import { functionEnvironment, lambdaLikeEnvironment } from '../../infra/build/bundle-runner.js';
 import { startLocalGateway } from '../../infra/local/local-gateway.js';
 import { startFakeUpstream } from '../support/fake-upstream/fake-upstream.js';
@@ -60,6 +61,7 @@ try {
   const helloOutfile = path.join(workDirectory, 'hello', 'index.mjs');
   await mkdir(path.dirname(helloOutfile));
   await writeFile(helloOutfile, "export const handler = async () => ({ statusCode: 200, body: 'hello' });\n");
+  await writeExecWrapper(path.dirname(helloOutfile));
 
   // DynamoDB's stand-in in a process of its own, as DynamoDB is another service; the upstreams here.
   const store = await startStoreStandIn(0);
@@ -106,8 +108,12 @@ try {
   };
 
   const withWrapper = process.env.BENCH_LAMBDA_EXEC_WRAPPER !== 'off';
+  // Hello starts as the functions do, through the wrapper or not: what is beyond hello's is then the
+  // function's own work, not a difference in how the runtime client's code was compiled.
   const environmentOf = (group: FunctionGroup | 'hello-world'): NodeJS.ProcessEnv => ({
-    ...(group === 'hello-world' ? lambdaLikeEnvironment(group) : functionEnvironment(group)),
+    ...(group === 'hello-world'
+      ? { ...lambdaLikeEnvironment(group), AWS_LAMBDA_EXEC_WRAPPER: EXEC_WRAPPER_ON_LAMBDA }
+      : functionEnvironment(group)),
     ...(!withWrapper && { AWS_LAMBDA_EXEC_WRAPPER: undefined }),
     DYNAMODB_ENDPOINT: store.url,
     GATEWAY_CACHE_TTL_MS: '30000',
@@ -154,7 +160,7 @@ try {
     }
   }
   for (const [where, message] of Object.entries(firstErrors)) console.log(`\nfirst error, ${where}: ${message}`);
-  console.log('\nLatencies vary with other work on this host: compare several runs. CPU per invocation does not.');
+  console.log('\nLatencies vary with other work on this host, CPU per invocation less so: compare several runs.');
 
   if (process.env.BENCH_OUT) {
     const out = {

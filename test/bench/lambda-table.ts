@@ -18,8 +18,13 @@ export interface InstanceFigures {
   readonly streamFirstByteMs?: number;
   /** A 1 MB prompt, delivery to the response's last byte, median, in ms (chat only). */
   readonly largePromptMs?: number;
-  /** cgroup CPU time over back-to-back invocations of the warm instance, per invocation, in ms. */
+  /**
+   * cgroup CPU time per invocation over back-to-back invocations of the warm instance, in ms: the
+   * median of windows of 25 (`lambda-measure.ts` says why).
+   */
   readonly cpuPerInvocationMs: number;
+  /** The same over all of them, in ms. */
+  readonly cpuPerInvocationMeanMs: number;
   /** Back-to-back invocations per second. */
   readonly backToBackPerSecond: number;
   /** The cgroup's peak memory, in MB. */

@@ -63,6 +63,7 @@ const figures = (overrides: Partial<InstanceFigures> = {}): InstanceFigures => (
   streamFirstByteMs: 2.5,
   largePromptMs: 120,
   cpuPerInvocationMs: 2.4,
+  cpuPerInvocationMeanMs: 2.6,
   backToBackPerSecond: 74.4,
   peakMemoryMb: 38.2,
   errors: 0,
