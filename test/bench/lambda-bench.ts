@@ -12,9 +12,10 @@
  * starts through its exec wrapper, as deployed; `BENCH_LAMBDA_EXEC_WRAPPER=off` starts it without
  * (Node's own tiering), to weigh what the wrapper's flags do.
  */
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { generateApiKey } from '../../functions/shared/auth/api-key.js';
 import { functionGroups, type FunctionGroup } from '../../functions/shared/routes.js';
 import { bundleAll } from '../../infra/build/bundle.js';
@@ -62,6 +63,10 @@ try {
   await mkdir(path.dirname(helloOutfile));
   await writeFile(helloOutfile, "export const handler = async () => ({ statusCode: 200, body: 'hello' });\n");
   await writeExecWrapper(path.dirname(helloOutfile));
+  const floorOutfile = path.join(workDirectory, 'relay-floor', 'index.mjs');
+  await mkdir(path.dirname(floorOutfile));
+  await copyFile(fileURLToPath(new URL('relay-floor.mjs', import.meta.url)), floorOutfile);
+  await writeExecWrapper(path.dirname(floorOutfile));
 
   // DynamoDB's stand-in in a process of its own, as DynamoDB is another service; the upstreams here.
   const store = await startStoreStandIn(0);
@@ -139,7 +144,18 @@ try {
         events: groupEvents(group, userKey, adminKey, models),
       });
       if (firstError) firstErrors[`${group}@${memoryMb}`] = firstError;
-      rows.get(group)!.push({ memoryMb, cpuShare: cpuShareOf(memoryMb), fn, hello, upstream });
+      // Beside the chat function, the least a relay with the same I/O costs (relay-floor.mjs).
+      const floor =
+        group === 'chat'
+          ? await measureInstance({
+              support,
+              memoryMb,
+              outfile: floorOutfile,
+              environment: { ...environmentOf('hello-world'), RELAY_FLOOR_UPSTREAM: quick.baseUrl },
+              events: groupEvents(group, userKey, adminKey, models),
+            })
+          : undefined;
+      rows.get(group)!.push({ memoryMb, cpuShare: cpuShareOf(memoryMb), fn, hello, upstream, ...(floor && { floor }) });
       console.log(
         `  ${group} at ${memoryMb} MB: ${fn.cpuPerInvocationMs.toFixed(2)} ms CPU per invocation (hello ${hello.cpuPerInvocationMs.toFixed(2)})`,
       );
@@ -155,7 +171,7 @@ try {
     for (const row of groupRows) {
       const missed = missedTargets(row);
       console.log(
-        `  ${row.memoryMb} MB: CPU beyond hello ${cpuBeyondHello(row).toFixed(2)} ms, init ${(row.fn.initMs / row.hello.initMs).toFixed(2)}× hello's${missed.length ? `; misses ${missed.join(', ')}` : ''}`,
+        `  ${row.memoryMb} MB: CPU beyond hello ${cpuBeyondHello(row).toFixed(2)} ms${row.floor ? ` (a minimal relay's with the same I/O: ${(row.floor.cpuPerInvocationMs - row.hello.cpuPerInvocationMs).toFixed(2)} ms)` : ''}, init ${(row.fn.initMs / row.hello.initMs).toFixed(2)}× hello's${missed.length ? `; misses ${missed.join(', ')}` : ''}`,
       );
     }
   }

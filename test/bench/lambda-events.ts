@@ -63,11 +63,19 @@ export const groupEvents = (
         whole: event('POST', '/v1/chat/completions', userKey, chatBody(false, models.quick)),
         status: 200,
         stream: event('POST', '/v1/chat/completions', userKey, chatBody(true, models.paced)),
+        // A pasted document and a short question about it: the fake upstream echoes the last user
+        // message, so the answer is short, as an answer about a long document is.
         large: event(
           'POST',
           '/v1/chat/completions',
           userKey,
-          json({ model: models.quick, messages: [{ role: 'user', content: largePrompt() }] }),
+          json({
+            model: models.quick,
+            messages: [
+              { role: 'user', content: largePrompt() },
+              { role: 'user', content: 'What does the document above say, in one line?' },
+            ],
+          }),
         ),
       };
     case 'models':

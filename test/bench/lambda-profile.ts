@@ -7,7 +7,8 @@
  *
  * Same set-up as `bench:lambda` (store stand-in, fake upstream, keys); `BENCH_PROFILE_INVOCATIONS`
  * sets how many invocations are profiled (default 400), `BENCH_PROFILE_WARM_UP` how many come before
- * them (default 20), `BENCH_PROFILE_TOP` how many rows print.
+ * them (default 20), `BENCH_PROFILE_KIND=large` profiles the 1 MB prompt instead of the everyday
+ * request, `BENCH_PROFILE_TOP` how many rows print.
  */
 import { copyFile, mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -32,6 +33,8 @@ const memoryMb = Number(process.argv[3] ?? 256);
 const INVOCATIONS = Number(process.env.BENCH_PROFILE_INVOCATIONS ?? 400);
 /** Invocations before the profiled ones: V8 optimizes a function after some hundreds of calls. */
 const WARM_UP = Number(process.env.BENCH_PROFILE_WARM_UP ?? 20);
+/** `whole` (the group's everyday request) or `large` (the chat group's 1 MB prompt). */
+const KIND = process.env.BENCH_PROFILE_KIND ?? 'whole';
 const support = cgroupSupport();
 if (support.version === undefined) {
   console.log(`lambda-profile skipped: ${support.reason}.`);
@@ -67,7 +70,9 @@ try {
   const before = sandbox.cgroup.cpuNanos();
   // V8 stamps samples with the monotonic clock in microseconds, the clock hrtime reads.
   const measuredFrom = Number(process.hrtime.bigint() / 1000n);
-  for (let index = 0; index < INVOCATIONS; index += 1) await sandbox.invoke(events.whole);
+  const profiled = KIND === 'large' ? events.large : events.whole;
+  if (!profiled) throw new Error(`BENCH_PROFILE_KIND=large: the ${group} group has no large request`);
+  for (let index = 0; index < INVOCATIONS; index += 1) await sandbox.invoke(profiled);
   const cpuMs = (sandbox.cgroup.cpuNanos() - before) / 1e6;
   await sandbox.close();
   store.stop();

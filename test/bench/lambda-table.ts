@@ -40,6 +40,8 @@ export interface SizeRow {
   readonly cpuShare: number;
   readonly fn: InstanceFigures;
   readonly hello: InstanceFigures;
+  /** The chat group only: a minimal relay with the same I/O (`relay-floor.mjs`), run the same way. */
+  readonly floor?: InstanceFigures;
   /** The fake upstream's own latency at the same pace, asked directly: what the function adds is over it. */
   readonly upstream: { readonly p50Ms: number; readonly p99Ms: number; readonly firstByteMs: number };
 }
