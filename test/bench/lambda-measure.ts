@@ -31,7 +31,7 @@ export interface MeasureCounts {
 export const defaultCounts: MeasureCounts = {
   initRuns: Number(process.env.BENCH_LAMBDA_INIT_RUNS ?? 3),
   warmUp: Number(process.env.BENCH_LAMBDA_WARM_UP ?? 300),
-  paced: Number(process.env.BENCH_LAMBDA_PACED ?? 60),
+  paced: Number(process.env.BENCH_LAMBDA_PACED ?? 200),
   paceMs: 50,
   streams: Number(process.env.BENCH_LAMBDA_STREAMS ?? 10),
   largePrompts: 3,
