@@ -17,22 +17,33 @@ export interface FunctionGroupDefinition {
 }
 
 export const functionGroups: Readonly<Record<FunctionGroup, FunctionGroupDefinition>> = {
-  models: { streaming: false, memorySize: 256, timeoutSeconds: 10 },
-  // Streams may run long: Lambda's streaming responses may last up to 15 minutes. 256 MB, from
-  // `npm run bench:lambda` (docs/cost.md): CPU per invocation 3.84 ms (hello 0.88) at 256 MB against
-  // 3.46 ms at 512 MB, peak memory 59 MB, no OOM; a paced request added +0.7 / +5.2 ms p50 / p99, a
-  // stream's first byte +0.8 ms and a 1 MB prompt took 104 ms on a quiet host (issue 49's table).
-  // At 128 MB the CPU share (0.072) is spent: +42.7 ms p99 and 203 ms for the 1 MB prompt there.
+  // Memory sizes from `npm run bench:lambda` (docs/cost.md, run of 6 December 2026): the smallest at
+  // which a paced request adds at most 2 ms p50 and 20 ms p99, a stream's first byte at most 2 ms and
+  // a 1 MB prompt at most 300 ms, with no OOM. The figures beside each are added p50 / p99, CPU per
+  // invocation (hello's) and peak memory at the chosen size.
+  // 128 MB: +0.1 / −0.6 ms, 0.57 ms (0.55), 36 MB.
+  models: { streaming: false, memorySize: 128, timeoutSeconds: 10 },
+  // Streams may run long: Lambda's streaming responses may last up to 15 minutes. 256 MB: +1.0 / +3.1
+  // ms, first byte +1.5 to +2.5 ms across runs, 1 MB prompt 188 ms, 2.04 ms (hello 0.55–0.89), 86 MB.
+  // At 128 MB the 1 MB prompt's 31 ms of CPU fill the 0.072 share of a core: 396 ms.
   chat: { streaming: true, memorySize: 256, timeoutSeconds: 900 },
+  // The table would allow 128 MB (+1.9 / +2.3 ms, 1.29 ms): its request is one channel list. The admin
+  // API's heavy calls (usage pages, config applies) are CPU-bound, and they are few: 256 MB costs little.
   admin: { streaming: false, memorySize: 256, timeoutSeconds: 29 },
+  // 128 MB: +0.2 / −0.2 ms, 0.64 ms (0.55), 39 MB.
   fallback: { streaming: false, memorySize: 128, timeoutSeconds: 5 },
   // Streamed, though each answer is one JSON body: a buffered Lambda answer may not pass 6 MB, which a
   // large batch of vectors or a few images in b64_json do (a streamed one may reach 200 MB).
+  // 256 MB: +1.1 / +4.5 ms, 1.66 ms, 66 MB. 128 MB met the targets in two runs of three, but a large
+  // batch of inputs is CPU-bound as a large prompt is.
   embeddings: { streaming: true, memorySize: 256, timeoutSeconds: 120 },
-  images: { streaming: true, memorySize: 512, timeoutSeconds: 300 },
-  // Speech audio is streamed as binary, as it arrives.
+  // 256 MB: +1.3 / +4.8 ms, 1.66 ms, 65 MB (at 128 MB, +46.7 ms p99).
+  images: { streaming: true, memorySize: 256, timeoutSeconds: 300 },
+  // Speech audio is streamed as binary, as it arrives. 256 MB: +1.7 / +18.5 ms, 2.68 ms, 76 MB (at
+  // 128 MB, +97.3 ms p99).
   audio: { streaming: true, memorySize: 256, timeoutSeconds: 300 },
-  // The console's page and its API (functions/console).
+  // The console's page and its API (functions/console). As for admin: the table would allow 128 MB
+  // (+0.1 / −1.2 ms) for its request, a settings read; its usage overview and CSV export are CPU-bound.
   console: { streaming: false, memorySize: 256, timeoutSeconds: 29 },
 };
 
