@@ -81,12 +81,12 @@ export class ManagedInstances extends Construct {
     }
     for (const handler of props.functions) {
       (handler.node.defaultChild as lambda.CfnFunction).memorySize = ENVIRONMENT_MEMORY_MB;
-      // 700, from `npm run bench:instances`: 1,000 streams in flight in one 2 GB, one-vCPU environment
-      // cost 35.5 µs of CPU per chunk and 2.7 ms per invocation, so a 10-second stream at 20 chunks/s
-      // takes 0.98 ms of CPU a second: 716 such streams fill 70 % of the vCPU. Memory allows far more
-      // (69 KB per in-flight stream, 389 MB at the peak of 1,000 starting within 5 s).
+      // 790, from `npm run bench:instances` (docs/cost.md): 1,000 streams in flight in one 2 GB,
+      // one-vCPU environment cost 33.4 µs of CPU per chunk and 2.15 ms per invocation, so a 10-second
+      // stream at 20 chunks/s takes 0.88 ms of CPU a second: 792 such streams fill 70 % of the vCPU.
+      // Memory allows far more (153 KB per in-flight stream, 426 MB at the peak of 1,000 starting).
       this.capacityProvider.addFunction(handler, {
-        perExecutionEnvironmentMaxConcurrency: props.maxConcurrencyPerEnvironment ?? 700,
+        perExecutionEnvironmentMaxConcurrency: props.maxConcurrencyPerEnvironment ?? 790,
         // Said outright: each deploy publishes the new code to $LATEST.PUBLISHED, which is what runs.
         publishToLatestPublished: true,
         latestPublishedScalingConfig: { minExecutionEnvironments: MIN_EXECUTION_ENVIRONMENTS },
