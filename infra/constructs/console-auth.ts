@@ -44,6 +44,16 @@ export interface ConsoleAuthProps {
  * someone is; the members table says which account they belong to and with which role. A user pool
  * bills by monthly active user, so an idle console costs nothing.
  */
+/** What both console clients (password and SSO) give a session: short tokens, revocable, no secret. */
+const CONSOLE_CLIENT_SESSIONS = {
+  generateSecret: false,
+  preventUserExistenceErrors: true,
+  idTokenValidity: Duration.hours(1),
+  accessTokenValidity: Duration.hours(1),
+  refreshTokenValidity: Duration.days(1),
+  enableTokenRevocation: true,
+} as const satisfies Partial<cognito.UserPoolClientOptions>;
+
 export class ConsoleAuth extends Construct {
   readonly userPool: cognito.UserPool;
   readonly client: cognito.UserPoolClient;
@@ -85,12 +95,7 @@ export class ConsoleAuth extends Construct {
       disableOAuth: true,
       // A signed-in user may not change their e-mail: it is who the members table says they are.
       writeAttributes: new cognito.ClientAttributes().withStandardAttributes({ fullname: true }),
-      generateSecret: false,
-      preventUserExistenceErrors: true,
-      idTokenValidity: Duration.hours(1),
-      accessTokenValidity: Duration.hours(1),
-      refreshTokenValidity: Duration.days(1),
-      enableTokenRevocation: true,
+      ...CONSOLE_CLIENT_SESSIONS,
     });
     if (props.sso) {
       const provider = this.identityProvider(props.sso);
@@ -112,12 +117,7 @@ export class ConsoleAuth extends Construct {
           emailVerified: true,
           fullname: true,
         }),
-        generateSecret: false,
-        preventUserExistenceErrors: true,
-        idTokenValidity: Duration.hours(1),
-        accessTokenValidity: Duration.hours(1),
-        refreshTokenValidity: Duration.days(1),
-        enableTokenRevocation: true,
+        ...CONSOLE_CLIENT_SESSIONS,
       });
       this.ssoClient.node.addDependency(provider);
     }
