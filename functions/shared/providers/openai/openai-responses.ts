@@ -7,13 +7,34 @@ import type { ResponsesProvider } from '../responses-provider.js';
 import { postOpenAi, postOpenAiJson } from './openai-json-call.js';
 import { parseJson } from '../../http/parse-json.js';
 
-const isResponse = (payload: unknown): payload is ResponseObject =>
-  typeof payload === 'object' &&
-  payload !== null &&
-  (payload as { object?: unknown }).object === 'response' &&
-  Array.isArray((payload as { output?: unknown }).output);
-
 const TERMINAL_EVENTS = new Set(['response.completed', 'response.incomplete', 'response.failed', 'error']);
+const FINISHED_EVENTS = new Set(['response.completed', 'response.incomplete']);
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** An output item is an object with a type: the gateway rewrites its id, keeps it, replays it. */
+const isOutputItem = (value: unknown): boolean => isRecord(value) && typeof value.type === 'string';
+
+const hasOutputItems = (payload: Record<string, unknown>): boolean =>
+  Array.isArray(payload.output) && payload.output.every(isOutputItem);
+
+const isResponse = (payload: unknown): payload is ResponseObject =>
+  isRecord(payload) && payload.object === 'response' && hasOutputItems(payload);
+
+/**
+ * What an event carries that the gateway reads: a response whose output is a list of items (a
+ * finished one must have that list, for it is kept), and an item that is one.
+ */
+const eventShapeProblem = (event: ResponseStreamEvent): string | undefined => {
+  if (event.response !== undefined) {
+    if (!isRecord(event.response)) return "an event's response was not an object";
+    const needsOutput = FINISHED_EVENTS.has(event.type) || event.response.output !== undefined;
+    if (needsOutput && !hasOutputItems(event.response)) return "an event's response had no list of output items";
+  }
+  if (event.item !== undefined && !isOutputItem(event.item)) return "an event's item was not an output item";
+  return undefined;
+};
 
 /**
  * The upstream's own failure reports are relayed as they are (they are part of the Responses wire),
@@ -37,7 +58,10 @@ async function* responsesEvents(response: UpstreamResponse, idleMs: number): Asy
     } catch {
       throw upstreamBrokenResponse('a stream event was not JSON');
     }
-    if (typeof payload?.type !== 'string') throw upstreamBrokenResponse('a stream event had no type');
+    if (!isRecord(payload) || typeof payload.type !== 'string')
+      throw upstreamBrokenResponse('a stream event had no type');
+    const problem = eventShapeProblem(payload);
+    if (problem) throw upstreamBrokenResponse(problem);
     yield FAILURE_EVENTS.has(payload.type) ? secretRedactor.redactDeep(payload) : payload;
     if (TERMINAL_EVENTS.has(payload.type)) ended = true;
   }
