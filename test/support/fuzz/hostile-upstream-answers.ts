@@ -1,6 +1,7 @@
 import { EventStreamCodec } from '@smithy/eventstream-codec';
 import fc from 'fast-check';
 import { hostileValue, mutate } from './hostile-requests.js';
+import { everyChangeOf } from './single-changes.js';
 
 /**
  * What a misbehaving upstream can answer the gateway, for each wire it speaks: a well-formed answer,
@@ -391,31 +392,6 @@ export const hostileUpstreamAnswer = (wire: UpstreamWire, stream: boolean): fc.A
     },
   );
 };
-
-/** The kinds a single value of a well-formed answer is changed to, one at a time, or `undefined` (left out). */
-const SINGLE_CHANGES: readonly unknown[] = [undefined, null, 'x', -1, 1.5, true, [], {}, [null], [{}], { '': null }];
-
-/** Every place in a JSON value, as the keys that lead to it (the value itself is `[]`). */
-const placesIn = (value: unknown, at: readonly string[] = []): string[][] =>
-  value === null || typeof value !== 'object'
-    ? [[...at]]
-    : [[...at], ...Object.entries(value).flatMap(([name, inner]) => placesIn(inner, [...at, name]))];
-
-/** `value` with the value at `place` replaced (an array keeps its length; `undefined` drops a member). */
-const changedAt = (value: unknown, place: readonly string[], replacement: unknown): unknown => {
-  if (place.length === 0) return replacement;
-  const [name, ...rest] = place as [string, ...string[]];
-  if (Array.isArray(value)) {
-    const copy: unknown[] = [...value];
-    copy[Number(name)] = changedAt(value[Number(name)], rest, replacement);
-    return copy;
-  }
-  return { ...(value as object), [name]: changedAt((value as Record<string, unknown>)[name], rest, replacement) };
-};
-
-/** Every answer of `value` with one of its values changed to each of the single changes, once. */
-const everyChangeOf = (value: unknown): unknown[] =>
-  placesIn(value).flatMap((place) => SINGLE_CHANGES.map((replacement) => changedAt(value, place, replacement)));
 
 /**
  * Every well-formed answer of `wire` with exactly one value changed (each member, element and

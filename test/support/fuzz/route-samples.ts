@@ -41,7 +41,7 @@ export const sampleBody = (route: RouteDefinition, targets: FuzzTargets): Record
     case 'POST /v1/images/generations':
       return { model: 'demo-1', prompt: 'a lighthouse', n: 1, response_format: 'b64_json' };
     case 'POST /v1/audio/speech':
-      return { model: 'demo-1', input: 'hello', voice: 'alloy' };
+      return { model: 'demo-1', input: 'hello', voice: 'alloy', response_format: 'wav' };
     case 'POST /admin/v1/accounts':
       return { name: 'fuzzed account', models: ['demo-1'], quota: { limit: 5 }, rateLimit: { rpm: 100, tpm: 10000 } };
     case 'PATCH /admin/v1/accounts/{id}':
