@@ -190,7 +190,26 @@ export const answerAsFake =
       );
       return;
     }
-    await route({ request, response, fault });
+    try {
+      await route({ request, response, fault });
+    } catch (error) {
+      // A request the fake cannot read is one a real upstream refuses: its 400, not a crash of the test process.
+      if (response.headersSent) {
+        response.destroy();
+        return;
+      }
+      response.writeHead(400, { 'content-type': 'application/json' });
+      response.end(
+        JSON.stringify({
+          error: {
+            message: `fake upstream could not read the request: ${String(error)}`,
+            type: 'invalid_request_error',
+            param: null,
+            code: null,
+          },
+        }),
+      );
+    }
   };
 
 /** A fake's state in this process's memory. */
