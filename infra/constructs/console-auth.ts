@@ -38,12 +38,6 @@ export interface ConsoleAuthProps {
   readonly sso?: ConsoleSso;
 }
 
-/**
- * Who may sign in to the console: a Cognito user pool (e-mail and password, TOTP as the second
- * factor, optionally a team's own identity provider) and a public app client. The pool says who
- * someone is; the members table says which account they belong to and with which role. A user pool
- * bills by monthly active user, so an idle console costs nothing.
- */
 /** What both console clients (password and SSO) give a session: short tokens, revocable, no secret. */
 const CONSOLE_CLIENT_SESSIONS = {
   generateSecret: false,
@@ -54,6 +48,12 @@ const CONSOLE_CLIENT_SESSIONS = {
   enableTokenRevocation: true,
 } as const satisfies Partial<cognito.UserPoolClientOptions>;
 
+/**
+ * Who may sign in to the console: a Cognito user pool (e-mail and password, TOTP as the second
+ * factor, optionally a team's own identity provider) and a public app client. The pool says who
+ * someone is; the members table says which account they belong to and with which role. A user pool
+ * bills by monthly active user, so an idle console costs nothing.
+ */
 export class ConsoleAuth extends Construct {
   readonly userPool: cognito.UserPool;
   readonly client: cognito.UserPoolClient;
