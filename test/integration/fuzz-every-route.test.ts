@@ -118,14 +118,14 @@ describe('every route under hostile input', () => {
   });
 
   /** The route's path with each of its parameters given each of their known values. */
-  const knownPaths = (route: RouteDefinition, targets: FuzzTargets): string[] =>
+  const knownPaths = (route: RouteDefinition, ids: FuzzTargets): string[] =>
     route.path
       .split('/')
       .slice(1)
       .reduce<string[]>(
         (paths, segment) => {
           const parameter = /^\{(.+)\}$/.exec(segment);
-          const values = parameter ? pathParameterSamples(parameter[1]!, targets) : [segment];
+          const values = parameter ? pathParameterSamples(parameter[1]!, ids) : [segment];
           return paths.flatMap((path) => values.map((value) => `${path}/${encodeURIComponent(value)}`));
         },
         [''],
