@@ -5,8 +5,10 @@
  * one table per group and writes every figure as JSON to `BENCH_OUT` (if set).
  *
  * Needs root and cgroups (v1 or v2): without them it says so and exits 0. CPU per invocation comes
- * from the cgroup's CPU accounting (`lambda-measure.ts` says how it is kept from the host's noise);
- * latencies change with other work on the host, so on a shared host compare several runs.
+ * from the cgroup's CPU accounting, in windows of 25 back-to-back invocations taken alternately with
+ * a hello-world instance's of the same size (and, for chat, the relay floor's); the CPU beyond hello's
+ * is the median of the round-by-round differences (`lambda-measure.ts` says why: the host's speed
+ * drifts). Latencies change with other work on the host, so on a shared host compare several runs.
  *
  * `BENCH_LAMBDA_GROUPS` (comma-separated) and `BENCH_LAMBDA_SIZES` (MB) narrow the run. Each function
  * starts through its exec wrapper, as deployed; `BENCH_LAMBDA_EXEC_WRAPPER=off` starts it without
@@ -31,8 +33,16 @@ import { benchAdmin, chatBody } from './bench-setup.js';
 import { percentile, post } from './http-client.js';
 import { cgroupSupport, cpuShareOf } from './lambda-cgroup.js';
 import { groupEvents, type BenchModels } from './lambda-events.js';
-import { defaultCounts, measureInstance } from './lambda-measure.js';
-import { chosenSize, cpuBeyondHello, missedTargets, table, type SizeRow } from './lambda-table.js';
+import { defaultCounts, measureInstances, type InstanceSpec } from './lambda-measure.js';
+import {
+  chosenSize,
+  cpuBeyond,
+  cpuBeyondHello,
+  missedTargets,
+  table,
+  type InstanceFigures,
+  type SizeRow,
+} from './lambda-table.js';
 import { startStoreStandIn } from './store-stand-in-process.js';
 import { median } from '../../infra/build/bundle-runner.js';
 
@@ -128,33 +138,28 @@ try {
   const firstErrors: Record<string, string> = {};
   for (const memoryMb of SIZES) {
     const upstream = await upstreamOwn();
-    const hello = await measureInstance({
-      support,
-      memoryMb,
-      outfile: helloOutfile,
-      environment: environmentOf('hello-world'),
-      events: groupEvents('fallback', userKey, adminKey, models),
-    });
     for (const group of GROUPS) {
-      const { firstError, ...fn } = await measureInstance({
+      const spec = (outfile: string, environment: NodeJS.ProcessEnv, events = group): InstanceSpec => ({
         support,
         memoryMb,
-        outfile: bundles.get(group)!,
-        environment: environmentOf(group),
-        events: groupEvents(group, userKey, adminKey, models),
+        outfile,
+        environment,
+        events: groupEvents(events, userKey, adminKey, models),
       });
-      if (firstError) firstErrors[`${group}@${memoryMb}`] = firstError;
-      // Beside the chat function, the least a relay with the same I/O costs (relay-floor.mjs).
-      const floor =
-        group === 'chat'
-          ? await measureInstance({
-              support,
-              memoryMb,
-              outfile: floorOutfile,
-              environment: { ...environmentOf('hello-world'), RELAY_FLOOR_UPSTREAM: quick.baseUrl },
-              events: groupEvents(group, userKey, adminKey, models),
-            })
-          : undefined;
+      // Hello beside each group's function, and beside the chat function the least a relay with the
+      // same I/O costs (relay-floor.mjs): measured together, their back-to-back windows alternate.
+      const names = [' (hello)', '', ' (relay floor)'];
+      const measured = await measureInstances([
+        spec(helloOutfile, environmentOf('hello-world'), 'fallback'),
+        spec(bundles.get(group)!, environmentOf(group)),
+        ...(group === 'chat'
+          ? [spec(floorOutfile, { ...environmentOf('hello-world'), RELAY_FLOOR_UPSTREAM: quick.baseUrl })]
+          : []),
+      ]);
+      const [hello, fn, floor] = measured.map(({ firstError, ...figures }, index) => {
+        if (firstError) firstErrors[`${group}@${memoryMb}${names[index]}`] = firstError;
+        return figures;
+      }) as [InstanceFigures, InstanceFigures, InstanceFigures?];
       rows.get(group)!.push({ memoryMb, cpuShare: cpuShareOf(memoryMb), fn, hello, upstream, ...(floor && { floor }) });
       console.log(
         `  ${group} at ${memoryMb} MB: ${fn.cpuPerInvocationMs.toFixed(2)} ms CPU per invocation (hello ${hello.cpuPerInvocationMs.toFixed(2)})`,
@@ -171,7 +176,7 @@ try {
     for (const row of groupRows) {
       const missed = missedTargets(row);
       console.log(
-        `  ${row.memoryMb} MB: CPU beyond hello ${cpuBeyondHello(row).toFixed(2)} ms${row.floor ? ` (a minimal relay's with the same I/O: ${(row.floor.cpuPerInvocationMs - row.hello.cpuPerInvocationMs).toFixed(2)} ms)` : ''}, init ${(row.fn.initMs / row.hello.initMs).toFixed(2)}× hello's${missed.length ? `; misses ${missed.join(', ')}` : ''}`,
+        `  ${row.memoryMb} MB: CPU beyond hello ${cpuBeyondHello(row).toFixed(2)} ms${row.floor ? ` (a minimal relay's with the same I/O: ${cpuBeyond(row.floor, row.hello).toFixed(2)} ms)` : ''}, init ${(row.fn.initMs / row.hello.initMs).toFixed(2)}× hello's${missed.length ? `; misses ${missed.join(', ')}` : ''}`,
       );
     }
   }

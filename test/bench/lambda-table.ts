@@ -1,3 +1,5 @@
+import { median } from '../../infra/build/bundle-runner.js';
+
 /**
  * What the Lambda bench measures for one function at one memory size, and the table it prints: one
  * row per memory size, the hello-world handler's figures in brackets beside the function's.
@@ -20,12 +22,20 @@ export interface InstanceFigures {
   readonly largePromptMs?: number;
   /**
    * cgroup CPU time per invocation over back-to-back invocations of the warm instance, in ms: the
-   * median of windows of 25 (`lambda-measure.ts` says why).
+   * median of windows of 25 (`lambda-measure.ts` says why). The host's speed drifts over minutes, so
+   * the instances compared (the function, hello, the relay floor) take their windows alternately,
+   * one of each per round, and what the function costs beyond hello is the median of the rounds'
+   * differences (`cpuBeyond`), not the difference of the two medians.
    */
   readonly cpuPerInvocationMs: number;
   /** The same over all of them, in ms. */
   readonly cpuPerInvocationMeanMs: number;
-  /** Back-to-back invocations per second. */
+  /**
+   * Each back-to-back window's cgroup CPU time per invocation, in ms, in the order taken: window i
+   * of instances measured together was taken in the same round, so they can be paired.
+   */
+  readonly cpuWindowsMs: readonly number[];
+  /** Back-to-back invocations per second, over the time the instance's own windows took. */
   readonly backToBackPerSecond: number;
   /** The cgroup's peak memory, in MB. */
   readonly peakMemoryMb: number;
@@ -39,6 +49,7 @@ export interface SizeRow {
   readonly memoryMb: number;
   readonly cpuShare: number;
   readonly fn: InstanceFigures;
+  /** The hello-world handler, measured beside the function: their back-to-back windows alternate. */
   readonly hello: InstanceFigures;
   /** The chat group only: a minimal relay with the same I/O (`relay-floor.mjs`), run the same way. */
   readonly floor?: InstanceFigures;
@@ -53,8 +64,22 @@ export const addedLatency = (row: SizeRow) => ({
   firstByteMs: row.fn.streamFirstByteMs === undefined ? undefined : row.fn.streamFirstByteMs - row.upstream.firstByteMs,
 });
 
-/** The CPU an invocation of the function costs beyond one of hello's. */
-export const cpuBeyondHello = (row: SizeRow): number => row.fn.cpuPerInvocationMs - row.hello.cpuPerInvocationMs;
+/**
+ * The CPU an invocation of `instance` costs beyond one of `hello`'s, in ms. When both have as many
+ * windows, taken alternately round by round, it is the median over rounds of the instance's window
+ * less hello's: each pair saw the host in the same phase of its drifting speed. Otherwise (no
+ * windows, or not as many) it is the difference of their medians.
+ */
+export const cpuBeyond = (instance: InstanceFigures, hello: InstanceFigures): number => {
+  const windows = instance.cpuWindowsMs;
+  const hellos = hello.cpuWindowsMs;
+  return windows.length > 0 && windows.length === hellos.length
+    ? median(windows.map((window, round) => window - hellos[round]!))
+    : instance.cpuPerInvocationMs - hello.cpuPerInvocationMs;
+};
+
+/** The CPU an invocation of the function costs beyond one of hello's (`cpuBeyond`). */
+export const cpuBeyondHello = (row: SizeRow): number => cpuBeyond(row.fn, row.hello);
 
 const ms = (value: number, digits = 1) =>
   `${value.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits })} ms`;

@@ -10,6 +10,8 @@ import { heapFlagsOf } from '../../test/bench/lambda-sandbox.js';
 import {
   addedLatency,
   chosenSize,
+  cpuBeyond,
+  cpuBeyondHello,
   missedTargets,
   table,
   tableRow,
@@ -64,6 +66,7 @@ const figures = (overrides: Partial<InstanceFigures> = {}): InstanceFigures => (
   largePromptMs: 120,
   cpuPerInvocationMs: 2.4,
   cpuPerInvocationMeanMs: 2.6,
+  cpuWindowsMs: [],
   backToBackPerSecond: 74.4,
   peakMemoryMb: 38.2,
   errors: 0,
@@ -71,7 +74,7 @@ const figures = (overrides: Partial<InstanceFigures> = {}): InstanceFigures => (
   ...overrides,
 });
 
-const row = (memoryMb: number, fn: Partial<InstanceFigures> = {}): SizeRow => ({
+const row = (memoryMb: number, fn: Partial<InstanceFigures> = {}, hello: Partial<InstanceFigures> = {}): SizeRow => ({
   memoryMb,
   cpuShare: cpuShareOf(memoryMb),
   fn: figures(fn),
@@ -81,6 +84,7 @@ const row = (memoryMb: number, fn: Partial<InstanceFigures> = {}): SizeRow => ({
     warmUpCpuPerInvocationMs: 1.2,
     backToBackPerSecond: 335,
     billedP50Ms: 1,
+    ...hello,
   }),
   upstream: { p50Ms: 1, p99Ms: 2, firstByteMs: 1 },
 });
@@ -102,6 +106,31 @@ describe('the table', () => {
   it('signs a figure below the upstream’s own as negative', () => {
     expect(addedLatency(row(256, { pacedP50Ms: 0.5 })).p50Ms).toBe(-0.5);
     expect(tableRow(row(256, { pacedP50Ms: 0.5 }))).toContain('| −0.5 / +6.0 ms |');
+  });
+});
+
+describe('the CPU beyond hello', () => {
+  // The host slows down in the second and fourth rounds, for both instances alike.
+  const fnWindows = { cpuPerInvocationMs: 2.5, cpuWindowsMs: [2.0, 3.0, 2.5, 4.0, 2.2] };
+  const helloWindows = { cpuPerInvocationMs: 0.7, cpuWindowsMs: [0.5, 2.0, 0.6, 2.9, 0.7] };
+
+  it('is the median of the rounds’ differences when the windows were taken in pairs', () => {
+    // Differences 1.5, 1.0, 1.9, 1.1, 1.5; the difference of the medians would be 2.5 − 0.7 = 1.8.
+    expect(cpuBeyondHello(row(256, fnWindows, helloWindows))).toBeCloseTo(1.5, 10);
+  });
+
+  it('is the difference of the medians without windows, or with not as many on each side', () => {
+    expect(cpuBeyondHello(row(256, { cpuPerInvocationMs: 2.5 }, { cpuPerInvocationMs: 0.7 }))).toBeCloseTo(1.8, 10);
+    const fewer = { ...helloWindows, cpuWindowsMs: helloWindows.cpuWindowsMs.slice(0, 4) };
+    expect(cpuBeyondHello(row(256, fnWindows, fewer))).toBeCloseTo(1.8, 10);
+    expect(cpuBeyondHello(row(256, { ...fnWindows, cpuWindowsMs: [] }, helloWindows))).toBeCloseTo(1.8, 10);
+  });
+
+  it('is figured the same way for the relay floor', () => {
+    const floor = figures({ cpuPerInvocationMs: 1.1, cpuWindowsMs: [1.0, 2.6, 1.1, 3.4, 1.0] });
+    // Differences 0.5, 0.6, 0.5, 0.5, 0.3; the difference of the medians would be 1.1 − 0.7 = 0.4.
+    expect(cpuBeyond(floor, figures(helloWindows))).toBeCloseTo(0.5, 10);
+    expect(cpuBeyond({ ...floor, cpuWindowsMs: [] }, figures(helloWindows))).toBeCloseTo(0.4, 10);
   });
 });
 
