@@ -20,6 +20,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { generateApiKey } from '../../functions/shared/auth/api-key.js';
 import { functionGroups, type FunctionGroup } from '../../functions/shared/routes.js';
+import { physicalTableName, tableDefinitions } from '../../functions/shared/store/tables.js';
 import { bundleAll } from '../../infra/build/bundle.js';
 import { EXEC_WRAPPER_ON_LAMBDA, writeExecWrapper } from '../../infra/build/exec-wrapper.js';
 import { functionEnvironment, lambdaLikeEnvironment } from '../../infra/build/bundle-runner.js';
@@ -153,7 +154,14 @@ try {
         spec(helloOutfile, environmentOf('hello-world'), 'fallback'),
         spec(bundles.get(group)!, environmentOf(group)),
         ...(group === 'chat'
-          ? [spec(floorOutfile, { ...environmentOf('hello-world'), RELAY_FLOOR_UPSTREAM: quick.baseUrl })]
+          ? [
+              spec(floorOutfile, {
+                ...environmentOf('hello-world'),
+                RELAY_FLOOR_UPSTREAM: quick.baseUrl,
+                RELAY_FLOOR_USAGE_TABLE: physicalTableName('usage'),
+                RELAY_FLOOR_USAGE_KEYS: `${tableDefinitions.usage.partitionKey},${tableDefinitions.usage.sortKey}`,
+              }),
+            ]
           : []),
       ]);
       const [hello, fn, floor] = measured.map(({ firstError, ...figures }, index) => {

@@ -1,9 +1,13 @@
 /**
  * The least a relaying function can do, run by `bench:lambda` beside the chat function: read the
- * event, post its body to the upstream (`RELAY_FLOOR_UPSTREAM`), stream the answer back, post a
- * usage-sized item to the store (`DYNAMODB_ENDPOINT`, unsigned: only the I/O counts) and write a
- * request-sized log line. Its CPU beyond hello's is what the sandbox charges any relay for that I/O;
- * the chat function's beyond the floor's is the gateway's own work.
+ * event, post its body to the upstream (`RELAY_FLOOR_UPSTREAM`), stream the answer back, put a
+ * usage-sized record in the store's usage table (`DYNAMODB_ENDPOINT`; the table and its key names in
+ * `RELAY_FLOOR_USAGE_TABLE` and `RELAY_FLOOR_USAGE_KEYS`), waiting for its answer as the gateway does,
+ * and write a request-sized log line. The put is unsigned (only the I/O counts) but well-formed, so the
+ * store's stand-in takes it as a record and answers after DynamoDB's latency, as it answers the
+ * gateway's: a call the store refused at once would spare the floor the wait, and on this host the
+ * time a process waits costs CPU when it wakes. Its CPU beyond hello's is what the sandbox charges any
+ * relay for that I/O; the chat function's beyond the floor's is the gateway's own work.
  */
 /* global awslambda -- the runtime interface client defines it before it imports a handler */
 import http from 'node:http';
@@ -30,7 +34,18 @@ const post = (url, body, headers) =>
     request.end(body);
   });
 
-const usageItem = JSON.stringify({ TableName: 'usage', Item: { record: { S: 'u'.repeat(1300) } } });
+const [partitionKey, sortKey] = (process.env.RELAY_FLOOR_USAGE_KEYS ?? '').split(',');
+let records = 0;
+/** A usage-sized item under a key of its own, as each request's record is. */
+const usageItem = () =>
+  JSON.stringify({
+    TableName: process.env.RELAY_FLOOR_USAGE_TABLE,
+    Item: {
+      [partitionKey]: { S: 'account#relay-floor' },
+      [sortKey]: { S: `${Date.now()}#${(records += 1)}` },
+      record: { S: 'u'.repeat(1300) },
+    },
+  });
 const logLine = `${JSON.stringify({ level: 'info', message: 'request', fields: 'f'.repeat(1200) })}\n`;
 
 export const handler = awslambda.streamifyResponse(async (event, responseStream) => {
@@ -44,7 +59,7 @@ export const handler = awslambda.streamifyResponse(async (event, responseStream)
   });
   stream.write('');
   await new Promise((resolve) => stream.end(answer, resolve));
-  await post(process.env.DYNAMODB_ENDPOINT, usageItem, { 'x-amz-target': 'DynamoDB_20120810.PutItem' }).catch(
+  await post(process.env.DYNAMODB_ENDPOINT, usageItem(), { 'x-amz-target': 'DynamoDB_20120810.PutItem' }).catch(
     () => undefined,
   );
   process.stdout.write(logLine);
