@@ -13,16 +13,22 @@ import { listenToBody, sendUpstream } from '../../functions/shared/upstream/upst
 const TIMEOUT_MS = 200;
 
 let server: Server;
-/** The answer to the request the server holds, and whether it sends its head at once. */
+/** The answer to the request the server holds. */
 let held: ServerResponse;
-let headAtOnce = true;
+/**
+ * What the server does with a request as it arrives; by default it sends the head and a first line.
+ * A case that answers later schedules it from here, with the request's own response: scheduled from
+ * the test's side, under load it could run before the request had arrived and answer none.
+ */
+let onArrival = (response: ServerResponse) => {
+  response.writeHead(200, { 'content-type': 'text/plain' });
+  response.write('first\n');
+};
 
 beforeAll(async () => {
   server = createServer((_request, response) => {
     held = response;
-    if (!headAtOnce) return;
-    response.writeHead(200, { 'content-type': 'text/plain' });
-    response.write('first\n');
+    onArrival(response);
   });
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
@@ -35,8 +41,11 @@ afterAll(async () => {
 
 const url = () => `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
 
-/** Shortly before the timeout is due, `send` runs, then the loop stays busy for twice the timeout. */
-const busyAfter = (send: () => void) =>
+/**
+ * Shortly before the timeout is due (`delayMs`, by default half the timeout), `send` runs, then the
+ * loop stays busy for twice the timeout.
+ */
+const busyAfter = (send: () => void, delayMs = TIMEOUT_MS / 2) =>
   setTimeout(
     () =>
       setImmediate(() => {
@@ -46,11 +55,10 @@ const busyAfter = (send: () => void) =>
           // Busy: the process, not the upstream, is slow.
         }
       }),
-    TIMEOUT_MS / 2,
+    Math.max(0, delayMs),
   );
 
 it('reads a chunk that waited through a busy loop instead of calling the body idle', async () => {
-  headAtOnce = true;
   const body = await new Promise<IncomingMessage>((resolve) => request(url(), resolve).end());
   const chunks: string[] = [];
   let failure: unknown;
@@ -76,7 +84,9 @@ it('reads a chunk that waited through a busy loop instead of calling the body id
 });
 
 it('takes an answer whose head came during a busy loop instead of timing out its first byte', async () => {
-  headAtOnce = false;
+  const sentAt = performance.now();
+  // Half the timeout after the request was sent, or at once if it arrives later than that.
+  onArrival = (response) => busyAfter(() => response.end('whole'), TIMEOUT_MS / 2 - (performance.now() - sentAt));
   const answer = sendUpstream({
     url: url(),
     headers: {},
@@ -84,8 +94,6 @@ it('takes an answer whose head came during a busy loop instead of timing out its
     signal: new AbortController().signal,
     timeouts: { connectMs: 5_000, firstByteMs: TIMEOUT_MS, idleMs: 5_000 },
   });
-
-  busyAfter(() => held.end('whole'));
 
   const response = await answer;
   expect(response.status).toBe(200);
