@@ -23,9 +23,10 @@ export const functionGroups: Readonly<Record<FunctionGroup, FunctionGroupDefinit
   // invocation (hello's) and peak memory at the chosen size.
   // 128 MB: +0.1 / −0.6 ms, 0.57 ms (0.55), 36 MB.
   models: { streaming: false, memorySize: 128, timeoutSeconds: 10 },
-  // Streams may run long: Lambda's streaming responses may last up to 15 minutes. 256 MB: +1.0 / +3.1
-  // ms, first byte +1.5 to +2.5 ms across runs, 1 MB prompt 188 ms, 2.04 ms (hello 0.55–0.89), 86 MB.
-  // At 128 MB the 1 MB prompt's 31 ms of CPU fill the 0.072 share of a core: 396 ms.
+  // Streams may run long: Lambda's streaming responses may last up to 15 minutes. 256 MB: +0.9 / +2.1
+  // ms, first byte +1.4 to +2.2 ms across runs, 1 MB prompt 180 ms, 1.86 ms (hello 0.30), 79 MB. At
+  // 128 MB the 1 MB prompt's CPU fills the 0.072 share of a core: 297 ms in the last run, 396 ms in the
+  // one before, against a 300 ms limit.
   chat: { streaming: true, memorySize: 256, timeoutSeconds: 900 },
   // The table would allow 128 MB (+1.9 / +2.3 ms, 1.29 ms): its request is one channel list. The admin
   // API's heavy calls (usage pages, config applies) are CPU-bound, and they are few: 256 MB costs little.
