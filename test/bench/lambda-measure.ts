@@ -167,14 +167,17 @@ const measureWarm = async ({ sandbox, spec: { events }, invoke }: Instance, coun
   } satisfies WarmFigures;
 };
 
-/** One back-to-back window of `size` invocations: the cgroup's CPU over them and the time they took. */
-const backToBackWindow = async (instance: Instance, size: number) => {
-  const { sandbox, spec, invoke } = instance;
+/** One back-to-back window of `size` invocations: the cgroup's CPU over them and the time they took, in ms. */
+const backToBackWindow = async ({ sandbox, spec, invoke }: Instance, size: number) => {
   const cpuFrom = sandbox.cgroup.cpuNanos();
   const started = performance.now();
   for (let index = 0; index < size; index += 1) await invoke(spec.events.whole);
-  const elapsedMs = performance.now() - started;
-  const cpuMs = (sandbox.cgroup.cpuNanos() - cpuFrom) / 1e6;
+  return { cpuMs: (sandbox.cgroup.cpuNanos() - cpuFrom) / 1e6, elapsedMs: performance.now() - started };
+};
+
+/** A window whose figures count: one more of the instance's windows, and its share of the totals. */
+const recordedWindow = async (instance: Instance, size: number) => {
+  const { cpuMs, elapsedMs } = await backToBackWindow(instance, size);
   instance.windows.push(cpuMs / size);
   instance.backToBack.invocations += size;
   instance.backToBack.cpuMs += cpuMs;
@@ -255,14 +258,10 @@ export const measureInstances = async (
     // instance still up, so that the instances compared see the host in the same phase. A first round
     // is left out: an instance that sat idle while the others warmed starts with cold caches.
     for (const instance of instances)
-      if (!instance.dead)
-        await phase(instance, async () => {
-          for (let index = 0; index < CPU_WINDOW; index += 1) await instance.invoke(instance.spec.events.whole);
-        });
+      if (!instance.dead) await phase(instance, async () => void (await backToBackWindow(instance, CPU_WINDOW)));
     for (let from = 0; from < counts.backToBack; from += CPU_WINDOW) {
       const size = Math.min(CPU_WINDOW, counts.backToBack - from);
-      for (const instance of instances)
-        if (!instance.dead) await phase(instance, () => backToBackWindow(instance, size));
+      for (const instance of instances) if (!instance.dead) await phase(instance, () => recordedWindow(instance, size));
     }
     figures = instances.map(figuresOf);
   } finally {
