@@ -6,6 +6,7 @@ import { startUpstream } from '../support/upstream-target.js';
 import { startTestGateway, type TestGateway } from '../support/test-gateway.js';
 import { waitFor } from '../support/wait-for.js';
 import { setFakeAwsCredentials } from '../support/fake-aws-credentials.js';
+import { GENEROUS_TIMEOUTS } from '../support/channel-timeouts.js';
 
 const UPSTREAM_MODEL = 'anthropic.claude-fake-v1:0';
 const PNG_BASE64 = 'iVBORw0KGgoAAAANSUhEUg==';
@@ -36,7 +37,7 @@ beforeAll(async () => {
     baseUrl: upstream.origin,
     models: ['claude-on-bedrock'],
     modelMap: { 'claude-on-bedrock': UPSTREAM_MODEL },
-    timeouts: { firstByteMs: 1500, idleMs: 400 },
+    timeouts: { firstByteMs: GENEROUS_TIMEOUTS.firstByteMs, idleMs: 400 },
   });
   expect(created.status).toBe(200);
   const { key, account } = await gateway.createAccountWithKey();

@@ -5,6 +5,9 @@ import { addOfflineDemoChannel } from '../support/offline-demo-channel.js';
 import { startTestGateway, type TestGateway } from '../support/test-gateway.js';
 import { waitFor } from '../support/wait-for.js';
 
+/** Tight enough for the timeout test to finish quickly, loose enough that a loaded host answers in time. */
+const FIRST_BYTE_MS = 4_000;
+
 const UPSTREAM_KEY = 'sk-upstream-secret-value-0123456789';
 
 let upstream: FakeUpstream;
@@ -26,7 +29,7 @@ beforeAll(async () => {
     apiKey: UPSTREAM_KEY,
     models: ['gpt-test', 'gpt-stall'],
     modelMap: { 'gpt-test': 'upstream-gpt' },
-    timeouts: { firstByteMs: 1500, idleMs: 400 },
+    timeouts: { firstByteMs: FIRST_BYTE_MS, idleMs: 400 },
   });
   expect(channel.status).toBe(200);
   await addOfflineDemoChannel(gateway);
@@ -348,7 +351,7 @@ describe('POST /v1/chat/completions, upstream failures', () => {
   });
 
   it('answers 504 upstream_timeout when the upstream does not answer in time', async () => {
-    await upstream.inject({ kind: 'delay', ms: 3000 });
+    await upstream.inject({ kind: 'delay', ms: FIRST_BYTE_MS + 5_000 });
 
     const error = (await ask().catch((caught: unknown) => caught)) as InstanceType<typeof OpenAI.APIError>;
 

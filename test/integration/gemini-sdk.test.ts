@@ -3,6 +3,7 @@ import OpenAI from 'openai';
 import type { FakeUpstream } from '../support/fake-upstream/fake-upstream.js';
 import { startUpstream } from '../support/upstream-target.js';
 import { startTestGateway, type TestGateway } from '../support/test-gateway.js';
+import { GENEROUS_TIMEOUTS } from '../support/channel-timeouts.js';
 
 const GEMINI_KEY = 'AIza-upstream-secret-0123456789';
 
@@ -34,7 +35,7 @@ beforeAll(async () => {
   openAiUpstream = await startUpstream({ wire: 'openai' });
   anthropicUpstream = await startUpstream({ wire: 'anthropic' });
   gateway = await startTestGateway();
-  const timeouts = { firstByteMs: 1500, idleMs: 400 };
+  const timeouts = GENEROUS_TIMEOUTS;
   const channels = [
     gateway.admin('PUT', '/admin/v1/channels/fake-gemini', {
       type: 'gemini',

@@ -2,6 +2,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import type { FakeUpstream } from '../support/fake-upstream/fake-upstream.js';
 import { startUpstream } from '../support/upstream-target.js';
 import { startTestGateway, type TestGateway } from '../support/test-gateway.js';
+import { GENEROUS_TIMEOUTS } from '../support/channel-timeouts.js';
 
 const UPSTREAM_KEY = 'sk-ant-upstream-secret-0123456789';
 
@@ -32,14 +33,14 @@ beforeAll(async () => {
       apiKey: UPSTREAM_KEY,
       models: ['claude-test'],
       modelMap: { 'claude-test': 'claude-upstream' },
-      timeouts: { firstByteMs: 1500, idleMs: 400 },
+      timeouts: GENEROUS_TIMEOUTS,
     }),
     gateway.admin('PUT', '/admin/v1/channels/fake-openai-for-messages', {
       type: 'openai',
       baseUrl: openAiUpstream.baseUrl,
       apiKey: 'sk-openai-upstream',
       models: ['gpt-via-messages'],
-      timeouts: { firstByteMs: 1500, idleMs: 400 },
+      timeouts: GENEROUS_TIMEOUTS,
     }),
     gateway.admin('PUT', '/admin/v1/channels/chat-only', {
       type: 'openai',

@@ -4,6 +4,7 @@ import type { FakeUpstream } from '../support/fake-upstream/fake-upstream.js';
 import { startOpenAiChannel, type OpenAiChannelSetup } from '../support/openai-channel-setup.js';
 import type { TestGateway } from '../support/test-gateway.js';
 import { waitFor } from '../support/wait-for.js';
+import { GENEROUS_TIMEOUTS } from '../support/channel-timeouts.js';
 
 let upstream: FakeUpstream;
 let gateway: TestGateway;
@@ -19,7 +20,7 @@ beforeAll(async () => {
       apiKey: 'sk-upstream-secret-value-0123456789',
       models: ['tts-test'],
       modelMap: { 'tts-test': 'upstream-tts' },
-      timeouts: { firstByteMs: 1500, idleMs: 400 },
+      timeouts: GENEROUS_TIMEOUTS,
     },
   );
   ({ upstream, gateway, client, key } = setup);
