@@ -177,6 +177,66 @@ describe("the streaming functions' execution mode", () => {
     });
   });
 
+  /** A response stream that records what reaches it write by write: a batch is one write to the runtime. */
+  const batchingDestination = () => {
+    const batches: string[][] = [];
+    const destination = new Writable({
+      write(chunk: Buffer, _encoding, callback) {
+        batches.push([chunk.toString()]);
+        this.emit('batch');
+        callback();
+      },
+      writev(chunks, callback) {
+        batches.push(chunks.map(({ chunk }) => (chunk as Buffer).toString()));
+        this.emit('batch');
+        callback();
+      },
+    });
+    return { destination, batches };
+  };
+
+  const streamingEntry = (body: Readable) =>
+    executionModeStreamedResponse(
+      {
+        middyRequest: (event: unknown, context: unknown) => ({ event, context }),
+        runRequest: async () => ({ statusCode: 200, body }),
+      },
+      [],
+      undefined,
+      [],
+      [],
+      { requestStart: () => undefined, requestEnd: async () => undefined },
+    ) as unknown as (event: unknown, stream: Writable, context: unknown) => Promise<void>;
+
+  it("sends the head in the same write as the body's first bytes when they are already there", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.string({ minLength: 1, maxLength: 20 }), { minLength: 1, maxLength: 5 }),
+        async (ready) => {
+          const { destination, batches } = batchingDestination();
+          await streamingEntry(Readable.from(ready, { objectMode: false }))({}, destination, {});
+
+          expect(batches[0]).toEqual(['', ready[0]!, ...batches[0]!.slice(2)]);
+          expect(batches.flat().join('')).toBe(ready.join(''));
+        },
+      ),
+      { numRuns: 30 },
+    );
+  });
+
+  it('does not hold the head for a body whose first bytes are not there yet', async () => {
+    const body = heldBody([]);
+    const { destination, batches } = batchingDestination();
+    const invocation = streamingEntry(body)({}, destination, {});
+
+    await once(destination, 'batch');
+    expect(batches).toEqual([['']]);
+    body.push('late first token');
+    body.push(null);
+    await invocation;
+    expect(batches.flat().join('')).toBe('late first token');
+  });
+
   it('treats an answer without a status (or none at all) as the body itself', async () => {
     expect((await invoke('plain text')).received).toBe('plain text');
     expect((await invoke(null)).outcome).toEqual({ ok: true });
