@@ -24,7 +24,7 @@ export const functionGroups: Readonly<Record<FunctionGroup, FunctionGroupDefinit
   // 128 MB: +0.1 / −0.6 ms, 0.57 ms (0.55), 36 MB.
   models: { streaming: false, memorySize: 128, timeoutSeconds: 10 },
   // Streams may run long: Lambda's streaming responses may last up to 15 minutes. 256 MB: +0.9 / +2.1
-  // ms, first byte +1.4 to +2.2 ms across runs, 1 MB prompt 180 ms, 1.86 ms (hello 0.30), 79 MB. At
+  // ms, first byte +1.3 to +2.6 ms across runs, 1 MB prompt 180 ms, 1.86 ms (hello 0.30), 79 MB. At
   // 128 MB the 1 MB prompt's CPU fills the 0.072 share of a core: 297 ms in the last run, 396 ms in the
   // one before, against a 300 ms limit.
   chat: { streaming: true, memorySize: 256, timeoutSeconds: 900 },
