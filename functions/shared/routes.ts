@@ -17,34 +17,39 @@ export interface FunctionGroupDefinition {
 }
 
 export const functionGroups: Readonly<Record<FunctionGroup, FunctionGroupDefinition>> = {
-  // Memory sizes from `npm run bench:lambda` (docs/cost.md, run of 6 December 2026): the smallest at
+  // Memory sizes from `npm run bench:lambda` (docs/cost.md, runs of 6 December 2026): the smallest at
   // which a paced request adds at most 2 ms p50 and 20 ms p99, a stream's first byte at most 2 ms and
   // a 1 MB prompt at most 300 ms, with no OOM. The figures beside each are added p50 / p99, CPU per
-  // invocation (hello's) and peak memory at the chosen size.
-  // 128 MB: +0.1 / −0.6 ms, 0.57 ms (0.55), 36 MB.
+  // invocation (hello's) and peak memory at the chosen size, from the last run of 500 paced requests.
+  // 128 MB: +0.2 / +4.9 ms, 0.73 ms (0.49), 42 MB.
   models: { streaming: false, memorySize: 128, timeoutSeconds: 10 },
   // Streams may run long: Lambda's streaming responses may last up to 15 minutes. 256 MB: +0.9 / +2.1
   // ms, first byte +1.3 to +2.6 ms across runs, 1 MB prompt 180 ms, 1.86 ms (hello 0.30), 79 MB. At
   // 128 MB the 1 MB prompt's CPU fills the 0.072 share of a core: 297 ms in the last run, 396 ms in the
   // one before, against a 300 ms limit.
   chat: { streaming: true, memorySize: 256, timeoutSeconds: 900 },
-  // The table would allow 128 MB (+1.9 / +2.3 ms, 1.29 ms): its request is one channel list. The admin
-  // API's heavy calls (usage pages, config applies) are CPU-bound, and they are few: 256 MB costs little.
+  // 256 MB: +2.2 / +4.4 ms, 1.33 ms (0.39), 42 MB; 128 MB: +2.2 / +49.7 ms. Its request is one channel
+  // list, a store read, and the store's time counts as added (no upstream is subtracted); an earlier run
+  // read +1.9 / +2.3 ms at 128 MB. The admin API's heavy calls (usage pages, config applies) are
+  // CPU-bound, and they are few: 256 MB costs little.
   admin: { streaming: false, memorySize: 256, timeoutSeconds: 29 },
-  // 128 MB: +0.2 / −0.2 ms, 0.64 ms (0.55), 39 MB.
+  // 128 MB: +0.4 / +1.9 ms, 0.53 ms (0.58), 39 MB.
   fallback: { streaming: false, memorySize: 128, timeoutSeconds: 5 },
   // Streamed, though each answer is one JSON body: a buffered Lambda answer may not pass 6 MB, which a
   // large batch of vectors or a few images in b64_json do (a streamed one may reach 200 MB).
-  // 256 MB: +1.1 / +4.5 ms, 1.66 ms, 66 MB. 128 MB met the targets in two runs of three, but a large
-  // batch of inputs is CPU-bound as a large prompt is.
+  // 256 MB: +1.3 / +3.8 ms, 2.27 ms (0.36), 72 MB. 128 MB met the targets in two runs of three before
+  // (+36.7 ms p99 in the last), and a large batch of inputs is CPU-bound as a large prompt is.
   embeddings: { streaming: true, memorySize: 256, timeoutSeconds: 120 },
-  // 256 MB: +1.3 / +4.8 ms, 1.66 ms, 65 MB (at 128 MB, +46.7 ms p99).
+  // 256 MB: +1.0 / +15.5 ms, 2.71 ms (0.41), 74 MB (at 128 MB, +47.4 ms p99).
   images: { streaming: true, memorySize: 256, timeoutSeconds: 300 },
-  // Speech audio is streamed as binary, as it arrives. 256 MB: +1.7 / +18.5 ms, 2.68 ms, 76 MB (at
-  // 128 MB, +97.3 ms p99).
-  audio: { streaming: true, memorySize: 256, timeoutSeconds: 300 },
-  // The console's page and its API (functions/console). As for admin: the table would allow 128 MB
-  // (+0.1 / −1.2 ms) for its request, a settings read; its usage overview and CSV export are CPU-bound.
+  // Speech audio is streamed as binary, as it arrives. 512 MB: +2.3 / +8.6 ms, 3.28 ms (0.30), 81 MB.
+  // At 256 MB, +53.8 and +55.2 ms p99 in the last two runs: at about 3.2 ms of CPU each, more than one
+  // request in a hundred is stalled by CPU throttling. Its p50 there was +1.8 to +2.1 ms; at 512 MB it
+  // has no reason to be worse, and reads so by this host's noise.
+  audio: { streaming: true, memorySize: 512, timeoutSeconds: 300 },
+  // The console's page and its API (functions/console). The table allows 128 MB (+0.1 / +1.9 ms, 0.58
+  // ms) for its request, a settings read; its usage overview and CSV export are CPU-bound. 256 MB: +0.2 /
+  // +0.8 ms, 0.37 ms (0.28), 43 MB.
   console: { streaming: false, memorySize: 256, timeoutSeconds: 29 },
 };
 
