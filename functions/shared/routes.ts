@@ -20,7 +20,8 @@ export const functionGroups: Readonly<Record<FunctionGroup, FunctionGroupDefinit
   // Memory sizes from `npm run bench:lambda` (docs/cost.md, runs of 6 December 2026): the smallest at
   // which a paced request adds at most 2 ms p50 and 20 ms p99, a stream's first byte at most 2 ms and
   // a 1 MB prompt at most 300 ms, with no OOM. The figures beside each are added p50 / p99, CPU per
-  // invocation (hello's) and peak memory at the chosen size, from the last run of 500 paced requests.
+  // invocation (hello's) and peak memory at the chosen size: the chat function's from docs/cost.md's
+  // table, the other groups' from a later run of 500 paced requests.
   // 128 MB: +0.2 / +4.9 ms, 0.73 ms (0.49), 42 MB.
   models: { streaming: false, memorySize: 128, timeoutSeconds: 10 },
   // Streams may run long: Lambda's streaming responses may last up to 15 minutes. 256 MB: +0.9 / +2.1

@@ -37,7 +37,8 @@ beforeAll(async () => {
     baseUrl: upstream.origin,
     models: ['claude-on-bedrock'],
     modelMap: { 'claude-on-bedrock': UPSTREAM_MODEL },
-    timeouts: { firstByteMs: GENEROUS_TIMEOUTS.firstByteMs, idleMs: 400 },
+    // Its stall test needs the idle limit tight.
+    timeouts: { ...GENEROUS_TIMEOUTS, idleMs: 400 },
   });
   expect(created.status).toBe(200);
   const { key, account } = await gateway.createAccountWithKey();
