@@ -24,6 +24,7 @@ const inProcessOnly = [
   'usage-query-list', // calls the usage query module directly
   'limits-quota-bound', // reads the spend shards from the store, once the local runtime's invocations end
   'request-log-and-metrics', // reads the gateway's log lines
+  'usage-log-delivery', // reads the gateway's log lines, and runs the usage writer on them
   'fuzz-every-route', // also reads the gateway's log lines for secrets
   'health-store', // stops the gateway's store
   'lifecycle-refusals', // starts and kills gateways of its own

@@ -12,6 +12,7 @@ import { GatewayTables } from './constructs/gateway-tables.js';
 import { GatewayWaf } from './constructs/gateway-waf.js';
 import { scaleSettingsFrom } from './constructs/scale-settings.js';
 import { ManagedInstances } from './constructs/managed-instances.js';
+import { UsageDelivery } from './constructs/usage-delivery.js';
 import { stackSetting } from './stack-settings.js';
 
 export interface ModelGatewayStackProps extends StackProps {
@@ -47,12 +48,16 @@ export class ModelGatewayStack extends Stack {
   readonly budgetAlerts: BudgetAlertTopic;
   readonly managedInstances?: ManagedInstances;
   readonly waf?: GatewayWaf;
+  /** With `-c usageDelivery=log` (the default): the usage writer and its subscriptions. */
+  readonly usageDelivery?: UsageDelivery;
 
   constructor(scope: Construct, id: string, props: ModelGatewayStackProps = {}) {
     super(scope, id, props);
     this.stage = props.stage ?? stackSetting(this.node, 'stage');
     const corsOrigins = stackSetting(this.node, 'corsOrigins');
     const scale = scaleSettingsFrom(this);
+    const usageDelivery = stackSetting(this.node, 'usageDelivery');
+    const environment = operatorEnvironment(this);
     this.tables = new GatewayTables(this, 'Tables');
     this.budgetAlerts = new BudgetAlertTopic(this, 'BudgetAlerts', {
       email: stackSetting(this.node, 'budgetAlertEmail'),
@@ -65,7 +70,8 @@ export class ModelGatewayStack extends Stack {
       reservedConcurrency: { admin: scale.adminReservedConcurrency },
       alertTopicArn: this.budgetAlerts.topic.topicArn,
       responsesRetentionDays: stackSetting(this.node, 'responsesRetentionDays'),
-      environment: operatorEnvironment(this),
+      environment,
+      usageDelivery,
     });
     // Upstream host policy, audit retention and the cursor signing secret (`-c` settings there).
     this.security = new GatewaySecurity(this, 'Security', { functions: this.functions.functions });
@@ -101,6 +107,15 @@ export class ModelGatewayStack extends Stack {
       functions: this.functions.functions,
       api: this.api.api,
     });
+    if (usageDelivery === 'log') {
+      this.usageDelivery = new UsageDelivery(this, 'UsageDelivery', {
+        tables: this.tables.tables,
+        logGroups: this.functions.usageLogGroups,
+        logRetention: this.functions.logRetention,
+        environment,
+        alarmTopic: this.monitoring.alarmTopic,
+      });
+    }
 
     // The console's sign-in, read by the console's API and by the admin API (operators' sessions).
     const consoleUrl = `${this.api.url}/console/`;

@@ -1,4 +1,5 @@
 import type { Node } from 'constructs';
+import type { UsageDelivery } from '../functions/shared/accounting/usage-delivery.js';
 import { DEFAULT_AUDIT_RETENTION_DAYS } from '../functions/shared/audit/audit-retention.js';
 import { parseCorsOrigins } from '../functions/shared/http/cors-policy.js';
 
@@ -184,6 +185,12 @@ export const stackSettings = {
     defaultText: '1',
     description: "The fewest items an account's spend is spread over (GATEWAY_SPEND_SHARDS).",
     parse: number({ integer: true, min: 1 }),
+  },
+  usageDelivery: {
+    defaultText: 'log',
+    description:
+      "Where a request's usage record goes: 'log' (a log line the usage writer stores in batches, seconds later; no store call per request) or 'store' (put before the function returns).",
+    parse: oneOf(['log', 'store'] as const, 'log') as (raw: unknown, name: string) => UsageDelivery,
   },
   responsesRetentionDays: {
     defaultText: '30',

@@ -72,6 +72,13 @@ const writeOut = (text: string): void => {
   process.stdout.write(written === 0 ? text : Buffer.from(text).subarray(written));
 };
 
+/**
+ * A line that carries data the stack stores from the log (a usage record, usage-delivery.ts): written
+ * whatever the level and the format, as losing it would lose the data. The caller builds it from the
+ * gateway's own ids and numbers and scans what came from outside.
+ */
+const record = (line: string) => writeOut(`${line}\n`);
+
 export const log = {
   debug: (message: string, fields?: Record<string, unknown>) => write('debug', message, fields),
   info: (message: string, fields?: Record<string, unknown>, serializedMembers?: string) =>
@@ -79,4 +86,5 @@ export const log = {
   warn: (message: string, fields?: Record<string, unknown>) => write('warn', message, fields),
   error: (message: string, fields?: Record<string, unknown>) => write('error', message, fields),
   text,
+  record,
 };

@@ -26,6 +26,7 @@ const destroyedTypes: ReadonlySet<string> = new Set([
   'AWS::DynamoDB::GlobalTable',
   'AWS::DynamoDB::Table',
   'AWS::Logs::LogGroup',
+  'AWS::SQS::Queue',
 ]);
 
 class DestroyWithStack implements IAspect {
@@ -36,10 +37,10 @@ class DestroyWithStack implements IAspect {
 }
 
 /**
- * Makes a stack leave nothing behind on `cdk destroy` (CI stages, `-c ephemeral=true`): its tables
- * and log groups are deleted rather than retained, and a custom resource force-deletes, when the stack
- * is deleted, the upstream key secrets the admin function created at run time, which CloudFormation
- * does not know about.
+ * Makes a stack leave nothing behind on `cdk destroy` (CI stages, `-c ephemeral=true`): its tables,
+ * log groups and queues are deleted rather than retained, and a custom resource force-deletes, when
+ * the stack is deleted, the upstream key secrets the admin function created at run time, which
+ * CloudFormation does not know about.
  */
 export class EphemeralStage extends Construct {
   readonly secretsCleanup: CustomResource;

@@ -18,7 +18,8 @@ import { lambdaBundlingOptions } from './lambda-bundling.js';
 import { pascalCase } from './names.js';
 import { publishesBudgetAlerts, serviceGrantsFor, usesUpstreamKeys, type ArnContext } from './service-grants.js';
 import { ALERT_TOPIC_VARIABLE } from '../../functions/shared/accounting/alert-topic.js';
-import { tableGrantStatements } from './table-grants.js';
+import { USAGE_DELIVERY_VARIABLE, type UsageDelivery } from '../../functions/shared/accounting/usage-delivery.js';
+import { deployedTableGrants, tableGrantStatements, writesUsageRecords } from './table-grants.js';
 import { CORS_ORIGINS_VARIABLE } from '../../functions/shared/http/cors-policy.js';
 
 export interface GatewayFunctionsProps {
@@ -41,6 +42,11 @@ export interface GatewayFunctionsProps {
   readonly alertTopicArn: string;
   /** Operator settings every function gets (`GATEWAY_LOG_LEVEL`, …; see stack-settings.ts). */
   readonly environment?: Readonly<Record<string, string>>;
+  /**
+   * Where the functions that leave usage records send them (usage-delivery.ts); `store` by default.
+   * With `log` they write log lines, for the usage writer, and are not granted usage writes.
+   */
+  readonly usageDelivery?: UsageDelivery;
 }
 
 /** How long a function trusts a cached key, account or catalogue read (revocation delay, DESIGN §3.2). */
@@ -54,6 +60,15 @@ export class GatewayFunctions extends Construct {
   readonly groups: Readonly<Record<string, FunctionGroupDefinition>>;
   /** Where the functions keep upstream keys in Secrets Manager (`UPSTREAM_SECRET_PREFIX`). */
   readonly upstreamSecretPrefix: string;
+  /** Each group's log group by group name. */
+  readonly logGroups: Readonly<Record<string, logs.LogGroup>>;
+  /** How long the functions' logs are kept. */
+  readonly logRetention: logs.RetentionDays;
+  /**
+   * The log groups that carry usage records, by group name: those of the functions that leave them,
+   * with `usageDelivery: 'log'`; none with `store`. The usage writer subscribes to these.
+   */
+  readonly usageLogGroups: Readonly<Record<string, logs.LogGroup>>;
 
   constructor(scope: Construct, id: string, props: GatewayFunctionsProps) {
     super(scope, id);
@@ -69,6 +84,9 @@ export class GatewayFunctions extends Construct {
     };
     const entryFor = props.entryFor ?? functionEntry;
     const logRetention = props.logRetention ?? logs.RetentionDays.ONE_MONTH;
+    this.logRetention = logRetention;
+    const usageDelivery = props.usageDelivery ?? 'store';
+    const logsUsage = (group: string) => usageDelivery === 'log' && writesUsageRecords(group);
     const environment = {
       ...Object.fromEntries(
         tableNames.map((table) => [tableDefinitions[table].environmentVariable, props.tables[table].tableName]),
@@ -82,6 +100,7 @@ export class GatewayFunctions extends Construct {
     };
 
     const functions: Record<string, nodejs.NodejsFunction> = {};
+    const logGroups: Record<string, logs.LogGroup> = {};
     for (const [group, definition] of Object.entries(this.groups)) {
       const name = pascalCase(group);
       const logGroup = new logs.LogGroup(this, `${name}Logs`, { retention: logRetention });
@@ -110,15 +129,19 @@ export class GatewayFunctions extends Construct {
           AWS_LAMBDA_EXEC_WRAPPER: EXEC_WRAPPER_ON_LAMBDA,
           ...(usesUpstreamKeys(group) ? { [upstreamSecretPrefixVariable]: this.upstreamSecretPrefix } : {}),
           ...(publishesBudgetAlerts(group) ? { [ALERT_TOPIC_VARIABLE]: props.alertTopicArn } : {}),
+          ...(logsUsage(group) ? { [USAGE_DELIVERY_VARIABLE]: usageDelivery } : {}),
         },
         bundling: lambdaBundlingOptions(group, entryFor(group)),
         reservedConcurrentExecutions: props.reservedConcurrency?.[group],
       });
-      this.grantTables(group, role, props.tables);
+      this.grantTables(group, role, props.tables, usageDelivery);
       grantServices(group, role, arnContext);
       functions[group] = handler;
+      logGroups[group] = logGroup;
     }
     this.functions = functions;
+    this.logGroups = logGroups;
+    this.usageLogGroups = Object.fromEntries(Object.entries(logGroups).filter(([group]) => logsUsage(group)));
   }
 
   /** The function of one group; fails at synthesis when a route names a group that has none. */
@@ -128,8 +151,14 @@ export class GatewayFunctions extends Construct {
     return handler;
   }
 
-  private grantTables(group: string, role: iam.Role, tables: GatewayFunctionsProps['tables']): void {
-    for (const statement of tableGrantStatements(group, tables)) role.addToPrincipalPolicy(statement);
+  private grantTables(
+    group: string,
+    role: iam.Role,
+    tables: GatewayFunctionsProps['tables'],
+    usageDelivery: UsageDelivery,
+  ): void {
+    const grants = deployedTableGrants(group, usageDelivery);
+    for (const statement of tableGrantStatements(group, tables, grants)) role.addToPrincipalPolicy(statement);
   }
 }
 

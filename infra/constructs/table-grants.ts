@@ -1,5 +1,6 @@
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
+import type { UsageDelivery } from '../../functions/shared/accounting/usage-delivery.js';
 import { tableDefinitions, type TableName } from '../../functions/shared/store/tables.js';
 
 /**
@@ -44,8 +45,9 @@ const authenticate = {
  * A relaying group also admits and meters: it counts its rate-limit windows and reserves and settles
  * the account's spend (`accounting/quota.ts`), each split over shards for busy accounts and read
  * whole (one BatchGetItem) when a shard's slice is full, and puts one usage record per request (the
- * records of requests that end together in one process as one BatchWriteItem). A settlement that
- * crosses a budget's alert threshold puts the alert's marker in the spend table (PutItem, once).
+ * records of requests that end together in one process as one BatchWriteItem) when it stores them
+ * itself (`deployedTableGrants`). A settlement that crosses a budget's alert threshold puts the
+ * alert's marker in the spend table (PutItem, once).
  */
 export const relayGrants: TableGrants = {
   ...authenticate,
@@ -108,6 +110,27 @@ export const tableGrantsByGroup: Readonly<Record<string, TableGrants>> = {
 
 /** The grants of one group, relay grants for a group not in the table. */
 export const tableGrantsFor = (group: string): TableGrants => tableGrantsByGroup[group] ?? relayGrants;
+
+/** What storing usage records takes: a record alone is a PutItem, records that end together one batch. */
+const usageWrites: readonly TableOperation[] = ['PutItem', 'BatchWriteItem'];
+
+/** Whether a group's requests leave usage records: the groups granted to write them in batches. */
+export const writesUsageRecords = (group: string): boolean =>
+  tableGrantsFor(group).usage?.includes('BatchWriteItem') ?? false;
+
+/**
+ * A group's grants as the stack deploys them. With usage records delivered as log lines
+ * (usage-delivery.ts), a group that leaves them no longer writes the usage table: the usage writer
+ * does.
+ */
+export const deployedTableGrants = (group: string, delivery: UsageDelivery): TableGrants => {
+  const grants = tableGrantsFor(group);
+  if (delivery === 'store' || !writesUsageRecords(group)) return grants;
+  return { ...grants, usage: grants.usage!.filter((operation) => !usageWrites.includes(operation)) };
+};
+
+/** The usage writer (functions/usage-writer): stores the logged records, in batches or one alone. */
+export const usageWriterGrants: TableGrants = { usage: usageWrites };
 
 /**
  * The IAM statements of a group's table grants: one per table or index, on its own ARN (an index by

@@ -20,6 +20,7 @@ const layers: readonly { readonly name: string; readonly paths: readonly string[
       'fallback/',
       'images/',
       'models/',
+      'usage-writer/',
       'shared/routes.ts',
     ],
   },

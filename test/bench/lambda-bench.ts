@@ -12,18 +12,22 @@
  *
  * `BENCH_LAMBDA_GROUPS` (comma-separated) and `BENCH_LAMBDA_SIZES` (MB) narrow the run. Each function
  * starts through its exec wrapper, as deployed; `BENCH_LAMBDA_EXEC_WRAPPER=off` starts it without
- * (Node's own tiering), to weigh what the wrapper's flags do.
+ * (Node's own tiering), to weigh what the wrapper's flags do. The functions that leave usage records
+ * deliver them as the stack does by default, as log lines (usage-delivery.ts), and the relay floor
+ * writes one as they do; `BENCH_LAMBDA_USAGE_DELIVERY=store` has both put them in the store instead.
  */
 import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { generateApiKey } from '../../functions/shared/auth/api-key.js';
+import { USAGE_DELIVERY_VARIABLE, type UsageDelivery } from '../../functions/shared/accounting/usage-delivery.js';
 import { functionGroups, type FunctionGroup } from '../../functions/shared/routes.js';
 import { physicalTableName, tableDefinitions } from '../../functions/shared/store/tables.js';
 import { bundleAll } from '../../infra/build/bundle.js';
 import { EXEC_WRAPPER_ON_LAMBDA, writeExecWrapper } from '../../infra/build/exec-wrapper.js';
 import { functionEnvironment, lambdaLikeEnvironment } from '../../infra/build/bundle-runner.js';
+import { writesUsageRecords } from '../../infra/constructs/table-grants.js';
 import { startLocalGateway } from '../../infra/local/local-gateway.js';
 import { startFakeUpstream } from '../support/fake-upstream/fake-upstream.js';
 import { openAiEmbeddingsRoutes } from '../support/fake-upstream/openai-embeddings-wire.js';
@@ -126,10 +130,12 @@ try {
   const withWrapper = process.env.BENCH_LAMBDA_EXEC_WRAPPER !== 'off';
   // Hello starts as the functions do, through the wrapper or not: what is beyond hello's is then the
   // function's own work, not a difference in how the runtime client's code was compiled.
+  const usageDelivery: UsageDelivery = process.env.BENCH_LAMBDA_USAGE_DELIVERY === 'store' ? 'store' : 'log';
   const environmentOf = (group: FunctionGroup | 'hello-world'): NodeJS.ProcessEnv => ({
     ...(group === 'hello-world'
       ? { ...lambdaLikeEnvironment(group), AWS_LAMBDA_EXEC_WRAPPER: EXEC_WRAPPER_ON_LAMBDA }
       : functionEnvironment(group)),
+    ...(group !== 'hello-world' && writesUsageRecords(group) && { [USAGE_DELIVERY_VARIABLE]: usageDelivery }),
     ...(!withWrapper && { AWS_LAMBDA_EXEC_WRAPPER: undefined }),
     DYNAMODB_ENDPOINT: store.url,
     GATEWAY_CACHE_TTL_MS: '30000',
@@ -160,6 +166,7 @@ try {
                 RELAY_FLOOR_UPSTREAM: quick.baseUrl,
                 RELAY_FLOOR_USAGE_TABLE: physicalTableName('usage'),
                 RELAY_FLOOR_USAGE_KEYS: `${tableDefinitions.usage.partitionKey},${tableDefinitions.usage.sortKey}`,
+                RELAY_FLOOR_USAGE_DELIVERY: usageDelivery,
               }),
             ]
           : []),

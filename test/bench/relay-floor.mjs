@@ -1,8 +1,9 @@
 /**
  * The least a relaying function can do, run by `bench:lambda` beside the chat function: read the
- * event, post its body to the upstream (`RELAY_FLOOR_UPSTREAM`), stream the answer back, put a
- * usage-sized record in the store's usage table (`DYNAMODB_ENDPOINT`; the table and its key names in
- * `RELAY_FLOOR_USAGE_TABLE` and `RELAY_FLOOR_USAGE_KEYS`), waiting for its answer as the gateway does,
+ * event, post its body to the upstream (`RELAY_FLOOR_UPSTREAM`), stream the answer back, deliver a
+ * usage-sized record as the chat function does (`RELAY_FLOOR_USAGE_DELIVERY`): as a log line, or put in
+ * the store's usage table (`DYNAMODB_ENDPOINT`; the table and its key names in
+ * `RELAY_FLOOR_USAGE_TABLE` and `RELAY_FLOOR_USAGE_KEYS`), waiting for its answer as the gateway does;
  * and write a request-sized log line. The put is unsigned (only the I/O counts) but well-formed, so the
  * store's stand-in takes it as a record and answers after DynamoDB's latency, as it answers the
  * gateway's: a call the store refused at once would spare the floor the wait, and on this host the
@@ -47,6 +48,9 @@ const usageItem = () =>
     },
   });
 const logLine = `${JSON.stringify({ level: 'info', message: 'request', fields: 'f'.repeat(1200) })}\n`;
+const usageLine = () =>
+  `${JSON.stringify({ level: 'info', message: 'usage record', event: 'usage_record', usage: { requestId: `req-${(records += 1)}`, record: 'u'.repeat(400) } })}\n`;
+const deliversByLog = process.env.RELAY_FLOOR_USAGE_DELIVERY === 'log';
 
 export const handler = awslambda.streamifyResponse(async (event, responseStream) => {
   const body = JSON.parse(event.body);
@@ -59,8 +63,10 @@ export const handler = awslambda.streamifyResponse(async (event, responseStream)
   });
   stream.write('');
   await new Promise((resolve) => stream.end(answer, resolve));
-  await post(process.env.DYNAMODB_ENDPOINT, usageItem(), { 'x-amz-target': 'DynamoDB_20120810.PutItem' }).catch(
-    () => undefined,
-  );
+  if (deliversByLog) process.stdout.write(usageLine());
+  else
+    await post(process.env.DYNAMODB_ENDPOINT, usageItem(), { 'x-amz-target': 'DynamoDB_20120810.PutItem' }).catch(
+      () => undefined,
+    );
   process.stdout.write(logLine);
 });

@@ -52,8 +52,9 @@ beforeAll(() => {
 });
 
 describe('gateway functions', () => {
-  it('creates one function per endpoint group and no other', () => {
-    template.resourceCountIs('AWS::Lambda::Function', groups.length);
+  it('creates one function per endpoint group and no other, besides the usage writer', () => {
+    template.resourceCountIs('AWS::Lambda::Function', groups.length + 1);
+    expect(Object.keys(stack.functions.functions).sort()).toEqual([...groups].sort());
   });
 
   it.each(groups)('runs the %s function on arm64 with an explicit Node.js runtime', (group) => {
@@ -90,7 +91,8 @@ describe('gateway functions', () => {
     const lambdaRoles = roles.filter((role) =>
       JSON.stringify(role.Properties.AssumeRolePolicyDocument).includes('lambda.amazonaws.com'),
     );
-    expect(lambdaRoles).toHaveLength(groups.length);
+    // One per group, and the usage writer's.
+    expect(lambdaRoles).toHaveLength(groups.length + 1);
     for (const role of lambdaRoles) expect(role.Properties.ManagedPolicyArns).toBeUndefined();
   });
 

@@ -72,7 +72,8 @@ describe('gateway monitoring', () => {
     template.resourceCountIs('AWS::SNS::Topic', 2);
     const topicId = stack.getLogicalId(stack.monitoring.alarmTopic.node.defaultChild as never);
     const alarms = template.findResources('AWS::CloudWatch::Alarm');
-    expect(Object.keys(alarms)).toHaveLength(2);
+    // These two, and the usage writer's dead-letter alarm (usage-delivery.test.ts).
+    expect(Object.keys(alarms)).toHaveLength(3);
     for (const alarm of Object.values(alarms) as { Properties: Record<string, unknown> }[]) {
       expect(alarm.Properties.AlarmActions).toEqual([{ Ref: topicId }]);
       expect(alarm.Properties.OKActions).toEqual([{ Ref: topicId }]);

@@ -4,10 +4,11 @@ import { synthesizeGatewayStack } from './synthesize.js';
 const templateWith = (context: Record<string, unknown> = {}) =>
   Template.fromStack(synthesizeGatewayStack({}, { context }));
 
+/** The endpoint functions' retention: the usage writer keeps no Responses. */
 const retentionOfFunctions = (template: Template) =>
-  Object.values(template.findResources('AWS::Lambda::Function')).map(
-    (fn) => fn.Properties.Environment?.Variables?.GATEWAY_RESPONSES_RETENTION_DAYS,
-  );
+  Object.values(template.findResources('AWS::Lambda::Function'))
+    .filter((fn) => / endpoints$/.test(String(fn.Properties.Description)))
+    .map((fn) => fn.Properties.Environment?.Variables?.GATEWAY_RESPONSES_RETENTION_DAYS);
 
 describe('stored Responses', () => {
   it('live in an encrypted table whose items expire by TTL on expiresAt, keyed by partition and part', () => {

@@ -1,4 +1,5 @@
 import type { CfnElement } from 'aws-cdk-lib';
+import type * as iam from 'aws-cdk-lib/aws-iam';
 import { Template } from 'aws-cdk-lib/assertions';
 import { tableNames } from '../../functions/shared/store/tables.js';
 import type { ModelGatewayStack } from '../../infra/gateway-stack.js';
@@ -40,18 +41,21 @@ export const flattenArn = (value: unknown): string => {
 };
 
 export interface GrantedPermissions {
-  /** Every DynamoDB, Secrets Manager, Bedrock and SNS permission of the group's role. */
+  /** Every permission of the role but its logging: DynamoDB, Secrets Manager, Bedrock, SNS, SQS. */
   readonly permissions: ReadonlySet<Permission>;
   /** The `logs:` actions and their resources: a function writes its own log group, and no other. */
   readonly logging: readonly string[];
 }
 
-export const grantedPermissions = (stack: ModelGatewayStack, group: string): GrantedPermissions => {
+/** What one gateway function's role allows. */
+export const grantedPermissions = (stack: ModelGatewayStack, group: string): GrantedPermissions =>
+  grantedPermissionsOf(stack, stack.functions.functionFor(group).role!, group);
+
+/** What a role of the gateway stack allows: a function's, or the usage writer's. */
+export const grantedPermissionsOf = (stack: ModelGatewayStack, role: iam.IRole, name: string): GrantedPermissions => {
   const resources = Template.fromStack(stack).toJSON().Resources as Record<string, TemplateResource>;
   const logicalId = (element: unknown) => stack.getLogicalId(element as CfnElement);
-  const roleId = logicalId(
-    (stack.functions.functionFor(group).role as { node: { defaultChild: unknown } }).node.defaultChild,
-  );
+  const roleId = logicalId((role as unknown as { node: { defaultChild: unknown } }).node.defaultChild);
   const secretPrefix = stack.functions.upstreamSecretPrefix;
 
   const known = new Map<string, string>([
@@ -64,6 +68,8 @@ export const grantedPermissions = (stack: ModelGatewayStack, group: string): Gra
     [`<${logicalId(stack.budgetAlerts.topic.node.defaultChild)}>`, 'budget-alert-topic'],
   ]);
   known.set(`<${logicalId(stack.security.cursorSecret.node.defaultChild)}>`, 'cursor-secret');
+  const deadLetterQueue = stack.usageDelivery?.deadLetterQueue.node.defaultChild;
+  if (deadLetterQueue) known.set(`<${logicalId(deadLetterQueue)}.Arn>`, 'usage-dead-letter-queue');
   for (const table of tableNames) {
     const tableId = logicalId(stack.tables.tables[table].node.defaultChild);
     known.set(`<${tableId}.Arn>`, `table:${table}`);
@@ -82,7 +88,7 @@ export const grantedPermissions = (stack: ModelGatewayStack, group: string): Gra
   const logging: string[] = [];
   for (const statement of statements) {
     if (statement.Effect !== 'Allow')
-      throw new Error(`A ${statement.Effect} statement on the ${group} role: compare it by hand.`);
+      throw new Error(`A ${statement.Effect} statement on the ${name} role: compare it by hand.`);
     for (const action of [statement.Action].flat()) {
       for (const resource of [statement.Resource].flat().map(flattenArn)) {
         if (action.startsWith('logs:')) logging.push(`${action} ${resource}`);

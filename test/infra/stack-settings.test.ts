@@ -315,6 +315,20 @@ const rows: readonly Row[] = [
     },
   },
   {
+    title: 'usage records logged for the usage writer by default, put by the functions themselves with store',
+    settings: ['usageDelivery'],
+    context: { usageDelivery: 'store' },
+    check: ({ resources }) => {
+      const delivered = (stage: Resources) =>
+        Object.keys(functionsByGroup(stage)).filter((group) => environmentOf(stage, group).GATEWAY_USAGE_DELIVERY);
+      expect(delivered(resources)).toEqual([]);
+      expect(ofType(resources, 'AWS::Logs::SubscriptionFilter', 'AWS::SQS::Queue')).toEqual([]);
+      const byDefault = synthesizeOnce({}).resources;
+      expect(delivered(byDefault).sort()).toEqual(['audio', 'chat', 'embeddings', 'images']);
+      expect(ofType(byDefault, 'AWS::Logs::SubscriptionFilter')).toHaveLength(4);
+    },
+  },
+  {
     title: 'stored Responses are kept as long as set, none with 0',
     settings: ['responsesRetentionDays'],
     context: { responsesRetentionDays: '0' },
@@ -448,6 +462,7 @@ describe('the list of settings', () => {
     [{ consoleAdminMfa: 'never' }, /-c consoleAdminMfa/],
     [{ logLevel: 'verbose' }, /-c logLevel/],
     [{ usageRetentionDays: '1.5' }, /-c usageRetentionDays/],
+    [{ usageDelivery: 'batch' }, /-c usageDelivery=batch/],
     [{ ssoProvider: 'oidc', ssoDomainPrefix: 'x' }, /-c ssoIssuer/],
     [{ ssoProvider: 'saml' }, /-c ssoDomainPrefix/],
     [{ alarmEmail: 'not-an-address' }, /-c alarmEmail/],

@@ -1,5 +1,5 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { observeAwsCalls, type AwsCall } from '../../functions/shared/aws/aws-call-observer.js';
-import type { FunctionGroup } from '../../functions/shared/routes.js';
 import { currentFunctionGroup } from '../../infra/local/function-scope.js';
 
 /**
@@ -9,19 +9,26 @@ import { currentFunctionGroup } from '../../infra/local/function-scope.js';
  * here without any change to this file.
  */
 export interface AwsCallRecorder {
-  /** The calls each group made, in order. */
-  callsByGroup(): ReadonlyMap<FunctionGroup, readonly AwsCall[]>;
+  /** The calls each function made, in order: by endpoint group, or by the name `runAsStackFunction` gave. */
+  callsByGroup(): ReadonlyMap<string, readonly AwsCall[]>;
   stop(): void;
 }
 
+/** A function of the stack that the local runtime does not serve (the usage writer), by its name. */
+const stackFunction = new AsyncLocalStorage<string>();
+
+/** Runs one invocation of such a function, so that its calls are recorded under `name`. */
+export const runAsStackFunction = <Result>(name: string, invoke: () => Promise<Result>): Promise<Result> =>
+  stackFunction.run(name, invoke);
+
 export const recordAwsCalls = (): AwsCallRecorder => {
-  const calls = new Map<FunctionGroup, AwsCall[]>();
+  const calls = new Map<string, AwsCall[]>();
   observeAwsCalls((call) => {
-    const group = currentFunctionGroup();
-    if (!group) return;
-    const list = calls.get(group) ?? [];
+    const name = currentFunctionGroup() ?? stackFunction.getStore();
+    if (!name) return;
+    const list = calls.get(name) ?? [];
     list.push(call);
-    calls.set(group, list);
+    calls.set(name, list);
   });
   return {
     callsByGroup: () => calls,

@@ -3,15 +3,19 @@ import { generateApiKey } from '../../functions/shared/auth/api-key.js';
 import { newKeyRecord } from '../../functions/shared/config/resource-records.js';
 import { putKey } from '../../functions/shared/store/keys.js';
 import { chargeWindow, windowStartOf } from '../../functions/shared/accounting/rate-limit-window.js';
-import { writeUsageRecord } from '../../functions/shared/accounting/usage-records.js';
+import {
+  USAGE_DELIVERY_VARIABLE,
+  USAGE_RECORD_EVENT,
+  usageDelivery,
+} from '../../functions/shared/accounting/usage-delivery.js';
 import { noteKeyUsed } from '../../functions/shared/store/keys.js';
 import { runAsFunction } from '../../infra/local/function-scope.js';
 import { resetSecretsManager } from '../../functions/shared/secrets/secrets-client.js';
 import { ALERT_TOPIC_VARIABLE, resetAlertTopic } from '../../functions/shared/accounting/alert-topic.js';
 import { forgetUpstreamKeys } from '../../functions/shared/secrets/upstream-secrets.js';
-import type { FunctionGroup } from '../../functions/shared/routes.js';
 import type { AwsCall } from '../../functions/shared/aws/aws-call-observer.js';
 import { recordAwsCalls } from './aws-call-recorder.js';
+import { captureLogLines, type LogLine } from './captured-log-lines.js';
 import { CURSOR_SECRET_NAME } from '../infra/required-permissions.js';
 import { CURSOR_SECRET_ARN_VARIABLE } from '../../functions/shared/secrets/cursor-secret.js';
 import { secretsManager } from '../../functions/shared/secrets/secrets-client.js';
@@ -25,7 +29,7 @@ import { openAiImagesRoutes } from './fake-upstream/openai-images-wire.js';
 import { openAiResponsesRoutes } from './fake-upstream/openai-responses-wire.js';
 import { openAiSpeechRoutes } from './fake-upstream/openai-speech-wire.js';
 import { openAiRoutes } from './fake-upstream/openai-wire.js';
-import { usageRecordWith } from './usage-record.js';
+import { deliverUsageLines } from './usage-writer-delivery.js';
 import { startTestGateway, type HttpResult, type TestGateway } from './test-gateway.js';
 
 /**
@@ -33,8 +37,10 @@ import { startTestGateway, type HttpResult, type TestGateway } from './test-gate
  * of key (no limits, rate limits, a quota account, a spent quota), streamed and not, every admin
  * operation, upstream keys in Secrets Manager and Bedrock channels by foundation model and by
  * inference profile. Every request runs as the first one of a fresh function (no cached key, account,
- * catalogue or upstream key), since any of them may be on AWS. Returns every AWS call by the group
- * whose function made it.
+ * catalogue or upstream key), since any of them may be on AWS. Usage records are delivered as the
+ * stack deploys them by default (`-c usageDelivery=log`): the relaying functions log them, and the
+ * usage writer stores them before they are read. Returns every AWS call by the function that made it
+ * (the writer's under `USAGE_WRITER`, usage-writer-delivery.ts), and the usage lines the functions wrote.
  */
 
 export const SCENARIO_SECRET_PREFIX = 'model-gateway/ModelGateway-scenario/channels';
@@ -55,7 +61,15 @@ const scenarioEnvironment: Readonly<Record<string, string>> = {
   AWS_SECRET_ACCESS_KEY: 'scenario-secret',
   AWS_REGION: 'us-east-1',
   [ALERT_TOPIC_VARIABLE]: SCENARIO_ALERT_TOPIC_ARN,
+  [USAGE_DELIVERY_VARIABLE]: 'log',
 };
+
+export interface ScenarioResult {
+  /** Every AWS call, by endpoint group or by `USAGE_WRITER`. */
+  readonly callsByFunction: ReadonlyMap<string, readonly AwsCall[]>;
+  /** The usage records' log lines the relaying functions wrote. */
+  readonly usageLines: readonly LogLine[];
+}
 
 const expectStatus = (result: HttpResult, status: number, what: string): HttpResult => {
   if (result.status !== status)
@@ -126,7 +140,7 @@ const driveStoredResponses = async (gateway: TestGateway) => {
 const bedrockRequests = (model: string) =>
   clientRequests(model).filter(([what]) => /^(chat|messages|responses|gemini)/.test(what));
 
-export const runAwsOperationScenario = async (): Promise<ReadonlyMap<FunctionGroup, readonly AwsCall[]>> => {
+export const runAwsOperationScenario = async (): Promise<ScenarioResult> => {
   const saved = Object.fromEntries(
     [...Object.keys(scenarioEnvironment), 'SECRETS_MANAGER_ENDPOINT', 'SNS_ENDPOINT', CURSOR_SECRET_ARN_VARIABLE].map(
       (name) => [name, process.env[name]],
@@ -149,6 +163,9 @@ export const runAwsOperationScenario = async (): Promise<ReadonlyMap<FunctionGro
   resetSecretsManager();
   resetAlertTopic();
   forgetUpstreamKeys();
+  // Usage lines are written whatever the log level: kept here, out of the test's output.
+  const logLines = captureLogLines(process.env.GATEWAY_LOG_LEVEL ?? 'silent');
+  const usageLines = () => logLines.lines.filter((line) => line.event === USAGE_RECORD_EVENT);
   // The secret the stack creates to sign page cursors, made before recording: the stack makes it.
   const cursorSecret = await (
     await secretsManager()
@@ -157,22 +174,26 @@ export const runAwsOperationScenario = async (): Promise<ReadonlyMap<FunctionGro
   let gateway: TestGateway | undefined;
   const recorder = recordAwsCalls();
   try {
+    // Read once per process: a read before this one would leave the functions storing their records.
+    if (usageDelivery() !== 'log') throw new Error(`${USAGE_DELIVERY_VARIABLE} was read before the scenario set it`);
     gateway = await startTestGateway();
     await driveAdmin(gateway, upstream.baseUrl, bedrock.origin);
-    await driveClients(gateway);
+    const used = await driveClients(gateway);
+    // A few seconds after the requests on AWS: the writer stores what the subscriptions deliver.
+    await deliverUsageLines(usageLines());
+    await driveUsageReads(gateway, used);
     await driveStoredResponses(gateway);
     await driveBudgetAlerts(gateway, sns);
     await driveFullShardedWindow();
-    await driveRequestsEndingTogether();
-    await driveRequestEndingAlone();
     await driveKeyUse();
     await driveConsole(gateway);
     await driveAccountRemoval(gateway);
-    return recorder.callsByGroup();
+    return { callsByFunction: recorder.callsByGroup(), usageLines: usageLines() };
   } finally {
     // Closing waits for invocations still running (usage written after the response): record those too.
     await gateway?.close();
     recorder.stop();
+    logLines.restore();
     await Promise.all([upstream.close(), bedrock.close(), secrets.close(), sns.close()]);
     for (const [name, value] of Object.entries(saved)) {
       if (value === undefined) delete process.env[name];
@@ -272,8 +293,8 @@ const driveAdmin = async (gateway: TestGateway, openAiBaseUrl: string, bedrockOr
     await admin('GET', `/admin/v1/audit${query}`, 200);
 };
 
-/** Every client endpoint for every kind of key, then the usage they left, read every way the admin API offers. */
-const driveClients = async (gateway: TestGateway): Promise<void> => {
+/** Every client endpoint for every kind of key; returns the key whose usage `driveUsageReads` reads. */
+const driveClients = async (gateway: TestGateway): Promise<{ accountId: string; keyId: string }> => {
   const kinds: readonly [kind: string, account: Record<string, unknown>, key: Record<string, unknown>][] = [
     ['no limits', {}, {}],
     ['rate limits', { rateLimit: { rpm: 1000, tpm: 1_000_000 } }, { rateLimit: { rpm: 1000, tpm: 1_000_000 } }],
@@ -347,8 +368,14 @@ const driveClients = async (gateway: TestGateway): Promise<void> => {
   expectStatus(await gateway.request('GET', '/health'), 200, 'health');
   expectStatus(await gateway.request('GET', '/v2/nothing'), 404, 'unknown path');
   expectStatus(await gateway.request('DELETE', '/v1/chat/completions'), 405, 'wrong method');
+  return { accountId: keys[0]!.accountId, keyId: keys[0]!.keyId };
+};
 
-  const { accountId, keyId } = keys[0]!;
+/** The usage the client requests left, read every way the admin API offers, a page at a time. */
+const driveUsageReads = async (
+  gateway: TestGateway,
+  { accountId, keyId }: { accountId: string; keyId: string },
+): Promise<void> => {
   const usageQueries = [
     '',
     `?accountId=${accountId}`,
@@ -465,19 +492,6 @@ const driveFullShardedWindow = async (): Promise<void> => {
 };
 
 /**
- * On Lambda's default compute each invocation's usage record is a call of its own (PutItem). Over HTTP
- * here, whether a request's record went alone or shared a batch with the next request's is up to
- * timing, so each relaying function's scope writes one record alone itself.
- */
-const driveRequestEndingAlone = async (): Promise<void> => {
-  for (const group of ['chat', 'embeddings', 'images', 'audio'] as const) {
-    await runAsFunction(group, () =>
-      writeUsageRecord(usageRecordWith({ requestId: `scenario-${group}-alone`, accountId: 'scenario-alone' })),
-    );
-  }
-};
-
-/**
  * A key's first request in a minute records when it was used (key-use.ts). Whether a group's request
  * is its key's first in the minute is up to the order of the scenario, so each group that
  * authenticates keys writes one itself.
@@ -485,22 +499,5 @@ const driveRequestEndingAlone = async (): Promise<void> => {
 const driveKeyUse = async (): Promise<void> => {
   for (const group of ['chat', 'embeddings', 'images', 'audio', 'models'] as const) {
     await runAsFunction(group, () => noteKeyUsed(`scenario-${group}-key-hash`, new Date().toISOString()));
-  }
-};
-
-/**
- * Requests that end in the same loop turn of one process (multi-concurrency compute, the local
- * runtime) share their store writes: their usage records go out as one BatchWriteItem. Which requests
- * end together over HTTP is up to timing, so each relaying function's scope ends two at once itself.
- */
-const driveRequestsEndingTogether = async (): Promise<void> => {
-  for (const group of ['chat', 'embeddings', 'images', 'audio'] as const) {
-    await runAsFunction(group, () =>
-      Promise.all(
-        ['one', 'two'].map((name) =>
-          writeUsageRecord(usageRecordWith({ requestId: `scenario-${group}-${name}`, accountId: 'scenario-together' })),
-        ),
-      ),
-    );
   }
 };

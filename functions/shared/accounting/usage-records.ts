@@ -5,6 +5,8 @@ import { itemOfPut, putKey, putMarshalled, type MarshalledPut } from '../store/b
 import { physicalTableName, tableDefinitions } from '../store/tables.js';
 import type { EndpointKind } from '../store/channels.js';
 import { dayOf, partitionKey, usagePartitionOf, usageSortKey } from './usage-partitions.js';
+import { USAGE_RECORD_EVENT, usageDelivery } from './usage-delivery.js';
+import { redactSecrets } from '../security/redact-secrets.js';
 
 /** How a request ended, as its usage record says. */
 /** How a request ended; `timeout`: the function ran out of time and ended it (function-deadline.ts). */
@@ -119,15 +121,34 @@ export const usagePut = (record: UsageRecord): MarshalledPut => {
 };
 
 /**
- * Writes one request's record, sorted by time in one of its account's partitions; gone by TTL after
+ * The record's log line (usage-delivery.ts): the record as plain JSON, from which the usage writer
+ * makes the very put `usagePut` makes here (keys, expiry and attribute form are derived there, so the
+ * line carries only the record: CloudWatch Logs bills each byte it ingests). The model id is the one
+ * member an admin named rather than the gateway: it is scanned for credentials like any log field.
+ */
+export const usageRecordLine = (record: UsageRecord): string =>
+  `{"level":"info","message":"usage record","event":"${USAGE_RECORD_EVENT}","usage":${JSON.stringify({ ...record, model: redactSecrets(record.model) })}}`;
+
+/**
+ * Delivers one request's record, as this process's delivery says (usage-delivery.ts): a log line, or
+ * a put in the store (`storeUsageRecord`). The request's client is never failed for it: this runs
+ * after the response.
+ */
+export const writeUsageRecord = (record: UsageRecord): Promise<void> => {
+  if (usageDelivery() === 'store') return storeUsageRecord(record);
+  log.record(usageRecordLine(record));
+  return Promise.resolve();
+};
+
+/**
+ * Stores one request's record, sorted by time in one of its account's partitions; gone by TTL after
  * the retention. Records of requests that end in the same loop turn share one BatchWriteItem
  * (`putMarshalled`); a throttled write is retried with jittered backoff (the put is idempotent: same
  * item, same content). A record that still cannot be stored is never dropped silently: it is written whole
  * to the error log (`usage record not stored`, with the record), from which an operator can replay it;
- * a Lambda invoked by API Gateway has no dead-letter queue, and its logs are durable. The request's
- * client is never failed for it: this runs after the response.
+ * a Lambda invoked by API Gateway has no dead-letter queue, and its logs are durable.
  */
-export const writeUsageRecord = (record: UsageRecord): Promise<void> => {
+export const storeUsageRecord = (record: UsageRecord): Promise<void> => {
   let put: MarshalledPut;
   try {
     put = usagePut(record);
