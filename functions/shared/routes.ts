@@ -24,10 +24,10 @@ export const functionGroups: Readonly<Record<FunctionGroup, FunctionGroupDefinit
   // table, the other groups' from a later run of 500 paced requests.
   // 128 MB: +0.2 / +4.9 ms, 0.73 ms (0.49), 42 MB.
   models: { streaming: false, memorySize: 128, timeoutSeconds: 10 },
-  // Streams may run long: Lambda's streaming responses may last up to 15 minutes. 256 MB: +0.9 / +2.1
-  // ms, first byte +1.3 to +2.6 ms across runs, 1 MB prompt 180 ms, 1.86 ms (hello 0.30), 79 MB. At
-  // 128 MB the 1 MB prompt's CPU fills the 0.072 share of a core: 297 ms in the last run, 396 ms in the
-  // one before, against a 300 ms limit.
+  // Streams may run long: Lambda's streaming responses may last up to 15 minutes. With usage records
+  // delivered as log lines (the stack's default), 256 MB: +0.8 / +6.0 ms, first byte +1.9 ms, 1 MB
+  // prompt 189 ms, 0.86 ms (hello 0.25), 76 MB. At 128 MB the 1 MB prompt's CPU fills the 0.072 share
+  // of a core: 297, 396 and 490 ms in three runs, against a 300 ms limit.
   chat: { streaming: true, memorySize: 256, timeoutSeconds: 900 },
   // 256 MB: +2.2 / +4.4 ms, 1.33 ms (0.39), 42 MB; 128 MB: +2.2 / +49.7 ms. Its request is one channel
   // list, a store read, and the store's time counts as added (no upstream is subtracted); an earlier run
