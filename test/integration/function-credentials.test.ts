@@ -179,7 +179,9 @@ describe('a function’s credentials', () => {
 
   test('about to expire, are handed out at once while new ones are fetched in the background', async () => {
     endpoint.answers.push({ status: 200, body: freshCredentials(2 * 60_000) });
-    const provider = functionCredentials({ AWS_CONTAINER_CREDENTIALS_FULL_URI: endpoint.url })!;
+    // The refresh is held until this test has seen it arrive: on a loaded host that can outlast the
+    // default fetch timeout, and a refresh that timed out would leave the old credentials in use.
+    const provider = functionCredentials({ AWS_CONTAINER_CREDENTIALS_FULL_URI: endpoint.url }, { timeoutMs: 60_000 })!;
     const expiring = await provider();
     let open = () => {};
     endpoint.gate = new Promise((resolve) => {
