@@ -21,7 +21,8 @@ export const functionGroups: Readonly<Record<FunctionGroup, FunctionGroupDefinit
   // which a paced request adds at most 2 ms p50 and 20 ms p99, a stream's first byte at most 2 ms and
   // a 1 MB prompt at most 300 ms, with no OOM. The figures beside each are added p50 / p99, CPU per
   // invocation (hello's) and peak memory at the chosen size: the chat function's from docs/cost.md's
-  // table, the other groups' from a later run of 500 paced requests.
+  // table, the other groups' from a later run of 500 paced requests. The relaying groups (chat,
+  // embeddings, images, audio) as the stack deploys them, with usage records delivered as log lines.
   // 128 MB: +0.2 / +4.9 ms, 0.73 ms (0.49), 42 MB.
   models: { streaming: false, memorySize: 128, timeoutSeconds: 10 },
   // Streams may run long: Lambda's streaming responses may last up to 15 minutes. With usage records
@@ -38,15 +39,17 @@ export const functionGroups: Readonly<Record<FunctionGroup, FunctionGroupDefinit
   fallback: { streaming: false, memorySize: 128, timeoutSeconds: 5 },
   // Streamed, though each answer is one JSON body: a buffered Lambda answer may not pass 6 MB, which a
   // large batch of vectors or a few images in b64_json do (a streamed one may reach 200 MB).
-  // 256 MB: +1.3 / +3.8 ms, 2.27 ms (0.36), 72 MB. 128 MB met the targets in two runs of three before
-  // (+36.7 ms p99 in the last), and a large batch of inputs is CPU-bound as a large prompt is.
+  // 256 MB: +0.9 / +11.6 ms, 1.09 ms (0.30), 67 MB. 128 MB met the targets in one run of two (+48.4 ms
+  // p99 in the other; +36.7 ms in one of three before), and a large batch of inputs is CPU-bound as a
+  // large prompt is.
   embeddings: { streaming: true, memorySize: 256, timeoutSeconds: 120 },
-  // 256 MB: +1.0 / +15.5 ms, 2.71 ms (0.41), 74 MB (at 128 MB, +47.4 ms p99).
+  // 256 MB: +0.9 / +2.8 ms, 0.81 ms (0.25), 70 MB. 128 MB met the targets in one run of two (+57.0 ms
+  // p99 in the other).
   images: { streaming: true, memorySize: 256, timeoutSeconds: 300 },
-  // Speech audio is streamed as binary, as it arrives. 512 MB: +2.3 / +8.6 ms, 3.28 ms (0.30), 81 MB.
-  // At 256 MB, +53.8 and +55.2 ms p99 in the last two runs: at about 3.2 ms of CPU each, more than one
-  // request in a hundred is stalled by CPU throttling. Its p50 there was +1.8 to +2.1 ms; at 512 MB it
-  // has no reason to be worse, and reads so by this host's noise.
+  // Speech audio is streamed as binary, as it arrives. 512 MB: +1.7 / +10.4 ms, 1.83 ms (0.36), 64 MB.
+  // At 256 MB, +19.3 and +23.0 ms p99 in two runs (+53.8 and +55.2 ms before records went to the log):
+  // a request costs about 1.5 ms of CPU beyond hello's (not yet profiled; the bench's answer is 200 KB
+  // of audio in 16 KB pieces), and at 256 MB that stalls a request in a hundred on CPU throttling.
   audio: { streaming: true, memorySize: 512, timeoutSeconds: 300 },
   // The console's page and its API (functions/console). The table allows 128 MB (+0.1 / +1.9 ms, 0.58
   // ms) for its request, a settings read; its usage overview and CSV export are CPU-bound. 256 MB: +0.2 /
