@@ -34,7 +34,7 @@ const usage = async (query: string) => {
   return result.body;
 };
 
-const waitForRecords = async (query: string, count: number, timeoutMs = 5000) => {
+const waitForRecords = async (query: string, count: number, timeoutMs?: number) => {
   let body = await usage(query);
   await waitFor(async () => {
     body = await usage(query);
