@@ -1,4 +1,5 @@
 import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
+import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import type { Construct } from 'constructs';
 import type { FunctionGroupDefinition } from '../functions/shared/routes.js';
 import { BudgetAlertTopic } from './constructs/budget-alert-topic.js';
@@ -115,6 +116,14 @@ export class ModelGatewayStack extends Stack {
         environment,
         alarmTopic: this.monitoring.alarmTopic,
       });
+      this.monitoring.dashboard.addWidgets(
+        new cloudwatch.AlarmStatusWidget({
+          title: 'Usage records not stored',
+          alarms: [this.usageDelivery.deadLetterAlarm],
+          width: 8,
+          height: 3,
+        }),
+      );
     }
 
     // The console's sign-in, read by the console's API and by the admin API (operators' sessions).

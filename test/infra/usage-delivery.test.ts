@@ -164,6 +164,14 @@ describe('usage records delivered by log (the default)', () => {
       OKActions: [topic],
     });
   });
+
+  it("shows that alarm's state on the dashboard", () => {
+    const { stack, resources } = synthesized;
+    const alarmId = logicalId(stack, stack.usageDelivery!.deadLetterAlarm);
+    const [dashboard] = ofType(resources, 'AWS::CloudWatch::Dashboard');
+
+    expect(JSON.stringify(dashboard!.Properties.DashboardBody)).toContain(`"Fn::GetAtt":["${alarmId}","Arn"]`);
+  });
 });
 
 describe('usage records put by the functions themselves (-c usageDelivery=store)', () => {
