@@ -1,5 +1,5 @@
 import { USAGE_RECORD_EVENT } from '../shared/accounting/usage-delivery.js';
-import type { UsageRecord } from '../shared/accounting/usage-records.js';
+import { usageSources, usageStatuses, type UsageRecord } from '../shared/accounting/usage-records.js';
 import { endpointKinds } from '../shared/store/channels.js';
 import { z } from '../shared/schemas/zod.js';
 
@@ -19,7 +19,7 @@ const usageLineSchema = z.object({
     channelId: z.nullable(z.string()),
     endpoint: z.enum(endpointKinds),
     stream: z.boolean(),
-    status: z.enum(['success', 'upstream_error', 'client_aborted', 'timeout', 'error']),
+    status: z.enum(usageStatuses),
     httpStatus: count,
     attempts: count,
     promptTokens: count,
@@ -28,7 +28,7 @@ const usageLineSchema = z.object({
     cachedTokens: count,
     cacheWriteTokens: z.optional(count),
     reasoningTokens: count,
-    usageSource: z.enum(['upstream', 'estimate', 'none']),
+    usageSource: z.enum(usageSources),
     cost: figure,
     latencyMs: figure,
     overheadMs: z.optional(figure),

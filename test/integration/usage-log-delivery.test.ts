@@ -4,9 +4,12 @@ import {
   storeUsageRecord,
   usageItem,
   usageRecordLine,
+  usageSources,
+  usageStatuses,
   type UsageRecord,
 } from '../../functions/shared/accounting/usage-records.js';
 import { USAGE_DELIVERY_VARIABLE } from '../../functions/shared/accounting/usage-delivery.js';
+import { endpointKinds } from '../../functions/shared/store/channels.js';
 import { physicalTableName } from '../../functions/shared/store/tables.js';
 import { handler as usageWriter } from '../../functions/usage-writer/handler.js';
 import { captureLogLines, type LogLine } from '../support/captured-log-lines.js';
@@ -113,9 +116,9 @@ const recordArbitrary: fc.Arbitrary<UsageRecord> = fc.record({
   keyId: fc.string({ minLength: 1, maxLength: 20 }),
   model: fc.string({ minLength: 1, maxLength: 30 }),
   channelId: fc.option(fc.string({ minLength: 1, maxLength: 20 }), { nil: null }),
-  endpoint: fc.constantFrom('chat', 'embeddings', 'images', 'speech'),
+  endpoint: fc.constantFrom(...endpointKinds),
   stream: fc.boolean(),
-  status: fc.constantFrom('success', 'upstream_error', 'client_aborted', 'timeout', 'error'),
+  status: fc.constantFrom(...usageStatuses),
   httpStatus: fc.integer({ min: 200, max: 599 }),
   attempts: fc.integer({ min: 1, max: 5 }),
   promptTokens: fc.nat(),
@@ -124,7 +127,7 @@ const recordArbitrary: fc.Arbitrary<UsageRecord> = fc.record({
   cachedTokens: fc.nat(),
   cacheWriteTokens: fc.option(fc.nat(), { nil: undefined }),
   reasoningTokens: fc.nat(),
-  usageSource: fc.constantFrom('upstream', 'estimate', 'none'),
+  usageSource: fc.constantFrom(...usageSources),
   cost: figure(1_000),
   latencyMs: figure(900_000),
   overheadMs: fc.option(figure(1_000), { nil: undefined }),
@@ -154,6 +157,10 @@ test('a model id that looks like a credential is scanned out of the line, as in 
 
   expect(line).not.toContain(secret);
   expect(JSON.parse(line)).toMatchObject({ event: 'usage_record', usage: { requestId: 'req-secret-model' } });
+});
+
+test('an event that does not decode fails the invocation, so that the dead-letter queue keeps it', async () => {
+  await expect(usageWriter({ awslogs: { data: Buffer.from('not gzip').toString('base64') } })).rejects.toThrow();
 });
 
 test("the subscription's control message stores nothing", async () => {

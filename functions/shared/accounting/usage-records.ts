@@ -8,9 +8,14 @@ import { dayOf, partitionKey, usagePartitionOf, usageSortKey } from './usage-par
 import { USAGE_RECORD_EVENT, usageDelivery } from './usage-delivery.js';
 import { redactSecrets } from '../security/redact-secrets.js';
 
-/** How a request ended, as its usage record says. */
 /** How a request ended; `timeout`: the function ran out of time and ended it (function-deadline.ts). */
-export type UsageStatus = 'success' | 'upstream_error' | 'client_aborted' | 'timeout' | 'error';
+export const usageStatuses = ['success', 'upstream_error', 'client_aborted', 'timeout', 'error'] as const;
+export type UsageStatus = (typeof usageStatuses)[number];
+
+/** Where a record's token counts come from: the upstream's report, an estimate, or none at all. */
+export const usageSources = ['upstream', 'estimate', 'none'] as const satisfies readonly (
+  TokenUsage['source'] | 'none'
+)[];
 
 export interface UsageRecord {
   readonly requestId: string;
@@ -32,7 +37,7 @@ export interface UsageRecord {
   /** Prompt tokens written to the upstream's cache, priced apart; absent on records from before it was kept. */
   readonly cacheWriteTokens?: number;
   readonly reasoningTokens: number;
-  readonly usageSource: TokenUsage['source'] | 'none';
+  readonly usageSource: (typeof usageSources)[number];
   readonly cost: number;
   readonly latencyMs: number;
   /** The gateway's own time up to the response head (upstream excluded), as `x-gateway-overhead-ms` said. */
