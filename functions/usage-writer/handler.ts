@@ -5,15 +5,13 @@ import { putMarshalled, type MarshalledPut } from '../shared/store/batched-puts.
 import { deliveredLines } from './delivered-lines.js';
 import { recordOfUsageLine } from './usage-line-record.js';
 
-/** The put of a usage line's record, or undefined for a line that is not one or a record the store would refuse. */
+/**
+ * The put of a usage line's record, or undefined for a line that is not one. The schema refuses every
+ * value `usagePut` would: a throw from it is the writer's own fault, and fails the invocation.
+ */
 const putOfLine = (line: string): MarshalledPut | undefined => {
   const record = recordOfUsageLine(line);
-  if (record === undefined) return undefined;
-  try {
-    return usagePut(record);
-  } catch {
-    return undefined;
-  }
+  return record === undefined ? undefined : usagePut(record);
 };
 
 /**
